@@ -1,0 +1,126 @@
+//===- Manifest.h - The in-memory model of a Tuna bundle -------*- C++ -*-===//
+//
+// A bundle is what the compiler hands to the runtime: kernels, their argument
+// ABI, the shape key, and for every variant its configuration, launch geometry
+// and compiled code. The compiler fills these structs and calls writeBundle();
+// the runtime reads them back with readBundle(). The file format lives in
+// Bundle.cpp and docs/bundle-format.md; nothing else depends on it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TUNA_RUNTIME_MANIFEST_H
+#define TUNA_RUNTIME_MANIFEST_H
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tuna {
+
+/// Element type of a memref argument, or the type of a scalar argument.
+enum class ScalarType { I1, I8, I16, I32, I64, Index, F16, BF16, F32, F64 };
+
+/// One argument of a kernel as the application passes it.
+///
+/// Lowered calling convention (what the kernel's parameter array holds, for
+/// the GPU and for host variants alike): a memref of rank r becomes
+/// `allocated ptr, aligned ptr, offset (i64), sizes[r] (i64), strides[r] (i64)`;
+/// `index` becomes i64; other scalars keep their type (i1 as one byte).
+struct ArgSpec {
+  enum class Kind { MemRef, Scalar };
+  Kind kind = Kind::Scalar;
+  ScalarType type = ScalarType::I64; ///< Element type for memrefs.
+  int rank = 0;                      ///< Memrefs only.
+  bool written = false;              ///< Memrefs the kernel may write.
+};
+
+/// How a key value is turned into a signature component.
+enum class Bucket {
+  Exact, ///< The value itself.
+  Pow2,  ///< The next power of two >= value (values <= 1 map to 1).
+  Bins   ///< The smallest bin >= value; larger values share one "any" bucket.
+};
+
+/// One component of the shape signature.
+struct KeySpec {
+  int arg = 0;  ///< Argument index.
+  int dim = -1; ///< Memref dimension, or -1 for the value of a scalar argument.
+  Bucket bucket = Bucket::Exact;
+  std::vector<int64_t> bins; ///< Ascending; Bins only.
+};
+
+/// An integer expression over key values d0..dN-1 (the tuning parameters are
+/// already substituted), in postfix order. Mirrors mlir::AffineExpr: there is
+/// no subtraction (it is `a + b * -1`).
+struct ExprNode {
+  enum class Op { Const, Dim, Add, Mul, Mod, FloorDiv, CeilDiv };
+  Op op = Op::Const;
+  int64_t value = 0; ///< Const: the constant; Dim: the key position.
+};
+using Expr = std::vector<ExprNode>;
+
+/// A launch-time condition on key values: `expr == 0` or `expr >= 0`
+/// (mlir::IntegerSet semantics). A variant runs only where all hold.
+struct Constraint {
+  Expr expr;
+  bool isEquality = false;
+};
+
+/// Resources the target compiler reported for one variant; -1 when unknown.
+struct Resources {
+  int registers = -1;
+  int64_t sharedBytes = -1;
+  int64_t localBytes = -1; ///< Stack frame / spill memory per thread.
+  int64_t spillBytes = -1;
+};
+
+/// Compiled code: one loadable unit (a PTX module, a cubin, an HSA code
+/// object, a host shared library).
+struct Object {
+  std::string target; ///< "nvptx:sm_90", "amdgcn:gfx942", "host".
+  std::string format; ///< "ptx", "cubin", "hsaco", "amdgcn-asm", "elf-so".
+  std::string triple; ///< LLVM target triple, informative.
+  std::string data;   ///< The bytes.
+};
+
+/// Where one variant's code is, for one target.
+///
+/// GPU objects name the kernel's entry symbol. Host objects name a function
+/// `void symbol(void **args)`, where args[i] points at the i-th lowered
+/// parameter (the same array a GPU launch takes).
+struct VariantCode {
+  int object = -1; ///< Index into Bundle::objects.
+  std::string symbol;
+  Resources resources;
+};
+
+struct Variant {
+  std::string name; ///< Symbol of the variant in the expanded IR.
+  std::vector<std::pair<std::string, int64_t>> config; ///< In param order.
+  std::array<Expr, 3> grid;  ///< Empty expressions mean 1.
+  std::array<Expr, 3> block; ///< Empty expressions mean 1.
+  Expr sharedMemBytes;       ///< Dynamic shared memory; empty means 0.
+  std::vector<Constraint> constraints;
+  std::vector<VariantCode> code;
+};
+
+struct Kernel {
+  std::string name;
+  std::string sourceHash; ///< Hash of the kernel before expansion (hex).
+  std::vector<ArgSpec> args;
+  std::vector<std::string> params;
+  std::vector<KeySpec> key;
+  int defaultVariant = 0;
+  std::vector<Variant> variants;
+};
+
+struct Bundle {
+  std::string tunaVersion;
+  std::vector<Kernel> kernels;
+  std::vector<Object> objects;
+};
+
+} // namespace tuna
+
+#endif // TUNA_RUNTIME_MANIFEST_H
