@@ -1,0 +1,101 @@
+//===- TunaAttrs.td - Attributes of the tuna dialect -------*- tablegen -*-===//
+#ifndef TUNA_ATTRS_TD
+#define TUNA_ATTRS_TD
+
+include "tuna/Dialect/Tuna/IR/TunaDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+class Tuna_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Tuna_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Tuna_BucketKind : I32EnumAttr<"BucketKind", "how a key value is bucketed", [
+    I32EnumAttrCase<"exact", 0>,
+    I32EnumAttrCase<"pow2", 1>,
+    I32EnumAttrCase<"bins", 2>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tuna";
+}
+
+def Tuna_ParamAttr : Tuna_Attr<"Param", "param"> {
+  let summary = "A tuning parameter and its candidate values";
+  let description = [{
+    `#tuna.param<"block", [64, 128, 256]>` declares the parameter `block`
+    with three candidates. In a space that lists explicit `configs`, the
+    candidates are omitted: `#tuna.param<"block">`.
+  }];
+  let parameters = (ins StringRefParameter<"parameter name">:$name,
+                        OptionalArrayRefParameter<"int64_t">:$values);
+  let assemblyFormat = "`<` $name (`,` `[` $values^ `]`)? `>`";
+}
+
+def Tuna_KeyAttr : Tuna_Attr<"Key", "key"> {
+  let summary = "One component of a kernel's shape signature";
+  let description = [{
+    Names a kernel argument whose value (an integer or index scalar) or
+    dimension (`dim = i` of a memref) is part of the shape signature, and how
+    it is bucketed: `exact` (default), `pow2` (the next power of two) or
+    `bins` (the smallest listed bin that holds the value, one shared bucket
+    beyond the last bin).
+
+    ```mlir
+    #tuna.key<arg = 3, bucket = pow2>
+    #tuna.key<arg = 0, dim = 1, bucket = bins, bins = [32, 64, 128, 256]>
+    ```
+  }];
+  let parameters = (ins
+    "unsigned":$arg,
+    OptionalParameter<"std::optional<unsigned>">:$dim,
+    DefaultValuedParameter<"::mlir::tuna::BucketKind",
+                           "::mlir::tuna::BucketKind::exact">:$bucket,
+    OptionalArrayRefParameter<"int64_t">:$bins);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
+  let summary = "The tuning space of a kernel";
+  let description = [{
+    Attached to a kernel as the discardable attribute `tuna.space`.
+
+    - `params`: the parameters, in order (`#tuna.param`). Their order is the
+      order of the symbols in every map and set below.
+    - `configs` (optional): an explicit list of configurations, each a
+      dictionary binding every parameter. Without it the space is the
+      cartesian product of the parameters' candidates.
+    - `defaults`: the configuration used when tuning is off.
+    - `constraints` (optional): integer sets over (key values)[parameters].
+      Sets without dimensions are decided at compile time; the others at
+      launch time on the actual key values.
+    - `key` (optional): the shape signature (`#tuna.key`).
+    - `grid`, `block` (GPU kernels): maps (key values)[parameters] -> 1 to 3
+      sizes. `smem` (optional): (key values)[parameters] -> dynamic shared
+      memory in bytes.
+    - `schedule` (optional): a `transform.named_sequence` applied to every
+      variant; its unresolved `transform.tune.knob`s become parameters.
+  }];
+  let parameters = (ins
+    OptionalParameter<"::mlir::ArrayAttr">:$params,
+    OptionalParameter<"::mlir::ArrayAttr">:$configs,
+    OptionalParameter<"::mlir::DictionaryAttr">:$defaults,
+    OptionalParameter<"::mlir::ArrayAttr">:$constraints,
+    OptionalParameter<"::mlir::ArrayAttr">:$key,
+    OptionalParameter<"::mlir::AffineMapAttr">:$grid,
+    OptionalParameter<"::mlir::AffineMapAttr">:$block,
+    OptionalParameter<"::mlir::AffineMapAttr">:$smem,
+    OptionalParameter<"::mlir::SymbolRefAttr">:$schedule);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The declared parameters (empty when none are declared).
+    ::llvm::SmallVector<ParamAttr> getParamList() const;
+    /// The declared key components (empty when there is no key).
+    ::llvm::SmallVector<KeyAttr> getKeyList() const;
+  }];
+}
+
+#endif // TUNA_ATTRS_TD

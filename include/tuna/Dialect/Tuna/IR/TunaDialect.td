@@ -1,0 +1,28 @@
+//===- TunaDialect.td - The tuna dialect -------------------*- tablegen -*-===//
+#ifndef TUNA_DIALECT_TD
+#define TUNA_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Tuna_Dialect : Dialect {
+  let name = "tuna";
+  let cppNamespace = "::mlir::tuna";
+  let summary = "Self-tuning kernels: tunable spaces, parameters and dispatch tables";
+  let description = [{
+    A kernel (`gpu.func` or `func.func`) declares its tuning space in the
+    discardable attribute `tuna.space` and reads parameters through
+    `tuna.param`. The `tuna-expand` pass turns the space into one variant per
+    surviving configuration and records a `tuna.dispatch` table that the
+    bundle writer and the runtime consume.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Name of the discardable attribute that declares a kernel's space.
+    static constexpr ::llvm::StringLiteral getSpaceAttrName() {
+      return ::llvm::StringLiteral("tuna.space");
+    }
+  }];
+}
+
+#endif // TUNA_DIALECT_TD

@@ -1,0 +1,74 @@
+//===- TunaOps.td - Operations of the tuna dialect ---------*- tablegen -*-===//
+#ifndef TUNA_OPS_TD
+#define TUNA_OPS_TD
+
+include "tuna/Dialect/Tuna/IR/TunaDialect.td"
+include "tuna/Dialect/Tuna/IR/TunaAttrs.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/CommonAttrConstraints.td"
+
+class Tuna_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tuna_Dialect, mnemonic, traits>;
+
+def Tuna_ParamOp : Tuna_Op<"param", [Pure]> {
+  let summary = "Reads a tuning parameter of the enclosing kernel";
+  let description = [{
+    Yields the value of the named parameter of the enclosing kernel's
+    `tuna.space`. `tuna-expand` replaces it by a constant in every variant.
+
+    ```mlir
+    %block = tuna.param "block" : index
+    ```
+  }];
+  let arguments = (ins StrAttr:$name);
+  let results = (outs SignlessIntegerOrIndexLike:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tuna_DispatchOp : Tuna_Op<"dispatch", [
+    Symbol, SingleBlock, NoTerminator, IsolatedFromAbove]> {
+  let summary = "The dispatch table of one tunable kernel";
+  let description = [{
+    Written by `tuna-expand`: everything the runtime needs to choose and
+    launch a variant of the kernel `sym_name`: the argument types, which
+    memref arguments the kernel may write, the parameters, the key, the
+    default variant and, in its body, one `tuna.variant` per variant.
+  }];
+  let arguments = (ins
+    SymbolNameAttr:$sym_name,
+    TypeAttrOf<FunctionType>:$function_type,
+    DenseI64ArrayAttr:$written_args,
+    StrArrayAttr:$params,
+    TypedArrayAttrBase<Tuna_KeyAttr, "key components">:$key,
+    I64Attr:$default_variant,
+    StrAttr:$source_hash);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {
+  let summary = "One specialized variant of a tunable kernel";
+  let description = [{
+    `kernel` names the specialized function (`@module::@func` for GPU
+    kernels). Maps and sets take the key values as dimensions and no
+    symbols: the parameters are already substituted. `constraints` are the
+    launch-time conditions that are left.
+  }];
+  let arguments = (ins
+    SymbolRefAttr:$kernel,
+    DictionaryAttr:$config,
+    OptionalAttr<AffineMapAttr>:$grid,
+    OptionalAttr<AffineMapAttr>:$block,
+    OptionalAttr<AffineMapAttr>:$smem,
+    OptionalAttr<TypedArrayAttrBase<IntegerSetAttr, "integer sets">>:$constraints);
+  let assemblyFormat = [{
+    $kernel `config` $config (`grid` $grid^)? (`block` $block^)?
+    (`smem` $smem^)? (`where` $constraints^)? attr-dict
+  }];
+}
+
+#endif // TUNA_OPS_TD

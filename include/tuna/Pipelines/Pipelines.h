@@ -1,0 +1,38 @@
+//===- Pipelines.h - Registered Tuna pipelines and targets ------*- C++ -*-===//
+#ifndef TUNA_PIPELINES_PIPELINES_H
+#define TUNA_PIPELINES_PIPELINES_H
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mlir::tuna {
+
+/// A compilation target, written `nvptx:sm_90`, `amdgcn:gfx942` or `host`.
+struct Target {
+  enum class Kind { NVPTX, AMDGCN, Host };
+  Kind kind = Kind::Host;
+  std::string chip;     ///< sm_90, gfx942; empty for the host.
+  std::string features; ///< LLVM target features, e.g. +ptx80.
+
+  /// Parses `nvptx:sm_XY[a]`, `amdgcn:gfxNNN` or `host`.
+  static llvm::Expected<Target> parse(llvm::StringRef spec);
+  /// The spelling parse() accepts, e.g. `nvptx:sm_90`.
+  std::string str() const;
+};
+
+/// Every dialect, extension and translation interface tuna tools load.
+void registerTunaDialects(DialectRegistry &registry);
+
+/// Lowers the expanded variants of `target` to the LLVM dialect (NVVM or
+/// ROCDL inside their gpu.modules; the host variants at the top level).
+void buildLowerToTargetPipeline(OpPassManager &pm, const Target &target);
+
+/// Registers `tuna-lower-nvptx`, `tuna-lower-amdgcn` and `tuna-lower-host`.
+void registerTunaPipelines();
+
+} // namespace mlir::tuna
+
+#endif // TUNA_PIPELINES_PIPELINES_H

@@ -1,0 +1,50 @@
+//===- Passes.td - Tuna passes -----------------------------*- tablegen -*-===//
+#ifndef TUNA_TRANSFORMS_PASSES_TD
+#define TUNA_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TunaExpand : Pass<"tuna-expand", "::mlir::ModuleOp"> {
+  let summary = "Expand every tuning space into specialized variants and a dispatch table";
+  let description = [{
+    For every kernel carrying `tuna.space` (a `gpu.func` kernel or a
+    `func.func`):
+
+    1. enumerate the configurations (the cartesian product of the parameters'
+       candidates, or the explicit `configs`), with the candidates of any
+       unresolved `transform.tune.knob` of the space's `schedule`;
+    2. drop the configurations that break a compile-time constraint or a
+       static limit of the target (threads per block, shared memory);
+    3. clone the kernel once per survivor (a GPU variant gets a `gpu.module`
+       of its own so that variants compile independently), replace every
+       `tuna.param` by a constant, apply the schedule with the knobs
+       selected, and canonicalize;
+    4. drop variants that became identical to an earlier one;
+    5. record a `tuna.dispatch` table and erase the original kernel.
+
+    Errors name the kernel and the parameter. The default configuration must
+    survive step 2.
+  }];
+  let options = [
+    Option<"maxThreadsPerBlock", "max-threads-per-block", "int64_t",
+           /*default=*/"1024",
+           "Drop GPU variants whose static block has more threads">,
+    Option<"maxSharedMemory", "max-shared-memory", "int64_t",
+           /*default=*/"49152",
+           "Drop GPU variants whose static plus dynamic shared memory per "
+           "block exceeds this many bytes">,
+    Option<"maxVariants", "max-variants", "int64_t", /*default=*/"4096",
+           "Refuse spaces with more configurations than this">,
+    Option<"dedupe", "dedupe", "bool", /*default=*/"true",
+           "Drop variants identical to an earlier one">,
+    Option<"reportDropped", "report-dropped", "bool", /*default=*/"false",
+           "Emit a remark for every configuration that is dropped, and why">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::tuna::TunaDialect",
+  ];
+}
+
+#endif // TUNA_TRANSFORMS_PASSES_TD

@@ -1,0 +1,381 @@
+//===- TunaDialect.cpp - The tuna dialect ---------------------------------===//
+
+#include "tuna/Dialect/Tuna/IR/TunaDialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/IntegerSet.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tuna;
+
+#include "tuna/Dialect/Tuna/IR/TunaEnums.cpp.inc"
+#include "tuna/Dialect/Tuna/IR/TunaOpsDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tuna/Dialect/Tuna/IR/TunaAttrs.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "tuna/Dialect/Tuna/IR/TunaOps.cpp.inc"
+
+void TunaDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tuna/Dialect/Tuna/IR/TunaAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "tuna/Dialect/Tuna/IR/TunaOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// KeyAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult KeyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              unsigned arg, std::optional<unsigned> dim,
+                              BucketKind bucket, ArrayRef<int64_t> bins) {
+  if (bucket != BucketKind::bins) {
+    if (!bins.empty())
+      return emitError() << "key on argument " << arg
+                         << " lists bins but its bucket is '"
+                         << stringifyBucketKind(bucket) << "'";
+    return success();
+  }
+  if (bins.empty())
+    return emitError() << "key on argument " << arg
+                       << " uses 'bins' bucketing but lists no bins";
+  for (auto [i, bin] : llvm::enumerate(bins)) {
+    if (bin <= 0)
+      return emitError() << "key on argument " << arg
+                         << ": bins must be positive, got " << bin;
+    if (i > 0 && bin <= bins[i - 1])
+      return emitError() << "key on argument " << arg
+                         << ": bins must be strictly ascending, got " << bin
+                         << " after " << bins[i - 1];
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SpaceAttr
+//===----------------------------------------------------------------------===//
+
+SmallVector<ParamAttr> SpaceAttr::getParamList() const {
+  SmallVector<ParamAttr> result;
+  if (getParams())
+    for (Attribute a : getParams())
+      result.push_back(cast<ParamAttr>(a));
+  return result;
+}
+
+SmallVector<KeyAttr> SpaceAttr::getKeyList() const {
+  SmallVector<KeyAttr> result;
+  if (getKey())
+    for (Attribute a : getKey())
+      result.push_back(cast<KeyAttr>(a));
+  return result;
+}
+
+static LogicalResult verifyMap(function_ref<InFlightDiagnostic()> emitError,
+                               StringRef what, AffineMapAttr map,
+                               unsigned minResults, unsigned maxResults,
+                               unsigned numKeys, std::optional<unsigned> numParams) {
+  if (!map)
+    return success();
+  AffineMap m = map.getValue();
+  if (m.getNumResults() < minResults || m.getNumResults() > maxResults) {
+    auto diag = emitError() << "'" << what << "' must have ";
+    if (minResults == maxResults)
+      diag << minResults << " result";
+    else
+      diag << minResults << " to " << maxResults << " results";
+    return diag << ", got " << m.getNumResults();
+  }
+  if (m.getNumDims() != numKeys)
+    return emitError() << "'" << what << "' takes " << m.getNumDims()
+                       << " dimension(s) but the key has " << numKeys
+                       << " component(s)";
+  if (numParams && m.getNumSymbols() != *numParams)
+    return emitError() << "'" << what << "' takes " << m.getNumSymbols()
+                       << " symbol(s) but the space declares " << *numParams
+                       << " parameter(s)";
+  return success();
+}
+
+LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                ArrayAttr params, ArrayAttr configs,
+                                DictionaryAttr defaults, ArrayAttr constraints,
+                                ArrayAttr key, AffineMapAttr grid,
+                                AffineMapAttr block, AffineMapAttr smem,
+                                SymbolRefAttr schedule) {
+  // Parameters: well-formed and unique.
+  llvm::StringMap<ParamAttr> byName;
+  SmallVector<ParamAttr> paramList;
+  if (params) {
+    for (Attribute a : params) {
+      auto p = dyn_cast<ParamAttr>(a);
+      if (!p)
+        return emitError() << "'params' must hold #tuna.param attributes, got "
+                           << a;
+      if (!byName.try_emplace(p.getName(), p).second)
+        return emitError() << "parameter '" << p.getName()
+                           << "' is declared twice";
+      paramList.push_back(p);
+    }
+  }
+  if (paramList.empty() && !schedule)
+    return emitError() << "the space declares no parameters";
+
+  // Candidates come from the parameters or from an explicit list.
+  if (configs) {
+    if (configs.empty())
+      return emitError() << "'configs' is empty";
+    for (ParamAttr p : paramList)
+      if (!p.getValues().empty())
+        return emitError() << "parameter '" << p.getName()
+                           << "' lists candidates but the space has explicit "
+                              "'configs'";
+    for (auto [i, a] : llvm::enumerate(configs)) {
+      auto config = dyn_cast<DictionaryAttr>(a);
+      if (!config)
+        return emitError() << "config #" << i << " must be a dictionary, got "
+                           << a;
+      for (NamedAttribute entry : config) {
+        if (!byName.count(entry.getName()) && !schedule)
+          return emitError() << "config #" << i << " binds unknown parameter '"
+                             << entry.getName().getValue() << "'";
+        if (!isa<IntegerAttr>(entry.getValue()))
+          return emitError() << "config #" << i << " binds '"
+                             << entry.getName().getValue()
+                             << "' to a non-integer " << entry.getValue();
+      }
+      for (ParamAttr p : paramList)
+        if (!config.get(p.getName()))
+          return emitError() << "config #" << i << " does not bind parameter '"
+                             << p.getName() << "'";
+    }
+  } else {
+    for (ParamAttr p : paramList) {
+      if (p.getValues().empty())
+        return emitError() << "parameter '" << p.getName()
+                           << "' has no candidate values";
+      llvm::SmallDenseSet<int64_t> seen;
+      for (int64_t v : p.getValues())
+        if (!seen.insert(v).second)
+          return emitError() << "parameter '" << p.getName()
+                             << "' lists candidate " << v << " twice";
+    }
+  }
+
+  // The default configuration binds every parameter to one of its candidates.
+  if (!defaults) {
+    if (!paramList.empty())
+      return emitError() << "the space has no 'defaults' configuration";
+  } else {
+    for (NamedAttribute entry : defaults) {
+      auto it = byName.find(entry.getName());
+      if (it == byName.end()) {
+        if (schedule)
+          continue; // A knob of the schedule; checked by tuna-expand.
+        return emitError() << "'defaults' binds unknown parameter '"
+                           << entry.getName().getValue() << "'";
+      }
+      auto value = dyn_cast<IntegerAttr>(entry.getValue());
+      if (!value)
+        return emitError() << "'defaults' binds '" << entry.getName().getValue()
+                           << "' to a non-integer " << entry.getValue();
+      ArrayRef<int64_t> candidates = it->second.getValues();
+      if (!configs && !llvm::is_contained(candidates, value.getInt()))
+        return emitError() << "default value " << value.getInt()
+                           << " of parameter '" << entry.getName().getValue()
+                           << "' is not one of its candidates";
+    }
+    for (ParamAttr p : paramList)
+      if (!defaults.get(p.getName()))
+        return emitError() << "'defaults' does not bind parameter '"
+                           << p.getName() << "'";
+    if (configs && llvm::none_of(configs, [&](Attribute c) {
+          auto config = cast<DictionaryAttr>(c);
+          return llvm::all_of(paramList, [&](ParamAttr p) {
+            return config.get(p.getName()) == defaults.get(p.getName());
+          });
+        }))
+      return emitError() << "'defaults' is not one of the listed 'configs'";
+  }
+
+  // Key, maps and sets.
+  unsigned numKeys = 0;
+  if (key) {
+    for (Attribute a : key)
+      if (!isa<KeyAttr>(a))
+        return emitError() << "'key' must hold #tuna.key attributes, got " << a;
+    numKeys = key.size();
+  }
+  // With a schedule, knobs add symbols that only tuna-expand knows.
+  std::optional<unsigned> numParams;
+  if (!schedule)
+    numParams = paramList.size();
+  if (failed(verifyMap(emitError, "grid", grid, 1, 3, numKeys, numParams)) ||
+      failed(verifyMap(emitError, "block", block, 1, 3, numKeys, numParams)) ||
+      failed(verifyMap(emitError, "smem", smem, 1, 1, numKeys, numParams)))
+    return failure();
+  if (constraints) {
+    for (auto [i, a] : llvm::enumerate(constraints)) {
+      auto set = dyn_cast<IntegerSetAttr>(a);
+      if (!set)
+        return emitError() << "constraint #" << i
+                           << " must be an affine_set, got " << a;
+      IntegerSet s = set.getValue();
+      if (s.getNumDims() != numKeys)
+        return emitError() << "constraint #" << i << " takes " << s.getNumDims()
+                           << " dimension(s) but the key has " << numKeys
+                           << " component(s)";
+      if (numParams && s.getNumSymbols() != *numParams)
+        return emitError() << "constraint #" << i << " takes "
+                           << s.getNumSymbols()
+                           << " symbol(s) but the space declares " << *numParams
+                           << " parameter(s)";
+      // A launch-time condition must hold for every value of a signature's
+      // bucket, so the key components it reads must be exact.
+      for (unsigned d = 0; d < numKeys; ++d) {
+        bool uses = llvm::any_of(s.getConstraints(), [&](AffineExpr e) {
+          return e.isFunctionOfDim(d);
+        });
+        auto k = cast<KeyAttr>(key[d]);
+        if (uses && k.getBucket() != BucketKind::exact)
+          return emitError() << "constraint #" << i << " reads key component "
+                             << d << " (argument " << k.getArg()
+                             << "), which must then use 'exact' bucketing, not '"
+                             << stringifyBucketKind(k.getBucket()) << "'";
+      }
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Attaching a space to a kernel
+//===----------------------------------------------------------------------===//
+
+static bool isGpuKernel(Operation *op) {
+  auto func = dyn_cast<gpu::GPUFuncOp>(op);
+  return func && func.isKernel();
+}
+
+LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != getSpaceAttrName())
+    return op->emitError() << "unknown tuna attribute '"
+                           << attr.getName().getValue() << "'";
+  auto space = dyn_cast<SpaceAttr>(attr.getValue());
+  if (!space)
+    return op->emitError() << "'tuna.space' must be a #tuna.space attribute";
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func)
+    return op->emitError() << "'tuna.space' must be attached to a function";
+
+  ArrayRef<Type> argTypes = func.getArgumentTypes();
+  for (auto [i, key] : llvm::enumerate(space.getKeyList())) {
+    if (key.getArg() >= argTypes.size())
+      return op->emitError() << "key component " << i << " names argument "
+                             << key.getArg() << " but the kernel has "
+                             << argTypes.size() << " argument(s)";
+    Type type = argTypes[key.getArg()];
+    if (std::optional<unsigned> dim = key.getDim()) {
+      auto memref = dyn_cast<MemRefType>(type);
+      if (!memref)
+        return op->emitError() << "key component " << i << " reads dimension "
+                               << *dim << " of argument " << key.getArg()
+                               << ", which is not a ranked memref but " << type;
+      if (*dim >= memref.getRank())
+        return op->emitError() << "key component " << i << " reads dimension "
+                               << *dim << " of argument " << key.getArg()
+                               << ", which has rank " << memref.getRank();
+    } else if (!type.isSignlessIntOrIndex()) {
+      return op->emitError() << "key component " << i << " reads argument "
+                             << key.getArg()
+                             << " as an integer, but its type is " << type
+                             << " (name a memref dimension with 'dim = N')";
+    }
+  }
+
+  if (isGpuKernel(op)) {
+    if (!space.getGrid() || !space.getBlock())
+      return op->emitError()
+             << "GPU kernel with a tuning space needs 'grid' and 'block'";
+  } else if (isa<gpu::GPUFuncOp>(op)) {
+    return op->emitError() << "'tuna.space' on a gpu.func that is not a kernel";
+  } else if (space.getGrid() || space.getBlock() || space.getSmem()) {
+    return op->emitError()
+           << "host kernels take no 'grid', 'block' or 'smem'";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ParamOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ParamOp::verify() {
+  auto func = (*this)->getParentOfType<FunctionOpInterface>();
+  SpaceAttr space;
+  while (func && !space) {
+    space = func->getAttrOfType<SpaceAttr>(TunaDialect::getSpaceAttrName());
+    if (!space)
+      func = func->getParentOfType<FunctionOpInterface>();
+  }
+  if (!space)
+    return emitOpError() << "must be inside a kernel that has a 'tuna.space'";
+  if (space.getSchedule())
+    return success(); // Knob names are resolved by tuna-expand.
+  for (ParamAttr p : space.getParamList())
+    if (p.getName() == getName())
+      return success();
+  auto diag = emitOpError() << "reads unknown parameter '" << getName()
+                            << "'; the space declares:";
+  for (ParamAttr p : space.getParamList())
+    diag << " '" << p.getName() << "'";
+  return diag;
+}
+
+//===----------------------------------------------------------------------===//
+// DispatchOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DispatchOp::verify() {
+  auto variants = llvm::to_vector(getBody().front().getOps<VariantOp>());
+  if (variants.empty())
+    return emitOpError() << "has no variants";
+  if (getDefaultVariant() < 0 ||
+      getDefaultVariant() >= static_cast<int64_t>(variants.size()))
+    return emitOpError() << "default variant " << getDefaultVariant()
+                         << " is out of range [0, " << variants.size() << ")";
+  unsigned numArgs = getFunctionType().getNumInputs();
+  for (int64_t arg : getWrittenArgs())
+    if (arg < 0 || arg >= numArgs)
+      return emitOpError() << "written argument " << arg << " is out of range";
+  unsigned numKeys = getKey().size();
+  for (VariantOp v : variants) {
+    for (std::optional<AffineMap> map :
+         {v.getGrid(), v.getBlock(), v.getSmem()})
+      if (map && (map->getNumDims() != numKeys || map->getNumSymbols() != 0))
+        return v.emitOpError() << "maps must take the " << numKeys
+                               << " key value(s) and no symbols";
+    if (std::optional<ArrayAttr> sets = v.getConstraints())
+      for (Attribute a : *sets) {
+        IntegerSet set = cast<IntegerSetAttr>(a).getValue();
+        if (set.getNumDims() != numKeys || set.getNumSymbols() != 0)
+          return v.emitOpError() << "constraints must take the " << numKeys
+                                 << " key value(s) and no symbols";
+      }
+  }
+  return success();
+}
