@@ -50,9 +50,9 @@ struct KeySpec {
   std::vector<int64_t> bins; ///< Ascending; Bins only.
 };
 
-/// An integer expression over key values d0..dN-1 (the tuning parameters are
-/// already substituted), in postfix order. Mirrors mlir::AffineExpr: there is
-/// no subtraction (it is `a + b * -1`).
+/// An integer expression over the raw (not bucketed) key values d0..dN-1, in
+/// key order, with the tuning parameters already substituted; postfix order.
+/// Mirrors mlir::AffineExpr: there is no subtraction (it is `a + b * -1`).
 struct ExprNode {
   enum class Op { Const, Dim, Add, Mul, Mod, FloorDiv, CeilDiv };
   Op op = Op::Const;
