@@ -1,0 +1,125 @@
+//===- Backend.h - What a device backend provides --------------*- C++ -*-===//
+//
+// The dispatcher talks to devices only through this interface. One Backend
+// object stands for one device (a GPU ordinal, or the host CPU). Backends in
+// this tree: host (runtime/lib/host/), CUDA through the Driver API loaded with
+// dlopen (runtime/lib/cuda/); HIP follows the same shape.
+//
+// Handles are opaque pointers owned by the backend that returned them (for
+// CUDA: CUmodule, CUfunction, CUstream, CUevent, CUdeviceptr cast to void *).
+// Every method may be called from any thread; a GPU backend makes its context
+// current itself. Failures throw tuna::Error whose message names the driver
+// call, its error string, and the `what` context the caller passed (kernel and
+// variant), e.g. "kernel 'scale' variant 'scale_bs128': cuModuleLoadData:
+// CUDA_ERROR_INVALID_PTX: ...".
+//
+//===----------------------------------------------------------------------===//
+#ifndef TUNA_RUNTIME_BACKEND_H
+#define TUNA_RUNTIME_BACKEND_H
+
+#include "tuna/runtime/Error.h"
+#include "tuna/runtime/Manifest.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace tuna {
+
+using ModuleHandle = void *;   ///< A loaded Object.
+using FunctionHandle = void *; ///< One entry point of a loaded Object.
+using StreamHandle = void *;   ///< A queue of work; nullptr = default stream.
+using EventHandle = void *;    ///< A timing marker on a stream.
+
+/// What the dispatcher needs to know about a device.
+struct DeviceInfo {
+  std::string platform;      ///< "host", "cuda", "hip".
+  std::string name;          ///< "NVIDIA H100 80GB HBM3", CPU model name.
+  std::string arch;          ///< "sm_90", "gfx942", "host".
+  std::string driverVersion; ///< "12.4" for CUDA; the libc version on host.
+  /// Identifies the device for caching tuning results: equal fingerprints
+  /// mean a tuning result of one is valid on the other.
+  std::string fingerprint;
+  int maxThreadsPerBlock = 0;
+  int64_t maxSharedBytesPerBlock = 0; ///< Including the opt-in maximum.
+  int multiProcessors = 0;            ///< SMs, CUs, or CPU threads.
+};
+
+/// Limits of one loaded function on its device.
+struct FunctionLimits {
+  int maxThreadsPerBlock = 0;
+  int64_t staticSharedBytes = 0;
+  int registers = -1; ///< -1 when the backend cannot tell.
+};
+
+/// Launch geometry, already evaluated.
+struct LaunchDims {
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  uint32_t sharedBytes = 0; ///< Dynamic shared memory.
+};
+
+enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice };
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+
+  virtual const DeviceInfo &info() const = 0;
+
+  /// How well `object` suits this device: -1 if it cannot run here, else a
+  /// score where higher is better (CUDA: a cubin for exactly this sm beats
+  /// PTX for an sm <= the device's, and newer PTX beats older).
+  virtual int objectScore(const Object &object) const = 0;
+
+  /// The index into `variant.code` of the best code for this device, or -1
+  /// when none of it can run here.
+  int selectCode(const Bundle &bundle, const Variant &variant) const;
+
+  /// Loads one Object. `what` names the user of the object for messages.
+  virtual ModuleHandle loadModule(const Object &object,
+                                  std::string_view what) = 0;
+  /// Unloads a module; functions taken from it become invalid.
+  virtual void unloadModule(ModuleHandle module) noexcept = 0;
+  /// Looks up an entry point; throws naming `what` and the symbol if absent.
+  virtual FunctionHandle getFunction(ModuleHandle module,
+                                     const std::string &symbol,
+                                     std::string_view what) = 0;
+  virtual FunctionLimits functionLimits(FunctionHandle function) = 0;
+
+  /// Enqueues one launch on `stream`. `params[i]` points at the i-th lowered
+  /// parameter (see ArgSpec). The hot path: must not allocate on success.
+  /// Host backends run the function before returning.
+  virtual void launch(FunctionHandle function, StreamHandle stream,
+                      const LaunchDims &dims, void **params) = 0;
+  /// Waits until all work on `stream` has completed.
+  virtual void synchronize(StreamHandle stream) = 0;
+
+  /// Scratch memory on the device, for tuning without touching user data.
+  virtual void *allocate(size_t bytes) = 0;
+  virtual void deallocate(void *ptr) noexcept = 0;
+  /// Copies `bytes` after all prior work on `stream`; returns when done.
+  virtual void copy(void *dst, const void *src, size_t bytes, CopyKind kind,
+                    StreamHandle stream) = 0;
+
+  /// Timing: record two events around work on a stream, then ask for the
+  /// time between them (waits for `end` to complete).
+  virtual EventHandle createEvent() = 0;
+  virtual void destroyEvent(EventHandle event) noexcept = 0;
+  virtual void recordEvent(EventHandle event, StreamHandle stream) = 0;
+  virtual float elapsedMs(EventHandle start, EventHandle end) = 0;
+};
+
+/// The host CPU; always available.
+std::unique_ptr<Backend> makeHostBackend();
+
+/// CUDA device `ordinal` through the Driver API (libcuda.so.1, dlopen'ed).
+/// Throws tuna::Error (ErrorCode::Unsupported) when the driver cannot be
+/// loaded, the ordinal does not exist, or Tuna was built without CUDA.
+std::unique_ptr<Backend> makeCudaBackend(int ordinal);
+
+} // namespace tuna
+
+#endif // TUNA_RUNTIME_BACKEND_H
