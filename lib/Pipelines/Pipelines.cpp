@@ -88,7 +88,8 @@ static std::string pipelineFor(const Target &target) {
                          "reconcile-unrealized-casts)",
                          target.chip, kCommon);
   case Target::Kind::Host:
-    return llvm::formatv("{0},convert-vector-to-llvm,convert-to-llvm,"
+    return llvm::formatv("convert-linalg-to-loops,{0},convert-vector-to-llvm,"
+                         "convert-to-llvm,"
                          "reconcile-unrealized-casts",
                          kCommon);
   }

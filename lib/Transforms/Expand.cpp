@@ -503,7 +503,7 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
   if (count > static_cast<uint64_t>(maxVariants))
     return kernel.emitError() << "kernel '" << kernel.getName() << "' has "
                               << count << " configurations, over the limit of "
-                              << maxVariants << " (max-variants)";
+                              << maxVariants.getValue() << " (max-variants)";
 
   MLIRContext *ctx = kernel.getContext();
   ModuleOp module = getOperation();

@@ -39,6 +39,70 @@ void TunaDialect::initialize() {
 // KeyAttr
 //===----------------------------------------------------------------------===//
 
+/// `<arg = N [, dim = N] [, bucket = exact|pow2|bins] [, bins = [N, ...]]>`
+Attribute KeyAttr::parse(AsmParser &parser, Type) {
+  std::optional<unsigned> arg, dim;
+  BucketKind bucket = BucketKind::exact;
+  SmallVector<int64_t> bins;
+  llvm::StringSet<> seen;
+  auto parseEntry = [&]() -> ParseResult {
+    StringRef keyword;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&keyword) || parser.parseEqual())
+      return failure();
+    if (!seen.insert(keyword).second)
+      return parser.emitError(loc) << "'" << keyword << "' is given twice";
+    if (keyword == "arg" || keyword == "dim") {
+      unsigned value;
+      if (parser.parseInteger(value))
+        return failure();
+      (keyword == "arg" ? arg : dim) = value;
+      return success();
+    }
+    if (keyword == "bucket") {
+      StringRef kind;
+      if (parser.parseKeyword(&kind))
+        return failure();
+      std::optional<BucketKind> parsed = symbolizeBucketKind(kind);
+      if (!parsed)
+        return parser.emitError(loc)
+               << "unknown bucket '" << kind << "' (expected exact, pow2 or bins)";
+      bucket = *parsed;
+      return success();
+    }
+    if (keyword == "bins")
+      return parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square,
+          [&]() { return parser.parseInteger(bins.emplace_back()); });
+    return parser.emitError(loc) << "unknown key field '" << keyword
+                                 << "' (expected arg, dim, bucket or bins)";
+  };
+  SMLoc start = parser.getCurrentLocation();
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
+                                     parseEntry))
+    return {};
+  if (!arg) {
+    parser.emitError(start) << "a key needs 'arg = N'";
+    return {};
+  }
+  return KeyAttr::getChecked([&] { return parser.emitError(start); },
+                             parser.getContext(), *arg, dim, bucket, bins);
+}
+
+void KeyAttr::print(AsmPrinter &printer) const {
+  printer << "<arg = " << getArg();
+  if (getDim())
+    printer << ", dim = " << *getDim();
+  if (getBucket() != BucketKind::exact)
+    printer << ", bucket = " << stringifyBucketKind(getBucket());
+  if (!getBins().empty()) {
+    printer << ", bins = [";
+    llvm::interleaveComma(getBins(), printer);
+    printer << "]";
+  }
+  printer << ">";
+}
+
 LogicalResult KeyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               unsigned arg, std::optional<unsigned> dim,
                               BucketKind bucket, ArrayRef<int64_t> bins) {

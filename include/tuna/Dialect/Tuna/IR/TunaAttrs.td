@@ -53,7 +53,7 @@ def Tuna_KeyAttr : Tuna_Attr<"Key", "key"> {
     DefaultValuedParameter<"::mlir::tuna::BucketKind",
                            "::mlir::tuna::BucketKind::exact">:$bucket,
     OptionalArrayRefParameter<"int64_t">:$bins);
-  let assemblyFormat = "`<` struct(params) `>`";
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
 

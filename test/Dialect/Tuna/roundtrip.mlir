@@ -1,0 +1,47 @@
+// RUN: tuna-opt %s | tuna-opt | FileCheck %s
+
+// Every form of the attributes and ops prints back as it parses.
+
+#fits = affine_set<(m, n)[b, v] : (4096 - b * v >= 0, n mod v == 0)>
+
+// CHECK-LABEL: func.func @space
+// CHECK-SAME: tuna.space = #tuna.space<params = [#tuna.param<"b", [64, 128]>, #tuna.param<"v", [1, 4]>], defaults = {b = 64 : i64, v = 1 : i64}, constraints = [#{{.*}}], key = [#tuna.key<arg = 0, dim = 0, bucket = bins, bins = [32, 64, 128]>, #tuna.key<arg = 1>]>
+func.func @space(%x: memref<?x?xf32>, %n: i32) attributes {tuna.space = #tuna.space<
+    params = [#tuna.param<"b", [64, 128]>, #tuna.param<"v", [1, 4]>],
+    defaults = {b = 64, v = 1},
+    constraints = [#fits],
+    key = [#tuna.key<arg = 0, dim = 0, bucket = bins, bins = [32, 64, 128]>, #tuna.key<arg = 1, bucket = exact>]>} {
+  // CHECK: tuna.param "b" : index
+  %b = tuna.param "b" : index
+  // CHECK: tuna.param "v" : i32
+  %v = tuna.param "v" : i32
+  return
+}
+
+// CHECK-LABEL: func.func @configs
+// CHECK-SAME: configs = [{b = 1 : i64}, {b = 3 : i64}]
+func.func @configs() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b">], configs = [{b = 1}, {b = 3}], defaults = {b = 3}>} {
+  return
+}
+
+// CHECK-LABEL: gpu.module @m
+gpu.module @m {
+  // CHECK: tuna.space = #tuna.space<params = [#tuna.param<"b", [64]>], defaults = {b = 64 : i64}, key = [#tuna.key<arg = 0, bucket = pow2>], grid = #{{.*}}, block = #{{.*}}, smem = #{{.*}}>
+  gpu.func @k(%n: index) kernel attributes {tuna.space = #tuna.space<
+      params = [#tuna.param<"b", [64]>], defaults = {b = 64},
+      key = [#tuna.key<arg = 0, bucket = pow2>],
+      grid = affine_map<(n)[b] -> (n ceildiv b, 1, 1)>,
+      block = affine_map<(n)[b] -> (b)>,
+      smem = affine_map<(n)[b] -> (b * 4)>>} {
+    gpu.return
+  }
+}
+
+// CHECK: tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [#tuna.key<arg = 0, bucket = pow2>], params = ["b"], source_hash = "00", written_args = array<i64>} {
+// CHECK-NEXT: tuna.variant @m::@k config {b = 64 : i64} grid #{{.*}} block #{{.*}} smem #{{.*}} where [#{{.*}}]
+// CHECK-NEXT: tuna.variant @m::@k config {b = 128 : i64}
+// CHECK-NEXT: }
+tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [#tuna.key<arg = 0, bucket = pow2>], params = ["b"], source_hash = "00", written_args = array<i64>} {
+  tuna.variant @m::@k config {b = 64 : i64} grid affine_map<(d0) -> (d0 ceildiv 64)> block affine_map<(d0) -> (64)> smem affine_map<(d0) -> (256)> where [affine_set<(d0) : (d0 - 1 == 0)>]
+  tuna.variant @m::@k config {b = 128 : i64}
+}
