@@ -176,8 +176,6 @@ private:
 
   FrozenRewritePatternSet canonicalization;
   SmallVector<Operation *> usedSchedules;
-  /// The last variant created for the kernel being expanded (keeps order).
-  Operation *lastInserted = nullptr;
 };
 
 FailureOr<ResolvedSpace> TunaExpandPass::resolve(FunctionOpInterface kernel,
@@ -382,9 +380,10 @@ TunaExpandPass::instantiate(const ResolvedSpace &rs, const Specialization &spec,
   FunctionOpInterface clone;
   if (rs.isGpu()) {
     // A gpu.module of its own: the kernel plus every non-kernel symbol of the
-    // original module (device functions, globals) it may use.
+    // original module (device functions, globals) it may use. Variants go
+    // before the original, in order.
     auto original = kernel->getParentOfType<gpu::GPUModuleOp>();
-    builder.setInsertionPointAfter(lastInserted ? lastInserted : original);
+    builder.setInsertionPoint(original);
     auto module = cast<gpu::GPUModuleOp>(builder.cloneWithoutRegions(*original));
     module.setName(name);
     module.getBodyRegion().emplaceBlock();
@@ -401,10 +400,9 @@ TunaExpandPass::instantiate(const ResolvedSpace &rs, const Specialization &spec,
       builder.clone(op);
     }
   } else {
-    builder.setInsertionPointAfter(lastInserted ? lastInserted : kernel);
+    builder.setInsertionPoint(kernel);
     clone = cast<FunctionOpInterface>(builder.clone(*kernel));
   }
-  lastInserted = rs.isGpu() ? clone->getParentOp() : clone.getOperation();
   clone.setName(name);
   clone->removeAttr(TunaDialect::getSpaceAttrName());
 
@@ -516,7 +514,6 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
     SmallVector<int64_t> firstConfig;
   };
   SmallVector<Survivor> survivors;
-  lastInserted = nullptr;
   std::optional<int64_t> defaultIndex;
   std::string defaultDropReason;
 
@@ -549,10 +546,6 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
           break;
         }
     if (duplicateOf) {
-      lastInserted = survivors.empty() ? nullptr
-                                       : survivors.back().func.getOperation();
-      if (lastInserted && rs.isGpu())
-        lastInserted = lastInserted->getParentOp();
       eraseVariant(*func);
       if (reportDropped)
         kernel.emitRemark() << "kernel '" << kernel.getName()
