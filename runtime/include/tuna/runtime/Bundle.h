@@ -1,0 +1,50 @@
+//===- Bundle.h - Reading and writing bundle files -------------*- C++ -*-===//
+//
+// The on-disk form of a Bundle (Manifest.h): magic bytes, a format version, a
+// JSON manifest and the object blobs, each with a content hash. The layout is
+// documented in docs/bundle-format.md. Readers never trust the bytes: a
+// truncated, damaged, foreign or newer file is reported as a tuna::Error
+// (ErrorCode::BadBundle) naming the origin and the problem.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TUNA_RUNTIME_BUNDLE_H
+#define TUNA_RUNTIME_BUNDLE_H
+
+#include "tuna/runtime/Manifest.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace tuna {
+
+/// The bundle format version this runtime writes and the newest it reads.
+constexpr uint32_t kBundleFormatVersion = 1;
+
+/// 64-bit FNV-1a of `bytes`: the content hash of manifests and objects.
+uint64_t fnv1a64(std::string_view bytes);
+
+/// Checks the meaning of a bundle: argument and key indices in range, memref
+/// dimensions below the rank, default variants and object indices valid,
+/// expressions well-formed, configurations in parameter order, limits of
+/// the runtime respected. Throws tuna::Error naming `origin` and the kernel,
+/// variant and field at fault.
+void validateBundle(const Bundle &bundle, std::string_view origin);
+
+/// Serializes a (valid) bundle.
+std::string writeBundle(const Bundle &bundle);
+
+/// Parses and validates a bundle; `origin` (a path, "<embedded>") is used in
+/// messages.
+Bundle readBundle(std::string_view bytes, std::string_view origin);
+
+/// Reads the file at `path` and parses it.
+Bundle readBundleFile(const std::string &path);
+
+/// Writes writeBundle(bundle) to `path` (through a temporary file renamed
+/// into place).
+void writeBundleFile(const Bundle &bundle, const std::string &path);
+
+} // namespace tuna
+
+#endif // TUNA_RUNTIME_BUNDLE_H

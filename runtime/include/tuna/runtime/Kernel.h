@@ -1,0 +1,81 @@
+//===- Kernel.h - A kernel that tunes itself -------------------*- C++ -*-===//
+//
+// TunedKernel is one kernel of a loaded Module. launch() checks the
+// arguments against the kernel's ABI, computes the shape signature, and
+// launches the variant chosen for it. The first launch with a new signature
+// decides the variant (tunes, see docs/runtime-api.md); later launches with
+// that signature take a lock-free path that neither allocates nor touches
+// strings.
+//
+// Thread safety: launch() may be called from any number of threads. The
+// first callers of a new signature wait for its one tuning; tunings on one
+// device run one at a time (Device::tuningMutex).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TUNA_RUNTIME_KERNEL_H
+#define TUNA_RUNTIME_KERNEL_H
+
+#include "tuna/runtime/Backend.h"
+#include "tuna/runtime/MemRef.h"
+#include "tuna/runtime/Tuning.h"
+
+#include <memory>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace tuna {
+
+class Module;
+
+inline ArgValue toArg(const ArgValue &arg) { return arg; }
+
+class TunedKernel {
+public:
+  ~TunedKernel();
+  TunedKernel(const TunedKernel &) = delete;
+  TunedKernel &operator=(const TunedKernel &) = delete;
+
+  const std::string &name() const;
+  /// The kernel as the bundle describes it.
+  const Kernel &spec() const;
+
+  /// Launches with `count` tagged arguments on `stream` (a CUstream for
+  /// CUDA; ignored by the host backend, whose launches are synchronous).
+  void launch(StreamHandle stream, const ArgValue *args, size_t count);
+
+  /// Launches with typed arguments: tuna::memref(...) views, integers,
+  /// floats, tuna::Half, tuna::BFloat16, or ArgValue.
+  template <typename... Args,
+            typename = std::void_t<decltype(toArg(std::declval<Args>()))...>>
+  void launch(StreamHandle stream, const Args &...args) {
+    if constexpr (sizeof...(Args) == 0) {
+      launch(stream, static_cast<const ArgValue *>(nullptr), 0);
+    } else {
+      const ArgValue values[] = {toArg(args)...};
+      launch(stream, values, sizeof...(Args));
+    }
+  }
+
+  /// The bucketed signature of a launch with these arguments (checked as
+  /// launch() checks them).
+  std::vector<int64_t> signature(const ArgValue *args, size_t count) const;
+
+  /// The variant decided for `signature`, or -1 if none is yet.
+  int chosenVariant(const std::vector<int64_t> &signature) const;
+
+  /// Every decision this kernel made, oldest first.
+  std::vector<TuningReport> reports() const;
+
+  struct Impl;
+
+private:
+  friend class Module;
+  explicit TunedKernel(std::unique_ptr<Impl> impl);
+
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace tuna
+
+#endif // TUNA_RUNTIME_KERNEL_H

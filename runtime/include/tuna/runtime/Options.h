@@ -1,0 +1,57 @@
+//===- Options.h - How a module tunes its kernels --------------*- C++ -*-===//
+#ifndef TUNA_RUNTIME_OPTIONS_H
+#define TUNA_RUNTIME_OPTIONS_H
+
+namespace tuna {
+
+enum class TuneMode {
+  Off,   ///< Launch the default variant; never benchmark.
+  On,    ///< Tune each new signature once (the default).
+  Always ///< Like On, but ignore persisted results and re-tune.
+};
+
+/// Tuning policy of a Module. The defaults suit interactive use; every field
+/// can be set in code, and fromEnvironment() applies the TUNA_* variables.
+struct Options {
+  TuneMode mode = TuneMode::On;
+  /// Print every candidate's configuration and time, and the pick, to stderr.
+  bool verbose = false;
+
+  /// Compare each candidate's output with the default variant's and reject
+  /// candidates that differ: |got - want| <= atol + rtol * |want| for floats
+  /// (rtol is at least 4 ulp of f16/bf16 for those types), exact for
+  /// integers.
+  bool check = true;
+  double atol = 1e-5;
+  double rtol = 1e-3;
+
+  /// Untimed launches of each candidate before timing.
+  int warmupRuns = 1;
+  /// Timed samples per candidate: at least minRuns, at most maxRuns, until
+  /// the median moves by at most stableTolerance (relative) with one more.
+  int minRuns = 5;
+  int maxRuns = 50;
+  double stableTolerance = 0.01;
+  /// A sample launches the kernel often enough to last about this long.
+  double minSampleMs = 0.05;
+  /// After eliminateAfter samples, a candidate whose fastest sample is
+  /// slower than eliminateFactor times the best median so far is dropped.
+  int eliminateAfter = 3;
+  double eliminateFactor = 2.0;
+  /// Time budget of one candidate, and of one whole tuning. When the total
+  /// is spent, the remaining candidates get a single sample each.
+  double candidateBudgetMs = 200;
+  double totalBudgetMs = 2000;
+
+  /// The defaults overridden by the environment: TUNA_AUTOTUNE=0|1,
+  /// TUNA_ALWAYS_TUNE=0|1, TUNA_PRINT_AUTOTUNING=0|1, TUNA_CHECK=0|1,
+  /// TUNA_CHECK_ATOL=<float>, TUNA_CHECK_RTOL=<float>. A malformed value is
+  /// a tuna::Error naming the variable.
+  static Options fromEnvironment();
+};
+
+const char *tuneModeName(TuneMode mode);
+
+} // namespace tuna
+
+#endif // TUNA_RUNTIME_OPTIONS_H

@@ -1,0 +1,51 @@
+//===- Tuning.h - What a tuning did, for tests and tools -------*- C++ -*-===//
+#ifndef TUNA_RUNTIME_TUNING_H
+#define TUNA_RUNTIME_TUNING_H
+
+#include "tuna/runtime/Options.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tuna {
+
+enum class CandidateStatus {
+  Measured,    ///< Timed to the end.
+  Eliminated,  ///< Dropped early: clearly slower than the best.
+  WrongResult, ///< Output differs from the default variant's.
+  Excluded,    ///< A constraint does not hold for these key values.
+  Unrunnable,  ///< No code for this device, failed to load, or over a limit.
+  NotTimed     ///< Eligible, but nothing was benchmarked (mode off, or the
+               ///< only candidate).
+};
+
+const char *candidateStatusName(CandidateStatus status);
+
+struct CandidateResult {
+  int variant = -1;
+  std::string name;   ///< Variant name.
+  std::string config; ///< "BLOCK=128, VEC=4".
+  CandidateStatus status = CandidateStatus::NotTimed;
+  std::string reason; ///< Why it was excluded, unrunnable, wrong, eliminated.
+  double medianMs = -1; ///< Per launch; -1 when not timed.
+  double minMs = -1;
+  int samples = 0;
+};
+
+/// One decision for one signature of one kernel.
+struct TuningReport {
+  std::vector<int64_t> keyValues; ///< Raw key values of the first call.
+  std::vector<int64_t> signature; ///< Bucketed.
+  TuneMode mode = TuneMode::On;
+  int chosen = -1; ///< Variant index.
+  std::string chosenName;
+  bool checked = false;      ///< Candidates were compared with the default.
+  std::string checkSkipped;  ///< Why not, when check was on but not done.
+  std::vector<CandidateResult> candidates; ///< One per variant, in order.
+  double wallMs = 0; ///< Whole decision, including loading code.
+};
+
+} // namespace tuna
+
+#endif // TUNA_RUNTIME_TUNING_H

@@ -1,0 +1,320 @@
+//===- Kernel.cpp - The launch path of a self-tuning kernel ---------------===//
+//
+// launch() = lower + key + lookup + launch. Everything it does for a known
+// signature works on the stack; strings are built only for errors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelImpl.h"
+
+#include "tuna/runtime/ScalarType.h"
+
+#include <cstring>
+#include <mutex>
+
+namespace tuna {
+
+namespace {
+std::string describeSpec(const ArgSpec &spec) {
+  if (spec.kind == ArgSpec::Kind::Scalar)
+    return std::string("an ") + scalarTypeName(spec.type) + " scalar";
+  return "a rank-" + std::to_string(spec.rank) + " memref of " +
+         scalarTypeName(spec.type);
+}
+
+std::string describeValue(const ArgValue &value) {
+  if (value.kind == ArgSpec::Kind::Scalar)
+    return std::string("an ") + scalarTypeName(value.type) + " scalar";
+  return "a rank-" + std::to_string(value.memref.rank) + " memref of " +
+         scalarTypeName(value.memref.type);
+}
+
+bool sameElementType(ScalarType a, ScalarType b) {
+  auto canonical = [](ScalarType type) {
+    return type == ScalarType::Index ? ScalarType::I64 : type;
+  };
+  return canonical(a) == canonical(b);
+}
+
+/// The range an integer of `type` accepts, read as signed or as unsigned.
+bool integerFits(ScalarType type, int64_t value) {
+  switch (type) {
+  case ScalarType::I1:
+    return value == 0 || value == 1;
+  case ScalarType::I8:
+    return value >= INT8_MIN && value <= UINT8_MAX;
+  case ScalarType::I16:
+    return value >= INT16_MIN && value <= UINT16_MAX;
+  case ScalarType::I32:
+    return value >= INT32_MIN && value <= UINT32_MAX;
+  default:
+    return true;
+  }
+}
+
+/// Converts a scalar to the ABI type; false if it does not convert.
+bool convertScalar(const ArgSpec &spec, const ArgValue &value,
+                   uint64_t &slot) {
+  if (isIntegerType(spec.type)) {
+    if (!isIntegerType(value.type) || !integerFits(spec.type, value.intValue))
+      return false;
+    slot = static_cast<uint64_t>(value.intValue);
+    return true;
+  }
+  slot = 0;
+  if (spec.type == ScalarType::F32 || spec.type == ScalarType::F64) {
+    if (value.type != ScalarType::F32 && value.type != ScalarType::F64)
+      return false;
+    if (spec.type == ScalarType::F32) {
+      float f = static_cast<float>(value.floatValue);
+      std::memcpy(&slot, &f, sizeof(f));
+    } else {
+      std::memcpy(&slot, &value.floatValue, sizeof(double));
+    }
+    return true;
+  }
+  if (value.type != spec.type)
+    return false;
+  slot = static_cast<uint64_t>(value.intValue) & 0xffff;
+  return true;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// TunedKernel::Impl
+//===----------------------------------------------------------------------===//
+
+TunedKernel::Impl::Impl(Module::Impl &module, const Kernel &spec)
+    : module(module), spec(spec), backend(module.device.backend()) {
+  size_t keySize = spec.key.size();
+  variants.resize(spec.variants.size());
+  const char *axes[] = {"x", "y", "z"};
+  for (size_t v = 0; v < spec.variants.size(); ++v) {
+    const Variant &variant = spec.variants[v];
+    VariantState &state = variants[v];
+    std::string what = describe() + " variant '" + variant.name + "'";
+    state.spec = &variant;
+    for (const auto &[param, value] : variant.config)
+      state.config += (state.config.empty() ? "" : ", ") + param + "=" +
+                      std::to_string(value);
+    for (int d = 0; d < 3; ++d) {
+      state.grid[d] = CompiledExpr::compile(variant.grid[d], keySize, 1,
+                                            what + " grid." + axes[d]);
+      state.block[d] = CompiledExpr::compile(variant.block[d], keySize, 1,
+                                             what + " block." + axes[d]);
+    }
+    state.sharedBytes = CompiledExpr::compile(variant.sharedMemBytes, keySize,
+                                              0, what + " sharedMemBytes");
+    for (const Constraint &constraint : variant.constraints)
+      state.constraints.push_back(
+          {CompiledExpr::compile(constraint.expr, keySize, 0,
+                                 what + " constraint"),
+           constraint.isEquality});
+    state.code = backend.selectCode(module.bundle, variant);
+  }
+
+  bool runnable = false;
+  for (const VariantState &state : variants)
+    runnable |= state.code >= 0;
+  if (!runnable) {
+    const DeviceInfo &info = backend.info();
+    unavailable = describe() + " has no code for this device (" +
+                  info.platform + " " + info.arch + ", " + info.name +
+                  "); the bundle has code for:";
+    for (const Object &object : module.bundle.objects)
+      unavailable += " " + object.target + " (" + object.format + ")";
+    if (module.bundle.objects.empty())
+      unavailable += " nothing";
+  }
+
+  tables.push_back(std::make_unique<SignatureTable>(keySize));
+  table.store(tables.back().get(), std::memory_order_release);
+}
+
+TunedKernel::Impl::~Impl() = default;
+
+std::string TunedKernel::Impl::describe() const {
+  return "kernel '" + spec.name + "' in '" + module.origin + "'";
+}
+
+void TunedKernel::Impl::lower(const ArgValue *args, size_t count,
+                              LoweredArgs &lowered) const {
+  if (count != spec.args.size())
+    throw Error(ErrorCode::InvalidArgument,
+                describe() + " takes " + std::to_string(spec.args.size()) +
+                    " arguments, got " + std::to_string(count));
+  void **param = lowered.params;
+  for (size_t i = 0; i < count; ++i) {
+    const ArgSpec &argSpec = spec.args[i];
+    const ArgValue &value = args[i];
+    if (value.kind != argSpec.kind ||
+        (argSpec.kind == ArgSpec::Kind::MemRef &&
+         (value.memref.rank != argSpec.rank ||
+          !sameElementType(value.memref.type, argSpec.type))))
+      throw Error(ErrorCode::InvalidArgument,
+                  describe() + " argument " + std::to_string(i) +
+                      ": expected " + describeSpec(argSpec) + ", got " +
+                      describeValue(value));
+    if (argSpec.kind == ArgSpec::Kind::Scalar) {
+      if (!convertScalar(argSpec, value, lowered.scalars[i]))
+        throw Error(ErrorCode::InvalidArgument,
+                    describe() + " argument " + std::to_string(i) +
+                        ": expected " + describeSpec(argSpec) + ", got " +
+                        describeValue(value) +
+                        (isIntegerType(value.type) &&
+                                 isIntegerType(argSpec.type)
+                             ? " of value " + std::to_string(value.intValue) +
+                                   ", out of range"
+                             : std::string()));
+      *param++ = &lowered.scalars[i];
+      continue;
+    }
+    MemRefView &view = const_cast<MemRefView &>(value.memref);
+    *param++ = &view.allocated;
+    *param++ = &view.aligned;
+    *param++ = &view.offset;
+    for (int d = 0; d < view.rank; ++d) {
+      if (view.sizes[d] < 0)
+        throw Error(ErrorCode::InvalidArgument,
+                    describe() + " argument " + std::to_string(i) +
+                        ": size " + std::to_string(view.sizes[d]) +
+                        " of dimension " + std::to_string(d) +
+                        " is negative");
+      *param++ = &view.sizes[d];
+    }
+    for (int d = 0; d < view.rank; ++d)
+      *param++ = &view.strides[d];
+  }
+}
+
+void TunedKernel::Impl::computeKey(const ArgValue *args, int64_t *keyValues,
+                                   int64_t *signature) const {
+  for (size_t k = 0; k < spec.key.size(); ++k) {
+    const KeySpec &key = spec.key[k];
+    const ArgValue &arg = args[key.arg];
+    keyValues[k] = key.dim >= 0 ? arg.memref.sizes[key.dim] : arg.intValue;
+    signature[k] = bucketValue(key, keyValues[k]);
+  }
+}
+
+std::string DimsProblem::describe() const {
+  return std::string(field) + (divisionByZero
+                                   ? " divides by zero"
+                                   : " evaluates to " + std::to_string(value));
+}
+
+bool TunedKernel::Impl::computeDims(const VariantState &variant,
+                                    const int64_t *keyValues, LaunchDims &dims,
+                                    DimsProblem &problem) const {
+  static const char *const gridNames[] = {"grid.x", "grid.y", "grid.z"};
+  static const char *const blockNames[] = {"block.x", "block.y", "block.z"};
+  auto check = [&](const CompiledExpr &expr, const char *field, int64_t min,
+                   uint32_t &out) {
+    int64_t value;
+    if (!expr.evaluate(keyValues, value)) {
+      problem = {field, true, 0};
+      return false;
+    }
+    if (value < min || value > UINT32_MAX) {
+      problem = {field, false, value};
+      return false;
+    }
+    out = static_cast<uint32_t>(value);
+    return true;
+  };
+  for (int d = 0; d < 3; ++d)
+    if (!check(variant.grid[d], gridNames[d], 0, dims.grid[d]) ||
+        !check(variant.block[d], blockNames[d], 1, dims.block[d]))
+      return false;
+  return check(variant.sharedBytes, "sharedMemBytes", 0, dims.sharedBytes);
+}
+
+void TunedKernel::Impl::launchVariant(int index, StreamHandle stream,
+                                      const int64_t *keyValues,
+                                      void **params) {
+  const VariantState &variant = variants[index];
+  LaunchDims dims;
+  DimsProblem problem;
+  if (!computeDims(variant, keyValues, dims, problem))
+    throw Error(ErrorCode::InvalidArgument,
+                describe() + " variant '" + variant.spec->name + "': " +
+                    problem.describe() + " for key values " +
+                    formatSignature(keyValues, spec.key.size()));
+  if (dims.grid[0] == 0 || dims.grid[1] == 0 || dims.grid[2] == 0)
+    return; // An empty grid: nothing to compute.
+  backend.launch(variant.function, stream, dims, params);
+}
+
+bool TunedKernel::Impl::ensureLoaded(VariantState &variant) {
+  if (variant.function)
+    return true;
+  if (!variant.loadError.empty() || variant.code < 0)
+    return false;
+  const VariantCode &code = variant.spec->code[variant.code];
+  std::string what = describe() + " variant '" + variant.spec->name + "'";
+  try {
+    ModuleHandle object = module.object(code.object, what);
+    FunctionHandle function = backend.getFunction(object, code.symbol, what);
+    variant.limits = backend.functionLimits(function);
+    variant.function = function;
+    return true;
+  } catch (const Error &e) {
+    variant.loadError = e.what();
+    return false;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// TunedKernel
+//===----------------------------------------------------------------------===//
+
+TunedKernel::TunedKernel(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
+
+TunedKernel::~TunedKernel() = default;
+
+const std::string &TunedKernel::name() const { return impl->spec.name; }
+
+const Kernel &TunedKernel::spec() const { return impl->spec; }
+
+void TunedKernel::launch(StreamHandle stream, const ArgValue *args,
+                         size_t count) {
+  Impl &kernel = *impl;
+  LoweredArgs lowered;
+  kernel.lower(args, count, lowered);
+  int64_t keyValues[kMaxKey];
+  int64_t signature[kMaxKey];
+  kernel.computeKey(args, keyValues, signature);
+  int variant =
+      kernel.table.load(std::memory_order_acquire)->lookup(signature);
+  if (variant < 0)
+    variant = kernel.decide(stream, args, count, keyValues, signature);
+  kernel.launchVariant(variant, stream, keyValues, lowered.params);
+}
+
+std::vector<int64_t> TunedKernel::signature(const ArgValue *args,
+                                            size_t count) const {
+  LoweredArgs lowered;
+  impl->lower(args, count, lowered);
+  int64_t keyValues[kMaxKey];
+  int64_t signature[kMaxKey];
+  impl->computeKey(args, keyValues, signature);
+  return std::vector<int64_t>(signature, signature + impl->spec.key.size());
+}
+
+int TunedKernel::chosenVariant(const std::vector<int64_t> &signature) const {
+  if (signature.size() != impl->spec.key.size())
+    throw Error(ErrorCode::InvalidArgument,
+                impl->describe() + " has " +
+                    std::to_string(impl->spec.key.size()) +
+                    " key components, the signature " +
+                    std::to_string(signature.size()));
+  return impl->table.load(std::memory_order_acquire)
+      ->lookup(signature.data());
+}
+
+std::vector<TuningReport> TunedKernel::reports() const {
+  std::lock_guard<std::mutex> lock(impl->module.device.tuningMutex());
+  return impl->history;
+}
+
+} // namespace tuna

@@ -1,0 +1,112 @@
+//===- KernelImpl.h - The state behind Module and TunedKernel ---*- C++ -*-===//
+#ifndef TUNA_RUNTIME_LIB_KERNELIMPL_H
+#define TUNA_RUNTIME_LIB_KERNELIMPL_H
+
+#include "SignatureTable.h"
+
+#include "tuna/runtime/Expr.h"
+#include "tuna/runtime/Module.h"
+#include "tuna/runtime/Signature.h"
+
+#include <atomic>
+
+namespace tuna {
+
+/// The most lowered parameters a launch can have.
+constexpr int kMaxLoweredParams = kMaxArgs * (3 + 2 * kMaxRank);
+
+/// The kernel parameter array of one launch, built on the stack.
+struct LoweredArgs {
+  void *params[kMaxLoweredParams];
+  uint64_t scalars[kMaxArgs]; ///< Converted scalar values.
+};
+
+/// Why a launch geometry is invalid.
+struct DimsProblem {
+  const char *field = nullptr; ///< "grid.x", ..., "sharedMemBytes".
+  bool divisionByZero = false;
+  int64_t value = 0; ///< The out-of-range value otherwise.
+
+  std::string describe() const;
+};
+
+/// One variant, compiled for evaluation, with its code once loaded.
+struct VariantState {
+  struct CompiledConstraint {
+    CompiledExpr expr;
+    bool isEquality = false;
+  };
+
+  const Variant *spec = nullptr;
+  std::string config; ///< "BLOCK=128, VEC=4".
+  CompiledExpr grid[3];
+  CompiledExpr block[3];
+  CompiledExpr sharedBytes;
+  std::vector<CompiledConstraint> constraints;
+  int code = -1; ///< Index into spec->code chosen for the device, or -1.
+  /// Set once, under the device's tuning mutex, before any signature table
+  /// that maps to this variant is published.
+  FunctionHandle function = nullptr;
+  FunctionLimits limits;
+  std::string loadError; ///< Why loading failed; then never retried.
+};
+
+struct Module::Impl {
+  Impl(Bundle bundle, std::string origin, Device device, Options options);
+  ~Impl();
+
+  /// The loaded object `index`; loads it on first use. Call with the
+  /// device's tuning mutex held.
+  ModuleHandle object(int index, std::string_view what);
+
+  Bundle bundle;
+  std::string origin;
+  Device device;
+  Options options;
+  std::vector<ModuleHandle> loaded; ///< Per object; nullptr until loaded.
+  std::vector<std::unique_ptr<TunedKernel>> kernels;
+};
+
+struct TunedKernel::Impl {
+  Impl(Module::Impl &module, const Kernel &spec);
+  ~Impl();
+
+  /// Checks `args` against the ABI and fills `lowered`. Throws naming the
+  /// kernel and the argument; allocates only then.
+  void lower(const ArgValue *args, size_t count, LoweredArgs &lowered) const;
+  /// Raw and bucketed key values of checked arguments.
+  void computeKey(const ArgValue *args, int64_t *keyValues,
+                  int64_t *signature) const;
+  /// Evaluates the launch geometry; false (filling `problem`) if invalid.
+  bool computeDims(const VariantState &variant, const int64_t *keyValues,
+                   LaunchDims &dims, DimsProblem &problem) const;
+  /// Launches variant `index`; throws if its geometry is invalid.
+  void launchVariant(int index, StreamHandle stream, const int64_t *keyValues,
+                     void **params);
+  /// The miss path: decides the variant of `signature`, publishes it.
+  int decide(StreamHandle stream, const ArgValue *args, size_t count,
+             const int64_t *keyValues, const int64_t *signature);
+  /// Loads the code of `variant` if needed; false (with loadError set) if it
+  /// cannot be. Call with the device's tuning mutex held.
+  bool ensureLoaded(VariantState &variant);
+  /// "kernel 'scale' in 'kernels.tuna'".
+  std::string describe() const;
+
+  Module::Impl &module;
+  const Kernel &spec;
+  Backend &backend;
+  std::vector<VariantState> variants;
+  /// Why no variant can run on this device; empty when some can.
+  std::string unavailable;
+
+  std::atomic<const SignatureTable *> table;
+  /// Every table ever published (the last is current); lookups may still
+  /// read a retired one, so all live as long as the kernel. Guarded by the
+  /// device's tuning mutex, like `history`.
+  std::vector<std::unique_ptr<SignatureTable>> tables;
+  std::vector<TuningReport> history;
+};
+
+} // namespace tuna
+
+#endif // TUNA_RUNTIME_LIB_KERNELIMPL_H

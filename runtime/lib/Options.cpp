@@ -1,0 +1,66 @@
+//===- Options.cpp - How a module tunes its kernels -----------------------===//
+
+#include "tuna/runtime/Options.h"
+#include "tuna/runtime/Error.h"
+
+#include <cstdlib>
+#include <string>
+
+namespace tuna {
+
+namespace {
+/// The boolean value of the variable `name`, or `current` when unset.
+bool readFlag(const char *name, bool current) {
+  const char *text = std::getenv(name);
+  if (!text || !*text)
+    return current;
+  std::string value = text;
+  if (value == "1" || value == "true" || value == "on" || value == "yes")
+    return true;
+  if (value == "0" || value == "false" || value == "off" || value == "no")
+    return false;
+  throw Error(ErrorCode::InvalidArgument,
+              std::string(name) + "='" + value + "': expected 0 or 1");
+}
+
+/// The numeric value of the variable `name`, or `current` when unset.
+double readNumber(const char *name, double current) {
+  const char *text = std::getenv(name);
+  if (!text || !*text)
+    return current;
+  char *end = nullptr;
+  double value = std::strtod(text, &end);
+  if (*end != '\0' || value < 0)
+    throw Error(ErrorCode::InvalidArgument,
+                std::string(name) + "='" + text +
+                    "': expected a non-negative number");
+  return value;
+}
+} // namespace
+
+Options Options::fromEnvironment() {
+  Options options;
+  if (readFlag("TUNA_ALWAYS_TUNE", false))
+    options.mode = TuneMode::Always;
+  if (!readFlag("TUNA_AUTOTUNE", true)) // Off wins over Always.
+    options.mode = TuneMode::Off;
+  options.verbose = readFlag("TUNA_PRINT_AUTOTUNING", options.verbose);
+  options.check = readFlag("TUNA_CHECK", options.check);
+  options.atol = readNumber("TUNA_CHECK_ATOL", options.atol);
+  options.rtol = readNumber("TUNA_CHECK_RTOL", options.rtol);
+  return options;
+}
+
+const char *tuneModeName(TuneMode mode) {
+  switch (mode) {
+  case TuneMode::Off:
+    return "off";
+  case TuneMode::On:
+    return "on";
+  case TuneMode::Always:
+    return "always";
+  }
+  return "?";
+}
+
+} // namespace tuna

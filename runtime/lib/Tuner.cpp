@@ -1,0 +1,427 @@
+//===- Tuner.cpp - Deciding the variant of a new signature ----------------===//
+//
+// The miss path of TunedKernel::launch. With the device's tuning mutex held:
+// classify every variant (constraints, code for the device, limits), then
+// either take the default (mode off, or a single candidate) or benchmark the
+// candidates on scratch copies of the written buffers: optional correctness
+// check against the default variant, warm-up, batched timed samples until
+// the median is stable or the budget is spent, early elimination of clear
+// losers. The fastest correct candidate wins and is published.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Compare.h"
+#include "KernelImpl.h"
+#include "Scratch.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+
+namespace tuna {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid]
+                           : (values[mid - 1] + values[mid]) / 2;
+}
+
+/// Owns two backend events.
+class EventPair {
+public:
+  explicit EventPair(Backend &backend)
+      : backend(backend), start(backend.createEvent()) {
+    try {
+      end = backend.createEvent();
+    } catch (...) {
+      backend.destroyEvent(start);
+      throw;
+    }
+  }
+  ~EventPair() {
+    backend.destroyEvent(start);
+    backend.destroyEvent(end);
+  }
+  EventPair(const EventPair &) = delete;
+  EventPair &operator=(const EventPair &) = delete;
+
+  Backend &backend;
+  EventHandle start;
+  EventHandle end = nullptr;
+};
+
+class Tuner {
+public:
+  Tuner(TunedKernel::Impl &kernel, StreamHandle stream, const ArgValue *args,
+        size_t count, const int64_t *keyValues, const int64_t *signature)
+      : kernel(kernel), backend(kernel.backend),
+        options(kernel.module.options), stream(stream), args(args),
+        count(count), keyValues(keyValues),
+        dims(kernel.variants.size()) {
+    size_t keySize = kernel.spec.key.size();
+    report.keyValues.assign(keyValues, keyValues + keySize);
+    report.signature.assign(signature, signature + keySize);
+    report.mode = options.mode;
+  }
+
+  TuningReport run() {
+    Clock::time_point start = Clock::now();
+    classify();
+    std::vector<int> candidates;
+    for (const CandidateResult &result : report.candidates)
+      if (result.status == CandidateStatus::NotTimed)
+        candidates.push_back(result.variant);
+    if (candidates.empty())
+      throw Error(ErrorCode::Unsupported, noCandidateMessage());
+    if (options.mode == TuneMode::Off || candidates.size() == 1)
+      report.chosen = isCandidate(kernel.spec.defaultVariant)
+                          ? kernel.spec.defaultVariant
+                          : candidates.front();
+    else
+      benchmark(candidates);
+    report.chosenName = kernel.spec.variants[report.chosen].name;
+    report.wallMs = msSince(start);
+    if (options.verbose)
+      print();
+    return std::move(report);
+  }
+
+private:
+  std::string where() const {
+    return kernel.describe() + " for " +
+           formatSignature(report.signature.data(), report.signature.size());
+  }
+
+  bool isCandidate(int variant) const {
+    return report.candidates[variant].status == CandidateStatus::NotTimed;
+  }
+
+  /// Fills report.candidates: NotTimed for candidates, else why not.
+  void classify() {
+    const DeviceInfo &info = backend.info();
+    for (size_t v = 0; v < kernel.variants.size(); ++v) {
+      VariantState &variant = kernel.variants[v];
+      CandidateResult result;
+      result.variant = static_cast<int>(v);
+      result.name = variant.spec->name;
+      result.config = variant.config;
+      std::string why = excludedBy(variant);
+      if (!why.empty()) {
+        result.status = CandidateStatus::Excluded;
+      } else if (variant.code < 0) {
+        why = "no code for " + info.platform + " " + info.arch;
+        result.status = CandidateStatus::Unrunnable;
+      } else if (!kernel.ensureLoaded(variant)) {
+        why = variant.loadError;
+        result.status = CandidateStatus::Unrunnable;
+      } else {
+        why = overLimits(variant, dims[v]);
+        if (!why.empty())
+          result.status = CandidateStatus::Unrunnable;
+      }
+      result.reason = why;
+      report.candidates.push_back(std::move(result));
+    }
+  }
+
+  /// The first constraint that fails for the key values, described.
+  std::string excludedBy(const VariantState &variant) const {
+    for (size_t c = 0; c < variant.constraints.size(); ++c) {
+      const VariantState::CompiledConstraint &constraint =
+          variant.constraints[c];
+      int64_t value;
+      bool ok = constraint.expr.evaluate(keyValues, value) &&
+                (constraint.isEquality ? value == 0 : value >= 0);
+      if (!ok)
+        return "constraint " + std::to_string(c) + " (" +
+               formatExpr(variant.spec->constraints[c].expr) +
+               (constraint.isEquality ? " == 0" : " >= 0") +
+               ") does not hold";
+    }
+    return "";
+  }
+
+  /// Evaluates the geometry into `out`; describes what the device cannot do.
+  std::string overLimits(const VariantState &variant, LaunchDims &out) const {
+    DimsProblem problem;
+    if (!kernel.computeDims(variant, keyValues, out, problem))
+      return problem.describe();
+    const DeviceInfo &info = backend.info();
+    uint64_t threads = uint64_t(out.block[0]) * out.block[1] * out.block[2];
+    uint64_t maxThreads = static_cast<uint64_t>(
+        std::min(info.maxThreadsPerBlock, variant.limits.maxThreadsPerBlock));
+    if (threads > maxThreads)
+      return std::to_string(threads) + " threads per block, the device " +
+             "allows " + std::to_string(maxThreads) + " for this function";
+    int64_t shared = int64_t(out.sharedBytes) + variant.limits.staticSharedBytes;
+    if (shared > info.maxSharedBytesPerBlock)
+      return std::to_string(shared) + " bytes of shared memory, the device " +
+             "has " + std::to_string(info.maxSharedBytesPerBlock);
+    return "";
+  }
+
+  std::string noCandidateMessage() const {
+    std::string message = where() + ": no variant can run on " +
+                          backend.info().name + ":";
+    for (const CandidateResult &result : report.candidates)
+      message += "\n  " + result.name + ": " + result.reason;
+    return message;
+  }
+
+  void launch(int variant, void **params) {
+    const LaunchDims &geometry = dims[variant];
+    if (geometry.grid[0] && geometry.grid[1] && geometry.grid[2])
+      backend.launch(kernel.variants[variant].function, stream, geometry,
+                     params);
+  }
+
+  void benchmark(const std::vector<int> &candidates) {
+    ScratchArgs scratch(backend, stream, kernel.spec, args, count);
+    auto lowered = std::make_unique<LoweredArgs>();
+    kernel.lower(scratch.args(), scratch.size(), *lowered);
+    EventPair events(backend);
+
+    std::vector<std::string> reference;
+    bool check = prepareCheck(scratch, lowered->params, reference);
+    // The default goes first: it sets the bar for early elimination.
+    std::vector<int> order = candidates;
+    std::stable_partition(order.begin(), order.end(), [&](int v) {
+      return v == kernel.spec.defaultVariant;
+    });
+
+    Clock::time_point start = Clock::now();
+    double bestMedian = INFINITY;
+    for (int v : order) {
+      CandidateResult &result = report.candidates[v];
+      try {
+        if (check && v != kernel.spec.defaultVariant) {
+          scratch.reset();
+          launch(v, lowered->params);
+          backend.synchronize(stream);
+          if (std::string wrong = compare(scratch, reference);
+              !wrong.empty()) {
+            result.status = CandidateStatus::WrongResult;
+            result.reason = wrong;
+            continue;
+          }
+        }
+        scratch.reset();
+        measure(v, lowered->params, events, bestMedian,
+                msSince(start) >= options.totalBudgetMs, result);
+      } catch (const Error &e) {
+        result.status = CandidateStatus::Unrunnable;
+        result.reason = e.what();
+        continue;
+      }
+      if (result.status == CandidateStatus::Measured)
+        bestMedian = std::min(bestMedian, result.medianMs);
+    }
+
+    for (int v : candidates) {
+      const CandidateResult &result = report.candidates[v];
+      if (result.status == CandidateStatus::Measured &&
+          (report.chosen < 0 ||
+           result.medianMs < report.candidates[report.chosen].medianMs))
+        report.chosen = v;
+    }
+    if (report.chosen < 0)
+      throw Error(ErrorCode::Unsupported,
+                  where() + ": every candidate failed:" + failures());
+  }
+
+  /// Runs the default variant for the reference output; false when the
+  /// check is off or cannot be done (report.checkSkipped says why).
+  bool prepareCheck(ScratchArgs &scratch, void **params,
+                    std::vector<std::string> &reference) {
+    if (!options.check)
+      return false;
+    int fallback = kernel.spec.defaultVariant;
+    if (!isCandidate(fallback)) {
+      report.checkSkipped = "the default variant '" +
+                            report.candidates[fallback].name +
+                            "' cannot run here: " +
+                            report.candidates[fallback].reason;
+      return false;
+    }
+    if (scratch.buffers().empty()) {
+      report.checkSkipped = "the kernel writes no memref";
+      return false;
+    }
+    scratch.reset();
+    launch(fallback, params);
+    backend.synchronize(stream);
+    reference = scratch.readBack();
+    report.checked = true;
+    return true;
+  }
+
+  std::string compare(ScratchArgs &scratch,
+                      const std::vector<std::string> &reference) {
+    std::vector<std::string> output = scratch.readBack();
+    for (size_t b = 0; b < output.size(); ++b) {
+      const ScratchArgs::Buffer &buffer = scratch.buffers()[b];
+      if (std::optional<std::string> mismatch = compareElements(
+              buffer.type, output[b].data(), reference[b].data(),
+              buffer.bytes, options.atol, options.rtol))
+        return "argument " + std::to_string(buffer.arg) + " " + *mismatch;
+    }
+    return "";
+  }
+
+  /// Times variant `v`: warm-up, then samples of `batch` launches each.
+  void measure(int v, void **params, EventPair &events, double bestMedian,
+               bool overBudget, CandidateResult &result) {
+    for (int r = 0; r < options.warmupRuns; ++r)
+      launch(v, params);
+    backend.synchronize(stream);
+
+    auto sample = [&](int batch) {
+      backend.recordEvent(events.start, stream);
+      for (int r = 0; r < batch; ++r)
+        launch(v, params);
+      backend.recordEvent(events.end, stream);
+      return double(backend.elapsedMs(events.start, events.end)) / batch;
+    };
+    double estimate = sample(1);
+    int batch = static_cast<int>(std::clamp(
+        std::ceil(options.minSampleMs / std::max(estimate, 1e-6)), 1.0,
+        1000.0));
+
+    Clock::time_point start = Clock::now();
+    std::vector<double> samples;
+    double fastest = INFINITY;
+    double lastMedian = 0;
+    result.status = CandidateStatus::Measured;
+    for (;;) {
+      samples.push_back(sample(batch));
+      fastest = std::min(fastest, samples.back());
+      double currentMedian = median(samples);
+      int n = static_cast<int>(samples.size());
+      if (n >= options.eliminateAfter &&
+          fastest > options.eliminateFactor * bestMedian) {
+        result.status = CandidateStatus::Eliminated;
+        result.reason = "fastest sample " + std::to_string(fastest) +
+                        " ms is over " +
+                        std::to_string(options.eliminateFactor) +
+                        "x the best median " + std::to_string(bestMedian) +
+                        " ms";
+      }
+      bool stable = n >= 2 && std::fabs(currentMedian - lastMedian) <=
+                                  options.stableTolerance * currentMedian;
+      lastMedian = currentMedian;
+      if (result.status == CandidateStatus::Eliminated || overBudget ||
+          n >= options.maxRuns ||
+          (n >= options.minRuns &&
+           (stable || msSince(start) >= options.candidateBudgetMs)))
+        break;
+    }
+    result.medianMs = lastMedian;
+    result.minMs = fastest;
+    result.samples = static_cast<int>(samples.size());
+  }
+
+  std::string failures() const {
+    std::string text;
+    for (const CandidateResult &result : report.candidates)
+      text += "\n  " + result.name + ": " + result.reason;
+    return text;
+  }
+
+  void print() const {
+    const DeviceInfo &info = backend.info();
+    std::string header = "tuna: " + where() + " (key values " +
+                         formatSignature(report.keyValues.data(),
+                                         report.keyValues.size()) +
+                         "), mode " + tuneModeName(report.mode) + ", on " +
+                         info.name;
+    std::fprintf(stderr, "%s\n", header.c_str());
+    for (const CandidateResult &result : report.candidates) {
+      std::string line = "tuna:   [" + std::to_string(result.variant) + "] " +
+                         result.name + " (" + result.config + "): ";
+      if (result.status == CandidateStatus::Measured) {
+        char times[96];
+        std::snprintf(times, sizeof(times), "%.4f ms (median of %d, min %.4f)",
+                      result.medianMs, result.samples, result.minMs);
+        line += times;
+      } else {
+        line += candidateStatusName(result.status);
+        if (!result.reason.empty())
+          line += ": " + result.reason;
+      }
+      std::fprintf(stderr, "%s\n", line.c_str());
+    }
+    if (options.check && !report.checked && !report.checkSkipped.empty())
+      std::fprintf(stderr, "tuna:   no correctness check: %s\n",
+                   report.checkSkipped.c_str());
+    const CandidateResult &chosen = report.candidates[report.chosen];
+    std::fprintf(stderr, "tuna: picked [%d] %s (%s) in %.1f ms\n",
+                 report.chosen, chosen.name.c_str(), chosen.config.c_str(),
+                 report.wallMs);
+  }
+
+  TunedKernel::Impl &kernel;
+  Backend &backend;
+  const Options &options;
+  StreamHandle stream;
+  const ArgValue *args;
+  size_t count;
+  const int64_t *keyValues;
+  std::vector<LaunchDims> dims; ///< Per variant, for candidates.
+  TuningReport report;
+};
+} // namespace
+
+const char *candidateStatusName(CandidateStatus status) {
+  switch (status) {
+  case CandidateStatus::Measured:
+    return "measured";
+  case CandidateStatus::Eliminated:
+    return "eliminated";
+  case CandidateStatus::WrongResult:
+    return "wrong result";
+  case CandidateStatus::Excluded:
+    return "excluded";
+  case CandidateStatus::Unrunnable:
+    return "cannot run";
+  case CandidateStatus::NotTimed:
+    return "not timed";
+  }
+  return "?";
+}
+
+int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
+                              size_t count, const int64_t *keyValues,
+                              const int64_t *signature) {
+  if (!unavailable.empty())
+    throw Error(ErrorCode::Unsupported, unavailable);
+  std::lock_guard<std::mutex> lock(module.device.tuningMutex());
+  // Another caller may have decided this signature while we waited.
+  int known = table.load(std::memory_order_acquire)->lookup(signature);
+  if (known >= 0)
+    return known;
+  // The disk cache (DESIGN.md, "Runtime rules") plugs in here: in
+  // TuneMode::On a result persisted for (device fingerprint, kernel
+  // sourceHash, Tuna version, signature) replaces the tuning below, and a
+  // fresh result is persisted after it; TuneMode::Always skips the lookup.
+  TuningReport report =
+      Tuner(*this, stream, args, count, keyValues, signature).run();
+  int chosen = report.chosen;
+  tables.push_back(
+      table.load(std::memory_order_relaxed)->with(signature, chosen));
+  table.store(tables.back().get(), std::memory_order_release);
+  history.push_back(std::move(report));
+  return chosen;
+}
+
+} // namespace tuna
