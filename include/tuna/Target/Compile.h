@@ -1,0 +1,74 @@
+//===- Compile.h - Compile expanded kernels into a bundle -------*- C++ -*-===//
+//
+// Turns a module after `tuna-expand` into a tuna::Bundle: the manifest of
+// every `tuna.dispatch` and, per requested target, the compiled code of every
+// variant (PTX and cubins, AMDGCN assembly and HSA code objects, a host shared
+// library). Variants compile in parallel on the context's thread pool.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TUNA_TARGET_COMPILE_H
+#define TUNA_TARGET_COMPILE_H
+
+#include "tuna/Pipelines/Pipelines.h"
+#include "tuna/runtime/Manifest.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::tuna {
+
+/// How to compile, and which external tools to use.
+struct CompileOptions {
+  /// The targets to compile for, at least one.
+  SmallVector<Target> targets;
+
+  /// ptxas: an explicit path, or empty to search $CUDA_HOME/bin,
+  /// /usr/local/cuda/bin and PATH. Without ptxas, NVIDIA targets get PTX only.
+  std::string ptxas;
+  /// Do not look for ptxas: PTX only.
+  bool noPtxas = false;
+
+  /// The ROCm device bitcode (ockl.bc, ocml.bc, ...) for AMDGCN targets.
+  std::string rocmBitcodeDir;
+  /// ld.lld, for HSA code objects and host shared libraries.
+  std::string ldLld;
+
+  /// The CPU host code is compiled for: `generic` (runs on any CPU of the
+  /// host architecture), `native` (this machine), or an LLVM CPU name.
+  std::string hostCpu = "generic";
+};
+
+/// Defaults for the external tools, as found when Tuna was built.
+CompileOptions getDefaultCompileOptions();
+
+/// What happened besides the bundle: notes for the user (e.g. no ptxas) and
+/// the wall time of every target.
+struct CompileReport {
+  struct TargetTime {
+    std::string target;
+    unsigned variants = 0;
+    double seconds = 0;
+  };
+  std::vector<std::string> notes;
+  std::vector<TargetTime> times;
+};
+
+/// Compiles every tuna.dispatch of `module` (already expanded) for every
+/// target of `options`. `module` is left unchanged: each target lowers a
+/// clone. Errors are emitted as MLIR diagnostics at the offending op. The
+/// target pipelines are textual: call mlir::registerAllPasses() first.
+FailureOr<::tuna::Bundle> compileBundle(ModuleOp module,
+                                        const CompileOptions &options,
+                                        CompileReport &report);
+
+/// Validates `bundle` and returns its file bytes (tuna::writeBundle), or an
+/// error naming what the runtime would reject.
+llvm::Expected<std::string> serializeBundle(const ::tuna::Bundle &bundle);
+
+} // namespace mlir::tuna
+
+#endif // TUNA_TARGET_COMPILE_H

@@ -1,0 +1,352 @@
+//===- GPU.cpp - NVPTX and AMDGCN variants to objects ---------------------===//
+//
+// Lowers the variants' gpu.modules with the target's pipeline, then
+// serializes every module in parallel through the attached target attribute
+// (#nvvm.target, #rocdl.target), exactly as gpu-module-to-binary would, but
+// keeping the assembly: PTX is also run through ptxas (cubin and resource
+// report), AMDGCN assembly is assembled and linked into an HSA code object.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TargetImpl.h"
+
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Threading.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVM/ROCDL/Utils.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+
+using namespace mlir;
+using namespace mlir::tuna;
+
+FailureOr<std::string> compiler::readFileBytes(Location loc, StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return emitError(loc) << "cannot read '" << path
+                          << "': " << buffer.getError().message();
+  return (*buffer)->getBuffer().str();
+}
+
+FailureOr<std::string> compiler::runTool(Location loc, StringRef program,
+                                         ArrayRef<StringRef> args) {
+  llvm::SmallString<128> log;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("tuna-tool", "log", log))
+    return emitError(loc) << "cannot create a temporary file: " << ec.message();
+  llvm::FileRemover removeLog(log);
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
+                                          StringRef(log)};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(program, args, /*Env=*/std::nullopt,
+                                     redirects, /*SecondsToWait=*/0,
+                                     /*MemoryLimit=*/0, &message);
+  FailureOr<std::string> output = readFileBytes(loc, log);
+  if (failed(output))
+    return failure();
+  if (rc != 0) {
+    InFlightDiagnostic diag = emitError(loc) << program << " failed";
+    if (!message.empty())
+      diag << " (" << message << ")";
+    if (!output->empty())
+      diag << ":\n" << StringRef(*output).rtrim();
+    return diag;
+  }
+  return output;
+}
+
+//===----------------------------------------------------------------------===//
+// NVPTX
+//===----------------------------------------------------------------------===//
+
+/// Finds ptxas: the explicit path, $CUDA_HOME/bin, /usr/local/cuda/bin, PATH.
+static FailureOr<std::string> findPtxas(Location loc,
+                                        const CompileOptions &options) {
+  if (!options.ptxas.empty()) {
+    if (!llvm::sys::fs::can_execute(options.ptxas))
+      return emitError(loc) << "ptxas '" << options.ptxas
+                            << "' does not exist or is not executable";
+    return options.ptxas;
+  }
+  SmallVector<std::string, 2> candidates;
+  if (std::optional<std::string> home = llvm::sys::Process::GetEnv("CUDA_HOME"))
+    candidates.push_back(*home + "/bin/ptxas");
+  candidates.push_back("/usr/local/cuda/bin/ptxas");
+  for (const std::string &candidate : candidates)
+    if (llvm::sys::fs::can_execute(candidate))
+      return candidate;
+  if (std::optional<std::string> onPath =
+          llvm::sys::Process::FindInEnvPath("PATH", "ptxas"))
+    return *onPath;
+  return std::string();
+}
+
+/// Reads `ptxas -v`'s report for the single entry of a module.
+static ::tuna::Resources parsePtxasReport(StringRef log) {
+  ::tuna::Resources resources;
+  auto find = [&](StringRef pattern, int64_t &out) {
+    SmallVector<StringRef, 2> matches;
+    if (llvm::Regex(pattern).match(log, &matches))
+      matches[1].getAsInteger(10, out);
+  };
+  int64_t registers = -1, spillStores = -1, spillLoads = -1;
+  find("Used ([0-9]+) registers", registers);
+  resources.registers = static_cast<int>(registers);
+  if (registers >= 0)
+    resources.sharedBytes = 0; // ptxas omits "bytes smem" when there is none.
+  find("([0-9]+) bytes smem", resources.sharedBytes);
+  find("([0-9]+) bytes stack frame", resources.localBytes);
+  find("([0-9]+) bytes spill stores", spillStores);
+  find("([0-9]+) bytes spill loads", spillLoads);
+  if (spillStores >= 0 && spillLoads >= 0)
+    resources.spillBytes = spillStores + spillLoads;
+  return resources;
+}
+
+//===----------------------------------------------------------------------===//
+// AMDGCN
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A ROCm toolkit as MLIR's ROCDL serializer expects it, made of symlinks:
+/// `amdgcn/bitcode` -> the device bitcode, `llvm/bin/ld.lld` -> ld.lld.
+/// Removed on destruction.
+struct RocmToolkit {
+  llvm::SmallString<128> root;
+  bool hasLinker = false;
+
+  ~RocmToolkit() {
+    if (!root.empty())
+      llvm::sys::fs::remove_directories(root);
+  }
+
+  LogicalResult create(Location loc, const CompileOptions &options) {
+    if (!llvm::sys::fs::is_directory(options.rocmBitcodeDir) ||
+        !llvm::sys::fs::exists(options.rocmBitcodeDir + "/ockl.bc"))
+      return emitError(loc)
+             << "ROCm device bitcode (ockl.bc, ocml.bc, ...) not found in '"
+             << options.rocmBitcodeDir
+             << "': install rocm-device-libs, or pass --rocm-bitcode=DIR";
+    if (std::error_code ec =
+            llvm::sys::fs::createUniqueDirectory("tuna-rocm", root))
+      return emitError(loc)
+             << "cannot create a temporary directory: " << ec.message();
+    llvm::SmallString<128> bitcode(options.rocmBitcodeDir);
+    llvm::sys::fs::make_absolute(bitcode);
+    std::error_code ec = llvm::sys::fs::create_directories(root + "/amdgcn");
+    if (!ec)
+      ec = llvm::sys::fs::create_link(bitcode, root + "/amdgcn/bitcode");
+    hasLinker =
+        !options.ldLld.empty() && llvm::sys::fs::can_execute(options.ldLld);
+    if (!ec && hasLinker) {
+      ec = llvm::sys::fs::create_directories(root + "/llvm/bin");
+      if (!ec)
+        ec = llvm::sys::fs::create_link(options.ldLld,
+                                        root + "/llvm/bin/ld.lld");
+    }
+    if (ec)
+      return emitError(loc) << "cannot make the ROCm toolkit in '" << root
+                            << "': " << ec.message();
+    return success();
+  }
+};
+} // namespace
+
+/// Resources from the code object's `amdhsa.kernels` metadata.
+static ::tuna::Resources amdResources(MLIRContext *ctx, StringRef entry,
+                                      ArrayRef<char> hsaco) {
+  ::tuna::Resources resources;
+  Builder builder(ctx);
+  std::optional<DenseMap<StringAttr, NamedAttrList>> metadata =
+      ROCDL::getAMDHSAKernelsELFMetadata(builder, hsaco);
+  if (!metadata)
+    return resources;
+  auto it = metadata->find(builder.getStringAttr(entry));
+  if (it == metadata->end())
+    return resources;
+  auto get = [&](StringRef name) -> int64_t {
+    if (auto value = dyn_cast_or_null<IntegerAttr>(it->second.get(name)))
+      return value.getInt();
+    return -1;
+  };
+  resources.registers = static_cast<int>(get("vgpr_count"));
+  resources.sharedBytes = get("group_segment_fixed_size");
+  resources.localBytes = get("private_segment_fixed_size");
+  int64_t vgprSpills = get("vgpr_spill_count");
+  int64_t sgprSpills = get("sgpr_spill_count");
+  if (vgprSpills >= 0 && sgprSpills >= 0)
+    resources.spillBytes = 4 * (vgprSpills + sgprSpills);
+  return resources;
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What one variant compiles to.
+struct GpuCode {
+  std::string assembly; ///< PTX or AMDGCN assembly.
+  std::string binary;   ///< cubin or HSA code object; empty without tools.
+  ::tuna::Resources resources;
+};
+} // namespace
+
+LogicalResult compiler::compileGpu(ModuleOp module, const Target &target,
+                                   ArrayRef<SymbolRefAttr> kernels,
+                                   const CompileOptions &options,
+                                   ::tuna::Bundle &bundle, CodeMap &code,
+                                   CompileReport &report) {
+  MLIRContext *ctx = module.getContext();
+  Location loc = module.getLoc();
+  bool nvptx = target.kind == Target::Kind::NVPTX;
+
+  // External tools first: a missing one should fail before the slow part.
+  std::string ptxas;
+  RocmToolkit rocm;
+  if (nvptx && !options.noPtxas) {
+    FailureOr<std::string> found = findPtxas(loc, options);
+    if (failed(found))
+      return failure();
+    ptxas = std::move(*found);
+    if (ptxas.empty())
+      report.notes.push_back(target.str() +
+                             ": ptxas not found (pass --ptxas=PATH or set "
+                             "CUDA_HOME): PTX only, no cubins or resources");
+  }
+  if (!nvptx) {
+    if (failed(rocm.create(loc, options)))
+      return failure();
+    if (!rocm.hasLinker)
+      report.notes.push_back(target.str() + ": ld.lld '" + options.ldLld +
+                             "' not found: AMDGCN assembly only, no HSA "
+                             "code objects");
+  }
+
+  // Lower a clone that holds only the variants' modules.
+  OwningOpRef<ModuleOp> clone = module.clone();
+  llvm::StringSet<> wanted;
+  for (SymbolRefAttr kernel : kernels)
+    wanted.insert(kernel.getRootReference().getValue());
+  for (auto gpuModule :
+       llvm::make_early_inc_range(clone->getOps<gpu::GPUModuleOp>()))
+    if (!wanted.contains(gpuModule.getName()))
+      gpuModule.erase();
+  PassManager pm(ctx, ModuleOp::getOperationName());
+  buildLowerToTargetPipeline(pm, target);
+  if (failed(pm.run(*clone)))
+    return failure();
+
+  SymbolTable symbols(*clone);
+  SmallVector<gpu::GPUModuleOp> gpuModules;
+  for (SymbolRefAttr kernel : kernels) {
+    auto gpuModule =
+        symbols.lookup<gpu::GPUModuleOp>(kernel.getRootReference());
+    if (!gpuModule)
+      return emitError(loc) << "no gpu.module for variant " << kernel;
+    gpuModules.push_back(gpuModule);
+  }
+
+  std::string chip = target.chip;
+  SmallVector<GpuCode> results(kernels.size());
+  auto compileOne = [&](size_t i) -> LogicalResult {
+    gpu::GPUModuleOp gpuModule = gpuModules[i];
+    ArrayAttr targets = gpuModule.getTargetsAttr();
+    auto targetAttr = targets && targets.size() == 1
+                          ? dyn_cast<gpu::TargetAttrInterface>(targets[0])
+                          : gpu::TargetAttrInterface();
+    if (!targetAttr)
+      return gpuModule.emitError("expected exactly one GPU target attribute");
+    gpu::TargetOptions targetOptions(nvptx ? StringRef() : StringRef(rocm.root),
+                                     {}, {}, {},
+                                     gpu::CompilationTarget::Assembly);
+    std::optional<SmallVector<char, 0>> assembly =
+        targetAttr.serializeToObject(gpuModule, targetOptions);
+    if (!assembly)
+      return gpuModule.emitError("failed to compile the variant to ")
+             << (nvptx ? "PTX" : "AMDGCN assembly");
+    GpuCode &result = results[i];
+    result.assembly.assign(assembly->begin(), assembly->end());
+    StringRef entry = kernels[i].getLeafReference().getValue();
+
+    if (nvptx && !ptxas.empty()) {
+      llvm::SmallString<128> ptxFile, cubinFile;
+      if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+              "tuna-" + entry, "ptx", ptxFile))
+        return gpuModule.emitError("cannot create a temporary file: ")
+               << ec.message();
+      llvm::FileRemover removePtx(ptxFile);
+      cubinFile = ptxFile;
+      llvm::sys::path::replace_extension(cubinFile, "cubin");
+      llvm::FileRemover removeCubin(cubinFile);
+      {
+        std::error_code ec;
+        llvm::raw_fd_ostream os(ptxFile, ec);
+        os << result.assembly;
+        if (ec || os.has_error())
+          return gpuModule.emitError("cannot write '") << ptxFile << "'";
+      }
+      std::string arch = "-arch=" + chip;
+      FailureOr<std::string> log =
+          runTool(gpuModule.getLoc(), ptxas,
+                  {ptxas, arch, "-v", "-o", cubinFile, ptxFile});
+      if (failed(log))
+        return failure();
+      FailureOr<std::string> cubin =
+          readFileBytes(gpuModule.getLoc(), cubinFile);
+      if (failed(cubin))
+        return failure();
+      result.binary = std::move(*cubin);
+      result.resources = parsePtxasReport(*log);
+    }
+
+    if (!nvptx && rocm.hasLinker) {
+      auto emitErr = [&] { return gpuModule.emitError(); };
+      auto rocdl = cast<ROCDL::ROCDLTargetAttr>(targets[0]);
+      FailureOr<SmallVector<char, 0>> object =
+          ROCDL::assembleIsa(result.assembly, rocdl.getTriple(), chip,
+                             rocdl.getFeatures(), emitErr);
+      if (failed(object))
+        return failure();
+      FailureOr<SmallVector<char, 0>> hsaco =
+          ROCDL::linkObjectCode(*object, rocm.root, emitErr);
+      if (failed(hsaco))
+        return failure();
+      result.binary.assign(hsaco->begin(), hsaco->end());
+      result.resources = amdResources(ctx, entry, *hsaco);
+    }
+    return success();
+  };
+  if (failed(failableParallelForEachN(ctx, 0, kernels.size(), compileOne)))
+    return failure();
+
+  StringRef triple = nvptx ? "nvptx64-nvidia-cuda" : "amdgcn-amd-amdhsa";
+  StringRef assemblyFormat = nvptx ? "ptx" : "amdgcn-asm";
+  StringRef binaryFormat = nvptx ? "cubin" : "hsaco";
+  for (auto [kernel, result] : llvm::zip_equal(kernels, results)) {
+    auto addObject = [&](StringRef format, std::string data) {
+      ::tuna::VariantCode variantCode;
+      variantCode.object = static_cast<int>(bundle.objects.size());
+      variantCode.symbol = kernel.getLeafReference().str();
+      variantCode.resources = result.resources;
+      bundle.objects.push_back(
+          {target.str(), format.str(), triple.str(), std::move(data)});
+      code[kernel.getRootReference().getValue()].push_back(variantCode);
+    };
+    if (!result.binary.empty())
+      addObject(binaryFormat, std::move(result.binary));
+    addObject(assemblyFormat, std::move(result.assembly));
+  }
+  return success();
+}

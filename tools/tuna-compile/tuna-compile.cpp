@@ -1,0 +1,316 @@
+//===- tuna-compile.cpp - Tunable MLIR kernels to a bundle ----------------===//
+//
+//   tuna-compile kernels.mlir --target=nvptx:sm_90 [--target=host ...]
+//                -o kernels.tuna
+//
+// Expands every tuna.space (tuna-expand), compiles every variant for every
+// target (lib/Target), writes the bundle and prints a summary.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tuna/Pipelines/Pipelines.h"
+#include "tuna/Target/Compile.h"
+#include "tuna/Transforms/Passes.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::tuna;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("tuna-compile options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::init("-"), cl::cat(category));
+static cl::opt<std::string> outputFile("o", cl::desc("Bundle to write"),
+                                       cl::value_desc("file"), cl::Required,
+                                       cl::cat(category));
+static cl::list<std::string>
+    targetSpecs("target",
+                cl::desc("nvptx:sm_XY[a], amdgcn:gfxNNN or host (repeatable, "
+                         "or comma-separated)"),
+                cl::CommaSeparated, cl::OneOrMore, cl::cat(category));
+static cl::opt<std::string>
+    emitVariants("emit-variants",
+                 cl::desc("Write the expanded MLIR (after tuna-expand)"),
+                 cl::value_desc("file"), cl::cat(category));
+static cl::opt<std::string>
+    emitDir("emit-dir", cl::desc("Write every object into this directory"),
+            cl::value_desc("dir"), cl::cat(category));
+static cl::opt<unsigned> threads("j",
+                                 cl::desc("Compile threads (default: all "
+                                          "cores)"),
+                                 cl::init(0), cl::cat(category));
+static cl::opt<bool> timing("timing", cl::desc("Print the time of every phase"),
+                            cl::cat(category));
+static cl::opt<std::string>
+    ptxasPath("ptxas",
+              cl::desc("ptxas to use (default: $CUDA_HOME/bin, "
+                       "/usr/local/cuda/bin, PATH)"),
+              cl::value_desc("path"), cl::cat(category));
+static cl::opt<bool> noPtxas("no-ptxas", cl::desc("PTX only: do not run ptxas"),
+                             cl::cat(category));
+static cl::opt<std::string>
+    rocmBitcode("rocm-bitcode",
+                cl::desc("ROCm device bitcode directory (ockl.bc, ...)"),
+                cl::value_desc("dir"), cl::cat(category));
+static cl::opt<std::string> ldLld("ld-lld", cl::desc("ld.lld to link with"),
+                                  cl::value_desc("path"), cl::cat(category));
+static cl::opt<std::string>
+    hostCpu("host-cpu",
+            cl::desc("CPU for host code: generic (default), native, or an "
+                     "LLVM CPU name"),
+            cl::init("generic"), cl::cat(category));
+
+// tuna-expand's options.
+static cl::opt<int64_t> maxThreadsPerBlock(
+    "max-threads-per-block",
+    cl::desc("Drop GPU variants whose static block has more threads"),
+    cl::init(1024), cl::cat(category));
+static cl::opt<int64_t> maxSharedMemory(
+    "max-shared-memory",
+    cl::desc("Drop GPU variants that need more shared memory per block"),
+    cl::init(49152), cl::cat(category));
+static cl::opt<int64_t>
+    maxVariants("max-variants",
+                cl::desc("Refuse spaces with more configurations"),
+                cl::init(4096), cl::cat(category));
+static cl::opt<bool> dedupe("dedupe",
+                            cl::desc("Drop variants identical to an earlier "
+                                     "one"),
+                            cl::init(true), cl::cat(category));
+static cl::opt<bool>
+    reportDropped("report-dropped",
+                  cl::desc("Remark on every configuration that is dropped"),
+                  cl::cat(category));
+
+static void note(const llvm::Twine &message) {
+  llvm::WithColor::note(llvm::errs(), "tuna-compile") << message << "\n";
+}
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "tuna-compile") << message << "\n";
+  return 1;
+}
+
+static LogicalResult writeFile(StringRef path, StringRef bytes) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+  if (!file) {
+    fail(error);
+    return failure();
+  }
+  file->os() << bytes;
+  file->os().flush();
+  if (file->os().has_error()) {
+    fail("cannot write '" + path + "'");
+    return failure();
+  }
+  file->keep();
+  return success();
+}
+
+/// The file name of an object in --emit-dir: <variant>.<chip>.<extension>,
+/// or <input>.host.so for the host library that holds every host variant.
+static std::string objectFileName(const ::tuna::Object &object,
+                                  StringRef variant) {
+  if (object.format == "elf-so")
+    return (llvm::sys::path::stem(inputFile == "-" ? StringRef("stdin")
+                                                   : StringRef(inputFile)) +
+            ".host.so")
+        .str();
+  StringRef chip = StringRef(object.target).split(':').second;
+  StringRef extension = llvm::StringSwitch<StringRef>(object.format)
+                            .Case("amdgcn-asm", "s")
+                            .Default(object.format);
+  return (variant + "." + chip + "." + extension).str();
+}
+
+static std::string configString(const ::tuna::Variant &variant) {
+  std::string text;
+  for (const auto &[name, value] : variant.config)
+    text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  return text;
+}
+
+static void printSummary(const ::tuna::Bundle &bundle,
+                         const CompileReport &report, double totalSeconds,
+                         size_t bundleBytes) {
+  llvm::raw_ostream &os = llvm::outs();
+  size_t variants = 0;
+  for (const ::tuna::Kernel &kernel : bundle.kernels) {
+    variants += kernel.variants.size();
+    os << "kernel " << kernel.name << ": " << kernel.variants.size()
+       << " variants, default " << kernel.variants[kernel.defaultVariant].name
+       << "\n";
+    size_t nameWidth = 0, configWidth = 0;
+    for (const ::tuna::Variant &variant : kernel.variants) {
+      nameWidth = std::max(nameWidth, variant.name.size());
+      configWidth = std::max(configWidth, configString(variant).size());
+    }
+    for (const ::tuna::Variant &variant : kernel.variants) {
+      os << "  " << llvm::left_justify(variant.name, nameWidth) << "  "
+         << llvm::left_justify(configString(variant), configWidth);
+      // One group per target: its objects, then the resources reported.
+      const ::tuna::VariantCode *last = nullptr;
+      auto printResources = [&] {
+        if (last && last->resources.registers >= 0)
+          os << " regs " << last->resources.registers;
+        if (last && last->resources.spillBytes >= 0)
+          os << " spill " << last->resources.spillBytes << " B";
+      };
+      for (const ::tuna::VariantCode &code : variant.code) {
+        const ::tuna::Object &object = bundle.objects[code.object];
+        if (!last || bundle.objects[last->object].target != object.target) {
+          printResources();
+          os << "  " << object.target << ":";
+        }
+        os << " " << object.format << " " << object.data.size() << " B";
+        last = &code;
+      }
+      printResources();
+      os << "\n";
+    }
+  }
+  for (const CompileReport::TargetTime &time : report.times)
+    os << "compiled " << time.target << ": " << time.variants << " variants in "
+       << llvm::format("%.2f", time.seconds) << " s\n";
+  os << "wrote " << outputFile << ": " << bundle.kernels.size()
+     << (bundle.kernels.size() == 1 ? " kernel, " : " kernels, ") << variants
+     << " variants, " << bundle.objects.size() << " objects, " << bundleBytes
+     << " B in " << llvm::format("%.2f", totalSeconds) << " s\n";
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  // The target pipelines are textual: their passes must be registered.
+  registerAllPasses();
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tuna-compile: expand tunable MLIR kernels and compile every variant "
+      "into a bundle\n");
+  auto start = std::chrono::steady_clock::now();
+  auto phase = [&, last = start](StringRef name) mutable {
+    auto now = std::chrono::steady_clock::now();
+    if (timing)
+      llvm::errs() << llvm::format(
+          "tuna-compile: %-16s %8.3f s\n", name.str().c_str(),
+          std::chrono::duration<double>(now - last).count());
+    last = now;
+  };
+
+  CompileOptions options = getDefaultCompileOptions();
+  for (const std::string &spec : targetSpecs) {
+    llvm::Expected<Target> target = Target::parse(spec);
+    if (!target)
+      return fail(llvm::toString(target.takeError()));
+    options.targets.push_back(*target);
+  }
+  options.ptxas = ptxasPath;
+  options.noPtxas = noPtxas;
+  if (!rocmBitcode.empty())
+    options.rocmBitcodeDir = rocmBitcode;
+  if (!ldLld.empty())
+    options.ldLld = ldLld;
+  options.hostCpu = hostCpu;
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
+  if (!input)
+    return fail(error);
+
+  DialectRegistry registry;
+  registerTunaDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  std::unique_ptr<llvm::DefaultThreadPool> pool;
+  if (threads != 1) {
+    pool = std::make_unique<llvm::DefaultThreadPool>(
+        llvm::hardware_concurrency(threads));
+    context.setThreadPool(*pool);
+  }
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  if (!module)
+    return 1;
+  phase("parse");
+
+  PassManager pm(&context, ModuleOp::getOperationName());
+  TunaExpandOptions expandOptions;
+  expandOptions.maxThreadsPerBlock = maxThreadsPerBlock;
+  expandOptions.maxSharedMemory = maxSharedMemory;
+  expandOptions.maxVariants = maxVariants;
+  expandOptions.dedupe = dedupe;
+  expandOptions.reportDropped = reportDropped;
+  pm.addPass(createTunaExpand(expandOptions));
+  if (failed(pm.run(*module)))
+    return 1;
+  phase("expand");
+  if (!emitVariants.empty()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    if (failed(writeFile(emitVariants, text)))
+      return 1;
+  }
+
+  CompileReport report;
+  FailureOr<::tuna::Bundle> bundle = compileBundle(*module, options, report);
+  for (const std::string &message : report.notes)
+    note(message);
+  if (failed(bundle))
+    return 1;
+  phase("compile");
+
+  llvm::Expected<std::string> bytes = serializeBundle(*bundle);
+  if (!bytes)
+    return fail("invalid bundle: " + llvm::toString(bytes.takeError()));
+  if (failed(writeFile(outputFile, *bytes)))
+    return 1;
+  if (!emitDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(emitDir))
+      return fail("cannot create '" + emitDir + "': " + ec.message());
+    std::vector<std::string> names(bundle->objects.size());
+    for (const ::tuna::Kernel &kernel : bundle->kernels)
+      for (const ::tuna::Variant &variant : kernel.variants)
+        for (const ::tuna::VariantCode &code : variant.code)
+          names[code.object] =
+              objectFileName(bundle->objects[code.object], variant.name);
+    for (auto [object, name] : llvm::zip_equal(bundle->objects, names)) {
+      llvm::SmallString<128> path(emitDir);
+      llvm::sys::path::append(path, name);
+      if (failed(writeFile(path, object.data)))
+        return 1;
+    }
+  }
+  phase("write");
+
+  printSummary(
+      *bundle, report,
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count(),
+      bytes->size());
+  return 0;
+}
