@@ -1,0 +1,282 @@
+//===- BundleTest.cpp - Bundle files: round trip and bad input ------------===//
+
+#include "TestBundles.h"
+
+#include "tuna/runtime/Bundle.h"
+#include "tuna/runtime/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+
+using namespace tuna;
+using namespace tuna::test;
+
+namespace {
+
+/// A small bundle touching every manifest field.
+Bundle richBundle() {
+  Bundle bundle = axpyBundle();
+  bundle.objects[0].data = "host object bytes";
+  Object ptx;
+  ptx.target = "nvptx:sm_90";
+  ptx.format = "ptx";
+  ptx.triple = "nvptx64-nvidia-cuda";
+  ptx.data = std::string("ptx\0with\0zeros", 14);
+  bundle.objects.push_back(ptx);
+  Kernel &kernel = bundle.kernels[0];
+  KeySpec bins;
+  bins.arg = 0;
+  bins.dim = 0;
+  bins.bucket = Bucket::Bins;
+  bins.bins = {16, 256, 4096};
+  kernel.key.push_back(bins);
+  Variant &variant = kernel.variants[1];
+  variant.grid[0] = {dim(0), constant(127), op(ExprNode::Op::Add),
+                     constant(128), op(ExprNode::Op::FloorDiv)};
+  variant.block[0] = {constant(128)};
+  variant.sharedMemBytes = {dim(1), constant(-4), op(ExprNode::Op::Mul)};
+  variant.constraints.push_back(
+      {{dim(0), constant(4), op(ExprNode::Op::Mod)}, true});
+  VariantCode code;
+  code.object = 1;
+  code.symbol = "axpy_work0_ptx";
+  code.resources = {32, 1024, 0, 8};
+  variant.code.push_back(code);
+  return bundle;
+}
+
+void expectBadBundle(std::string_view bytes, const std::string &fragment) {
+  try {
+    readBundle(bytes, "test.tuna");
+    FAIL() << "expected an error containing '" << fragment << "'";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::BadBundle) << e.what();
+    std::string message = e.what();
+    EXPECT_EQ(message.rfind("test.tuna: ", 0), 0u) << message;
+    EXPECT_NE(message.find(fragment), std::string::npos) << message;
+  }
+}
+
+} // namespace
+
+TEST(BundleTest, RoundTripKeepsEveryField) {
+  Bundle original = richBundle();
+  std::string bytes = writeBundle(original);
+  Bundle read = readBundle(bytes, "test.tuna");
+  EXPECT_EQ(writeBundle(read), bytes);
+
+  ASSERT_EQ(read.objects.size(), 2u);
+  EXPECT_EQ(read.objects[1].data, original.objects[1].data);
+  EXPECT_EQ(read.objects[1].triple, "nvptx64-nvidia-cuda");
+  EXPECT_EQ(read.tunaVersion, "test");
+  const Kernel &kernel = read.kernels.at(0);
+  EXPECT_EQ(kernel.name, "axpy");
+  EXPECT_EQ(kernel.sourceHash, "0123456789abcdef");
+  ASSERT_EQ(kernel.args.size(), 4u);
+  EXPECT_EQ(kernel.args[1].kind, ArgSpec::Kind::MemRef);
+  EXPECT_TRUE(kernel.args[1].written);
+  EXPECT_EQ(kernel.args[3].type, ScalarType::Index);
+  ASSERT_EQ(kernel.key.size(), 2u);
+  EXPECT_EQ(kernel.key[1].bucket, Bucket::Bins);
+  EXPECT_EQ(kernel.key[1].bins, (std::vector<int64_t>{16, 256, 4096}));
+  const Variant &variant = kernel.variants.at(1);
+  EXPECT_EQ(variant.config,
+            (std::vector<std::pair<std::string, int64_t>>{{"WORK", 0}}));
+  ASSERT_EQ(variant.grid[0].size(), 5u);
+  EXPECT_EQ(variant.grid[0][4].op, ExprNode::Op::FloorDiv);
+  EXPECT_EQ(variant.sharedMemBytes[1].value, -4);
+  ASSERT_EQ(variant.constraints.size(), 1u);
+  EXPECT_TRUE(variant.constraints[0].isEquality);
+  ASSERT_EQ(variant.code.size(), 2u);
+  EXPECT_EQ(variant.code[1].resources.registers, 32);
+  EXPECT_EQ(variant.code[1].resources.spillBytes, 8);
+}
+
+TEST(BundleTest, FileRoundTrip) {
+  std::string path = ::testing::TempDir() + "/roundtrip.tuna";
+  writeBundleFile(richBundle(), path);
+  Bundle read = readBundleFile(path);
+  EXPECT_EQ(writeBundle(read), writeBundle(richBundle()));
+  std::remove(path.c_str());
+}
+
+TEST(BundleTest, MissingFileIsNamed) {
+  try {
+    readBundleFile("/nonexistent/kernels.tuna");
+    FAIL();
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::NotFound);
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/kernels.tuna"),
+              std::string::npos);
+  }
+}
+
+TEST(BundleTest, EveryTruncationIsReported) {
+  std::string bytes = writeBundle(richBundle());
+  for (size_t size = 0; size < bytes.size(); ++size)
+    EXPECT_THROW(readBundle(std::string_view(bytes).substr(0, size),
+                            "test.tuna"),
+                 Error)
+        << "truncated to " << size;
+  expectBadBundle(bytes.substr(0, 10), "truncated");
+  expectBadBundle(bytes.substr(0, bytes.size() - 1), "truncated");
+}
+
+TEST(BundleTest, EveryBitFlipIsReported) {
+  std::string bytes = writeBundle(richBundle());
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    for (int bit = 0; bit < 8; ++bit) {
+      std::string damaged = bytes;
+      damaged[i] = static_cast<char>(damaged[i] ^ (1 << bit));
+      try {
+        readBundle(damaged, "test.tuna");
+        ADD_FAILURE() << "flip of bit " << bit << " of byte " << i
+                      << " was not detected";
+      } catch (const Error &e) {
+        EXPECT_EQ(e.code(), ErrorCode::BadBundle);
+      }
+    }
+  }
+}
+
+TEST(BundleTest, GarbageIsReported) {
+  std::mt19937 random(42);
+  for (int round = 0; round < 200; ++round) {
+    std::string garbage(random() % 512, '\0');
+    for (char &c : garbage)
+      c = static_cast<char>(random());
+    if (round % 2)
+      garbage.replace(0, std::min<size_t>(8, garbage.size()), "TUNABNDL");
+    EXPECT_THROW(readBundle(garbage, "test.tuna"), Error);
+  }
+}
+
+TEST(BundleTest, ForeignNewerAndPaddedFilesSayWhy) {
+  std::string bytes = writeBundle(richBundle());
+  expectBadBundle("\x7f" "ELF\x02\x01\x01", "not a Tuna bundle");
+  expectBadBundle("", "truncated");
+
+  std::string newer = bytes;
+  newer[8] = 2;
+  expectBadBundle(newer, "newer Tuna (bundle format version 2");
+
+  expectBadBundle(bytes + "extra", "unexpected bytes after the last object");
+
+  std::string damagedObject = bytes;
+  damagedObject[damagedObject.size() - 3] ^= 1;
+  expectBadBundle(damagedObject, "object 1 (nvptx:sm_90 ptx)");
+
+  std::string damagedManifest = bytes;
+  damagedManifest[40] ^= 1;
+  expectBadBundle(damagedManifest, "manifest does not match");
+}
+
+//===----------------------------------------------------------------------===//
+// Semantic validation
+//===----------------------------------------------------------------------===//
+
+namespace {
+void expectInvalid(const Bundle &bundle, const std::string &fragment) {
+  try {
+    validateBundle(bundle, "test.tuna");
+    FAIL() << "expected an error containing '" << fragment << "'";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::BadBundle);
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos)
+        << e.what();
+  }
+}
+} // namespace
+
+TEST(BundleValidationTest, AcceptsTheTestBundle) {
+  EXPECT_NO_THROW(validateBundle(richBundle(), "test.tuna"));
+}
+
+TEST(BundleValidationTest, KeyArgumentOutOfRange) {
+  Bundle bundle = richBundle();
+  bundle.kernels[0].key[0].arg = 9;
+  expectInvalid(bundle, "kernel 'axpy' key 0 reads argument 9");
+}
+
+TEST(BundleValidationTest, KeyDimensionBeyondRank) {
+  Bundle bundle = richBundle();
+  bundle.kernels[0].key[1].dim = 1;
+  expectInvalid(bundle, "reads dimension 1 of argument 0, a memref of rank 1");
+}
+
+TEST(BundleValidationTest, KeyValueOfAMemref) {
+  Bundle bundle = richBundle();
+  bundle.kernels[0].key[1].dim = -1;
+  expectInvalid(bundle, "not an integer scalar");
+}
+
+TEST(BundleValidationTest, BinsMustAscend) {
+  Bundle bundle = richBundle();
+  bundle.kernels[0].key[1].bins = {16, 16};
+  expectInvalid(bundle, "strictly ascending");
+}
+
+TEST(BundleValidationTest, DefaultVariantOutOfRange) {
+  Bundle bundle = richBundle();
+  bundle.kernels[0].defaultVariant = 4;
+  expectInvalid(bundle, "default variant 4 is out of range (4 variants)");
+}
+
+TEST(BundleValidationTest, ObjectIndexOutOfRange) {
+  Bundle bundle = richBundle();
+  bundle.kernels[0].variants[2].code[0].object = 7;
+  expectInvalid(bundle, "variant 'axpy_work64' refers to object 7");
+}
+
+TEST(BundleValidationTest, MalformedExpressions) {
+  Bundle bundle = richBundle();
+  bundle.kernels[0].variants[0].grid[1] = {dim(0), op(ExprNode::Op::Add)};
+  expectInvalid(bundle, "grid.y: malformed expression: token 1");
+
+  bundle = richBundle();
+  bundle.kernels[0].variants[0].block[0] = {dim(0), constant(1)};
+  expectInvalid(bundle, "leaves 2 values");
+
+  bundle = richBundle();
+  bundle.kernels[0].variants[0].sharedMemBytes = {dim(2)};
+  expectInvalid(bundle, "reads d2 but the key has 2 value(s)");
+}
+
+TEST(BundleValidationTest, ConfigurationFollowsParameters) {
+  Bundle bundle = richBundle();
+  bundle.kernels[0].variants[3].config = {{"BLOCK", 1}};
+  expectInvalid(bundle, "configuration entry 0 is 'BLOCK', expected "
+                        "parameter 'WORK'");
+}
+
+TEST(BundleValidationTest, RankLimits) {
+  Bundle bundle = richBundle();
+  bundle.kernels[0].args[0].rank = 9;
+  expectInvalid(bundle, "memref rank 9 is outside [0, 8]");
+}
+
+TEST(BundleValidationTest, DuplicateKernels) {
+  Bundle bundle = richBundle();
+  bundle.kernels.push_back(bundle.kernels[0]);
+  expectInvalid(bundle, "kernel 'axpy' is defined twice");
+}
+
+TEST(BundleValidationTest, ManifestTypeErrorsNameThePath) {
+  // A syntactically valid bundle whose manifest has a wrong field type.
+  std::string bytes = writeBundle(richBundle());
+  std::string needle = "\"defaultVariant\": 0";
+  size_t at = bytes.find(needle);
+  ASSERT_NE(at, std::string::npos);
+  bytes.replace(at, needle.size(), "\"defaultVariant\":[]"); // Same size.
+  // Re-hash: rebuild the header around the edited manifest.
+  uint32_t manifestSize = 0;
+  for (int i = 0; i < 4; ++i)
+    manifestSize |= uint32_t(static_cast<unsigned char>(bytes[12 + i]))
+                    << (8 * i);
+  uint64_t hash = fnv1a64(std::string_view(bytes).substr(24, manifestSize));
+  for (int i = 0; i < 8; ++i)
+    bytes[16 + i] = static_cast<char>((hash >> (8 * i)) & 0xff);
+  expectBadBundle(bytes, "kernels[0].defaultVariant: expected an integer");
+}

@@ -1,0 +1,34 @@
+//===- CudaTest.cpp - The CUDA device, where a driver is present ----------===//
+
+#include "tuna/runtime/Device.h"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+
+using namespace tuna;
+
+namespace {
+bool haveCudaDriver() {
+  void *driver = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (driver)
+    ::dlclose(driver);
+  return driver != nullptr;
+}
+} // namespace
+
+TEST(CudaTest, DeviceReportsItself) {
+  if (!haveCudaDriver())
+    GTEST_SKIP() << "libcuda.so.1 cannot be loaded: no NVIDIA driver here";
+  Device device = Device::cuda(0);
+  EXPECT_EQ(device.info().platform, "cuda");
+  EXPECT_EQ(device.info().arch.rfind("sm_", 0), 0u) << device.info().arch;
+  EXPECT_GT(device.info().maxThreadsPerBlock, 0);
+  EXPECT_TRUE(Device::cuda(0) == device);
+}
+
+TEST(CudaTest, MissingDeviceIsAClearError) {
+  if (!haveCudaDriver())
+    GTEST_SKIP() << "libcuda.so.1 cannot be loaded: no NVIDIA driver here";
+  EXPECT_THROW(Device::cuda(1 << 20), Error);
+}

@@ -1,0 +1,82 @@
+//===- HitPathAllocationTest.cpp - Known signatures never allocate --------===//
+//
+// A separate binary: it replaces the global operator new to count
+// allocations made while a known signature is launched.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestBundles.h"
+
+#include "tuna/runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+namespace {
+std::atomic<bool> counting{false};
+std::atomic<long> allocations{0};
+
+void *allocate(std::size_t size) {
+  if (counting.load(std::memory_order_relaxed))
+    allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void *ptr = std::malloc(size ? size : 1))
+    return ptr;
+  throw std::bad_alloc();
+}
+} // namespace
+
+void *operator new(std::size_t size) { return allocate(size); }
+void *operator new[](std::size_t size) { return allocate(size); }
+void *operator new(std::size_t size, const std::nothrow_t &) noexcept {
+  try {
+    return allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void *operator new[](std::size_t size, const std::nothrow_t &) noexcept {
+  try {
+    return allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void operator delete(void *ptr) noexcept { std::free(ptr); }
+void operator delete[](void *ptr) noexcept { std::free(ptr); }
+void operator delete(void *ptr, std::size_t) noexcept { std::free(ptr); }
+void operator delete[](void *ptr, std::size_t) noexcept { std::free(ptr); }
+
+using namespace tuna;
+using namespace tuna::test;
+
+TEST(HitPathAllocationTest, KnownSignatureLaunchesDoNotAllocate) {
+  Options options;
+  options.minRuns = 3;
+  options.maxRuns = 5;
+  Module module =
+      Module::fromBundle(axpyBundle(), Device::host(), "axpy.tuna", options);
+  TunedKernel &kernel = module.kernel("axpy");
+  std::vector<float> x(64, 1.0f), y(64, 0.0f);
+  auto launch = [&] {
+    kernel.launch(nullptr, memref(x.data(), {64}), memref(y.data(), {64}),
+                  1.0f, int64_t(64));
+  };
+  launch(); // Tunes.
+  allocations = 0;
+  counting = true;
+  for (int i = 0; i < 1000; ++i)
+    launch();
+  counting = false;
+  EXPECT_EQ(allocations.load(), 0);
+  EXPECT_EQ(y[0], 1001.0f);
+
+  // The counter works: a miss allocates.
+  counting = true;
+  kernel.launch(nullptr, memref(x.data(), {32}), memref(y.data(), {32}), 1.0f,
+                int64_t(32));
+  counting = false;
+  EXPECT_GT(allocations.load(), 0);
+}

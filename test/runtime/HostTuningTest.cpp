@@ -1,0 +1,359 @@
+//===- HostTuningTest.cpp - The tuning protocol on the host backend -------===//
+//
+// Real execution: the variants are functions of a shared library built from
+// kernels/ScaleKernels.cpp, loaded from bundle bytes by the host backend.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestBundles.h"
+
+#include "tuna/runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <thread>
+
+using namespace tuna;
+using namespace tuna::test;
+
+namespace {
+
+constexpr int64_t kN = 1 << 14;
+constexpr float kAlpha = 2.0f;
+
+Options fastOptions() {
+  Options options;
+  options.minRuns = 3;
+  options.maxRuns = 10;
+  options.candidateBudgetMs = 50;
+  options.totalBudgetMs = 1000;
+  return options;
+}
+
+/// Inputs of one axpy launch and the expected result.
+struct AxpyData {
+  explicit AxpyData(int64_t n) : x(n), y(n), expected(n) {
+    for (int64_t i = 0; i < n; ++i) {
+      x[i] = static_cast<float>(i % 97) * 0.25f;
+      y[i] = static_cast<float>(i % 13);
+      expected[i] = y[i] + kAlpha * x[i];
+    }
+  }
+
+  void launch(TunedKernel &kernel) {
+    int64_t n = static_cast<int64_t>(x.size());
+    kernel.launch(nullptr, memref(x.data(), {n}), memref(y.data(), {n}),
+                  kAlpha, n);
+  }
+
+  std::vector<float> x, y, expected;
+};
+
+Module loadAxpy(const Options &options, Bundle bundle = axpyBundle()) {
+  return Module::fromBundle(std::move(bundle), Device::host(), "axpy.tuna",
+                            options);
+}
+
+} // namespace
+
+TEST(HostTuningTest, PicksTheFastestCorrectVariant) {
+  Module module = loadAxpy(fastOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData data(kN);
+  std::vector<float> x0 = data.x;
+  data.launch(kernel);
+
+  // Every variant accumulates: y is exactly y0 + alpha * x only if no
+  // candidate ran on the user's buffer and the final launch ran once.
+  EXPECT_EQ(data.y, data.expected);
+  EXPECT_EQ(data.x, x0);
+
+  std::vector<TuningReport> reports = kernel.reports();
+  ASSERT_EQ(reports.size(), 1u);
+  const TuningReport &report = reports[0];
+  EXPECT_EQ(report.signature, std::vector<int64_t>{kN});
+  EXPECT_TRUE(report.checked);
+  EXPECT_EQ(report.chosen, 1);
+  EXPECT_EQ(report.chosenName, "axpy_work0");
+  EXPECT_GT(report.wallMs, 0);
+  ASSERT_EQ(report.candidates.size(), 4u);
+  EXPECT_EQ(report.candidates[0].status, CandidateStatus::Measured);
+  EXPECT_EQ(report.candidates[1].status, CandidateStatus::Measured);
+  EXPECT_LT(report.candidates[1].medianMs, report.candidates[0].medianMs);
+  EXPECT_EQ(report.candidates[1].config, "WORK=0");
+  EXPECT_EQ(report.candidates[2].status, CandidateStatus::Eliminated);
+  EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
+  EXPECT_NE(report.candidates[3].reason.find(
+                "argument 1 element 0: got 1, expected 0"),
+            std::string::npos)
+      << report.candidates[3].reason;
+  EXPECT_EQ(kernel.chosenVariant({kN}), 1);
+}
+
+TEST(HostTuningTest, KnownSignaturesDoNotTuneAgain) {
+  Module module = loadAxpy(fastOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData first(kN), second(kN), other(kN / 2);
+  first.launch(kernel);
+  second.launch(kernel);
+  EXPECT_EQ(second.y, second.expected);
+  EXPECT_EQ(kernel.reports().size(), 1u);
+  EXPECT_EQ(kernel.chosenVariant({kN / 2}), -1);
+  other.launch(kernel);
+  EXPECT_EQ(other.y, other.expected);
+  EXPECT_EQ(kernel.reports().size(), 2u);
+  EXPECT_EQ(kernel.chosenVariant({kN / 2}), kernel.reports()[1].chosen);
+}
+
+TEST(HostTuningTest, CheckOffKeepsTheWrongVariant) {
+  Options options = fastOptions();
+  options.check = false;
+  Module module = loadAxpy(options);
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData data(kN);
+  data.launch(kernel);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_FALSE(report.checked);
+  EXPECT_EQ(report.candidates[3].status, CandidateStatus::Measured);
+}
+
+TEST(HostTuningTest, ModeOffLaunchesTheDefaultWithoutTiming) {
+  Options options = fastOptions();
+  options.mode = TuneMode::Off;
+  Module module = loadAxpy(options);
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData data(kN);
+  data.launch(kernel);
+  EXPECT_EQ(data.y, data.expected);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.mode, TuneMode::Off);
+  EXPECT_EQ(report.chosen, 0);
+  for (const CandidateResult &candidate : report.candidates) {
+    EXPECT_EQ(candidate.status, CandidateStatus::NotTimed);
+    EXPECT_EQ(candidate.samples, 0);
+  }
+}
+
+TEST(HostTuningTest, ModeAlwaysTunes) {
+  Options options = fastOptions();
+  options.mode = TuneMode::Always;
+  Module module = loadAxpy(options);
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData data(kN);
+  data.launch(kernel);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.mode, TuneMode::Always);
+  EXPECT_EQ(report.chosen, 1);
+}
+
+TEST(HostTuningTest, EnvironmentSetsTheModes) {
+  ::setenv("TUNA_AUTOTUNE", "0", 1);
+  EXPECT_EQ(Options::fromEnvironment().mode, TuneMode::Off);
+  ::setenv("TUNA_ALWAYS_TUNE", "1", 1);
+  EXPECT_EQ(Options::fromEnvironment().mode, TuneMode::Off) << "off wins";
+  ::unsetenv("TUNA_AUTOTUNE");
+  EXPECT_EQ(Options::fromEnvironment().mode, TuneMode::Always);
+  ::unsetenv("TUNA_ALWAYS_TUNE");
+  EXPECT_EQ(Options::fromEnvironment().mode, TuneMode::On);
+
+  ::setenv("TUNA_PRINT_AUTOTUNING", "1", 1);
+  ::setenv("TUNA_CHECK", "0", 1);
+  ::setenv("TUNA_CHECK_RTOL", "0.5", 1);
+  Options options = Options::fromEnvironment();
+  EXPECT_TRUE(options.verbose);
+  EXPECT_FALSE(options.check);
+  EXPECT_EQ(options.rtol, 0.5);
+  ::setenv("TUNA_CHECK_RTOL", "half", 1);
+  try {
+    Options::fromEnvironment();
+    ADD_FAILURE() << "a malformed TUNA_CHECK_RTOL was accepted";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("TUNA_CHECK_RTOL='half'"),
+              std::string::npos);
+  }
+  ::unsetenv("TUNA_PRINT_AUTOTUNING");
+  ::unsetenv("TUNA_CHECK");
+  ::unsetenv("TUNA_CHECK_RTOL");
+}
+
+TEST(HostTuningTest, VerboseModePrintsEveryCandidate) {
+  Options options = fastOptions();
+  options.verbose = true;
+  Module module = loadAxpy(options);
+  AxpyData data(kN);
+  ::testing::internal::CaptureStderr();
+  data.launch(module.kernel("axpy"));
+  std::string printed = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(printed.find("tuna: kernel 'axpy' in 'axpy.tuna' for [d0=16384]"),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("[0] axpy_work4 (WORK=4): "), std::string::npos);
+  EXPECT_NE(printed.find("[3] axpy_wrong (WORK=-1): wrong result"),
+            std::string::npos);
+  EXPECT_NE(printed.find("tuna: picked [1] axpy_work0 (WORK=0)"),
+            std::string::npos);
+}
+
+TEST(HostTuningTest, ConstraintsExcludeVariants) {
+  Bundle bundle = axpyBundle();
+  // axpy_work0 requires n mod 4 == 0.
+  bundle.kernels[0].variants[1].constraints.push_back(
+      {{dim(0), constant(4), op(ExprNode::Op::Mod)}, true});
+  Module module = loadAxpy(fastOptions(), std::move(bundle));
+  TunedKernel &kernel = module.kernel("axpy");
+
+  AxpyData aligned(kN), unaligned(kN - 1);
+  aligned.launch(kernel);
+  unaligned.launch(kernel);
+  EXPECT_EQ(unaligned.y, unaligned.expected);
+  std::vector<TuningReport> reports = kernel.reports();
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_EQ(reports[0].chosen, 1);
+  EXPECT_EQ(reports[1].candidates[1].status, CandidateStatus::Excluded);
+  EXPECT_EQ(reports[1].candidates[1].reason,
+            "constraint 0 (d0 mod 4 == 0) does not hold");
+  EXPECT_EQ(reports[1].chosen, 0);
+}
+
+TEST(HostTuningTest, UnrunnableVariantsAreSkipped) {
+  Bundle bundle = axpyBundle();
+  Object ptx;
+  ptx.target = "nvptx:sm_90";
+  ptx.format = "ptx";
+  ptx.data = "// not for the host";
+  bundle.objects.push_back(ptx);
+  Kernel &kernel = bundle.kernels[0];
+  kernel.variants[2].code[0].symbol = "axpy_missing";
+  kernel.variants[3].code[0].object = 1;
+  Module module = loadAxpy(fastOptions(), std::move(bundle));
+  AxpyData data(kN);
+  data.launch(module.kernel("axpy"));
+  EXPECT_EQ(data.y, data.expected);
+  TuningReport report = module.kernel("axpy").reports().at(0);
+  EXPECT_EQ(report.candidates[2].status, CandidateStatus::Unrunnable);
+  EXPECT_NE(report.candidates[2].reason.find(
+                "variant 'axpy_work64': symbol 'axpy_missing' not found"),
+            std::string::npos)
+      << report.candidates[2].reason;
+  EXPECT_EQ(report.candidates[3].status, CandidateStatus::Unrunnable);
+  EXPECT_EQ(report.candidates[3].reason, "no code for host host");
+  EXPECT_EQ(report.chosen, 1);
+}
+
+TEST(HostTuningTest, NoRunnableVariantIsAnError) {
+  Bundle bundle = axpyBundle();
+  for (Variant &variant : bundle.kernels[0].variants) // n - 10^9 >= 0
+    variant.constraints.push_back(
+        {{dim(0), constant(-1000000000), op(ExprNode::Op::Add)}, false});
+  Module module = loadAxpy(fastOptions(), std::move(bundle));
+  AxpyData data(16);
+  try {
+    data.launch(module.kernel("axpy"));
+    FAIL() << "expected an error";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::Unsupported);
+    std::string message = e.what();
+    EXPECT_NE(message.find("kernel 'axpy' in 'axpy.tuna' for [d0=16]: no "
+                           "variant can run"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("axpy_work64: constraint 0"), std::string::npos);
+  }
+  EXPECT_EQ(data.y, std::vector<float>(AxpyData(16).y));
+}
+
+TEST(HostTuningTest, ConcurrentFirstCallsTuneOnce) {
+  Module module = loadAxpy(fastOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  constexpr int kThreads = 8;
+  std::vector<AxpyData> data(kThreads, AxpyData(kN));
+  std::atomic<int> ready{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      ++ready;
+      while (ready.load() < kThreads)
+        std::this_thread::yield();
+      data[t].launch(kernel);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(kernel.reports().size(), 1u);
+  for (const AxpyData &each : data)
+    EXPECT_EQ(each.y, each.expected);
+}
+
+TEST(HostTuningTest, ManySignatures) {
+  Options options = fastOptions();
+  options.mode = TuneMode::Off;
+  Module module = loadAxpy(options);
+  TunedKernel &kernel = module.kernel("axpy");
+  for (int64_t n = 1; n <= 300; ++n) {
+    AxpyData data(n);
+    data.launch(kernel);
+    data.launch(kernel);
+  }
+  EXPECT_EQ(kernel.reports().size(), 300u);
+  for (int64_t n = 1; n <= 300; ++n)
+    EXPECT_EQ(kernel.chosenVariant({n}), 0);
+  EXPECT_EQ(kernel.chosenVariant({301}), -1);
+}
+
+TEST(HostTuningTest, StridedViewsKeepTheirGaps) {
+  Module module = loadAxpy(fastOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  const int64_t n = 1024;
+  std::vector<float> x(n, 1.0f), storage(2 * n + 3, 5.0f);
+  MemRefView y = memref(storage.data(), {n});
+  y.offset = 3;
+  y.strides[0] = 2;
+  kernel.launch(nullptr, memref(x.data(), {n}), y, kAlpha, n);
+  for (int64_t i = 0; i < 2 * n + 3; ++i) {
+    bool element = i >= 3 && (i - 3) % 2 == 0;
+    EXPECT_EQ(storage[i], element ? 7.0f : 5.0f) << "at " << i;
+  }
+}
+
+TEST(HostTuningTest, LoadsBundleBytes) {
+  std::string bytes = writeBundle(axpyBundle());
+  Module module =
+      Module::loadMemory(bytes, Device::host(), "embedded", fastOptions());
+  EXPECT_EQ(module.kernelNames(), std::vector<std::string>{"axpy"});
+  AxpyData data(256);
+  data.launch(module.kernel("axpy"));
+  EXPECT_EQ(data.y, data.expected);
+}
+
+TEST(HostTuningTest, MissingKernelListsTheKernels) {
+  Module module = loadAxpy(fastOptions());
+  try {
+    module.kernel("saxpy");
+    FAIL();
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::NotFound);
+    EXPECT_STREQ(e.what(), "'axpy.tuna' has no kernel 'saxpy'; it has: axpy");
+  }
+}
+
+TEST(HostTuningTest, KernelWithoutHostCodeListsTheTargets) {
+  Bundle bundle = axpyBundle();
+  bundle.objects[0].target = "nvptx:sm_90";
+  bundle.objects[0].format = "ptx";
+  Module module = loadAxpy(fastOptions(), std::move(bundle));
+  try {
+    module.kernel("axpy");
+    FAIL();
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::Unsupported);
+    std::string message = e.what();
+    EXPECT_NE(message.find("kernel 'axpy' in 'axpy.tuna' has no code for this "
+                           "device (host host"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("the bundle has code for: nvptx:sm_90 (ptx)"),
+              std::string::npos)
+        << message;
+  }
+}

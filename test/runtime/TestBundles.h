@@ -1,0 +1,32 @@
+//===- TestBundles.h - Bundles built in memory for the tests ----*- C++ -*-===//
+#ifndef TUNA_TEST_RUNTIME_TESTBUNDLES_H
+#define TUNA_TEST_RUNTIME_TESTBUNDLES_H
+
+#include "tuna/runtime/Manifest.h"
+
+#include <string>
+
+namespace tuna::test {
+
+/// The bytes of the test kernel library (kernels/ScaleKernels.cpp).
+const std::string &kernelLibrary();
+
+/// Expression helpers.
+ExprNode dim(int position);
+ExprNode constant(int64_t value);
+ExprNode op(ExprNode::Op op);
+
+/// A variant of kernel "axpy" running `symbol` from object 0.
+Variant axpyVariant(const std::string &symbol, int64_t work);
+
+/// Kernel "axpy" (see ScaleKernels.cpp), key: n (argument 3), exact. Its
+/// variants, in order: axpy_work4 (the default), axpy_work0, axpy_work64,
+/// axpy_wrong.
+Kernel axpyKernel();
+
+/// A bundle with axpyKernel() and the kernel library as object 0.
+Bundle axpyBundle();
+
+} // namespace tuna::test
+
+#endif // TUNA_TEST_RUNTIME_TESTBUNDLES_H
