@@ -39,7 +39,8 @@ FailureOr<std::string> compiler::readFileBytes(Location loc, StringRef path) {
   return (*buffer)->getBuffer().str();
 }
 
-FailureOr<std::string> compiler::runTool(Location loc, StringRef program,
+FailureOr<std::string> compiler::runTool(Location loc, const llvm::Twine &what,
+                                         StringRef program,
                                          ArrayRef<StringRef> args) {
   llvm::SmallString<128> log;
   if (std::error_code ec =
@@ -56,7 +57,8 @@ FailureOr<std::string> compiler::runTool(Location loc, StringRef program,
   if (failed(output))
     return failure();
   if (rc != 0) {
-    InFlightDiagnostic diag = emitError(loc) << program << " failed";
+    InFlightDiagnostic diag = emitError(loc)
+                              << what << ": " << program << " failed";
     if (!message.empty())
       diag << " (" << message << ")";
     if (!output->empty())
@@ -299,7 +301,7 @@ LogicalResult compiler::compileGpu(ModuleOp module, const Target &target,
       }
       std::string arch = "-arch=" + chip;
       FailureOr<std::string> log =
-          runTool(gpuModule.getLoc(), ptxas,
+          runTool(gpuModule.getLoc(), "variant '" + entry + "'", ptxas,
                   {ptxas, arch, "-v", "-o", cubinFile, ptxFile});
       if (failed(log))
         return failure();

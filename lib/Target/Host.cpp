@@ -215,7 +215,7 @@ static FailureOr<std::string> linkSharedLibrary(Location loc,
     args.append({"--as-needed", "-z", "noexecstack"});
   for (const std::string &file : files)
     args.push_back(file);
-  if (failed(compiler::runTool(loc, linker, args)))
+  if (failed(compiler::runTool(loc, "linking the host variants", linker, args)))
     return failure();
   return compiler::readFileBytes(loc, library);
 }

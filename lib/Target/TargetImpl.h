@@ -39,10 +39,11 @@ LogicalResult compileHost(ModuleOp module, ArrayRef<StringRef> functions,
                           const CompileOptions &options, ::tuna::Bundle &bundle,
                           CodeMap &code, CompileReport &report);
 
-/// Runs `program` with `args`; on failure emits an error at `loc` that quotes
-/// the tool's output. Returns the tool's combined stdout and stderr.
-FailureOr<std::string> runTool(Location loc, StringRef program,
-                               ArrayRef<StringRef> args);
+/// Runs `program` with `args`; on failure emits an error at `loc` that names
+/// `what` (e.g. the variant) and quotes the tool's output. Returns the tool's
+/// combined stdout and stderr.
+FailureOr<std::string> runTool(Location loc, const llvm::Twine &what,
+                               StringRef program, ArrayRef<StringRef> args);
 
 /// Reads a whole file, emitting an error at `loc` when it cannot.
 FailureOr<std::string> readFileBytes(Location loc, StringRef path);

@@ -74,6 +74,11 @@ static cl::opt<std::string>
                 cl::value_desc("dir"), cl::cat(category));
 static cl::opt<std::string> ldLld("ld-lld", cl::desc("ld.lld to link with"),
                                   cl::value_desc("path"), cl::cat(category));
+static cl::opt<bool> verifyDiagnostics(
+    "verify-diagnostics",
+    cl::desc("Check that the diagnostics match the expected-* lines in the "
+             "input"),
+    cl::cat(category));
 static cl::opt<std::string>
     hostCpu("host-cpu",
             cl::desc("CPU for host code: generic (default), native, or an "
@@ -106,24 +111,20 @@ static void note(const llvm::Twine &message) {
   llvm::WithColor::note(llvm::errs(), "tuna-compile") << message << "\n";
 }
 
-static int fail(const llvm::Twine &message) {
+static LogicalResult fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tuna-compile") << message << "\n";
-  return 1;
+  return failure();
 }
 
 static LogicalResult writeFile(StringRef path, StringRef bytes) {
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
-  if (!file) {
-    fail(error);
-    return failure();
-  }
+  if (!file)
+    return fail(error);
   file->os() << bytes;
   file->os().flush();
-  if (file->os().has_error()) {
-    fail("cannot write '" + path + "'");
-    return failure();
-  }
+  if (file->os().has_error())
+    return fail("cannot write '" + path + "'");
   file->keep();
   return success();
 }
@@ -199,15 +200,10 @@ static void printSummary(const ::tuna::Bundle &bundle,
      << " B in " << llvm::format("%.2f", totalSeconds) << " s\n";
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  // The target pipelines are textual: their passes must be registered.
-  registerAllPasses();
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "tuna-compile: expand tunable MLIR kernels and compile every variant "
-      "into a bundle\n");
+/// Expands, compiles and writes the bundle; prints the summary.
+static LogicalResult compileFile(llvm::SourceMgr &sourceMgr,
+                                 MLIRContext &context,
+                                 const CompileOptions &options) {
   auto start = std::chrono::steady_clock::now();
   auto phase = [&, last = start](StringRef name) mutable {
     auto now = std::chrono::steady_clock::now();
@@ -217,44 +213,10 @@ int main(int argc, char **argv) {
           std::chrono::duration<double>(now - last).count());
     last = now;
   };
-
-  CompileOptions options = getDefaultCompileOptions();
-  for (const std::string &spec : targetSpecs) {
-    llvm::Expected<Target> target = Target::parse(spec);
-    if (!target)
-      return fail(llvm::toString(target.takeError()));
-    options.targets.push_back(*target);
-  }
-  options.ptxas = ptxasPath;
-  options.noPtxas = noPtxas;
-  if (!rocmBitcode.empty())
-    options.rocmBitcodeDir = rocmBitcode;
-  if (!ldLld.empty())
-    options.ldLld = ldLld;
-  options.hostCpu = hostCpu;
-
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
-  if (!input)
-    return fail(error);
-
-  DialectRegistry registry;
-  registerTunaDialects(registry);
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  std::unique_ptr<llvm::DefaultThreadPool> pool;
-  if (threads != 1) {
-    pool = std::make_unique<llvm::DefaultThreadPool>(
-        llvm::hardware_concurrency(threads));
-    context.setThreadPool(*pool);
-  }
-
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
-    return 1;
+    return failure();
   phase("parse");
 
   PassManager pm(&context, ModuleOp::getOperationName());
@@ -266,14 +228,14 @@ int main(int argc, char **argv) {
   expandOptions.reportDropped = reportDropped;
   pm.addPass(createTunaExpand(expandOptions));
   if (failed(pm.run(*module)))
-    return 1;
+    return failure();
   phase("expand");
   if (!emitVariants.empty()) {
     std::string text;
     llvm::raw_string_ostream os(text);
     module->print(os);
     if (failed(writeFile(emitVariants, text)))
-      return 1;
+      return failure();
   }
 
   CompileReport report;
@@ -281,14 +243,14 @@ int main(int argc, char **argv) {
   for (const std::string &message : report.notes)
     note(message);
   if (failed(bundle))
-    return 1;
+    return failure();
   phase("compile");
 
   llvm::Expected<std::string> bytes = serializeBundle(*bundle);
   if (!bytes)
     return fail("invalid bundle: " + llvm::toString(bytes.takeError()));
   if (failed(writeFile(outputFile, *bytes)))
-    return 1;
+    return failure();
   if (!emitDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(emitDir))
       return fail("cannot create '" + emitDir + "': " + ec.message());
@@ -302,7 +264,7 @@ int main(int argc, char **argv) {
       llvm::SmallString<128> path(emitDir);
       llvm::sys::path::append(path, name);
       if (failed(writeFile(path, object.data)))
-        return 1;
+        return failure();
     }
   }
   phase("write");
@@ -312,5 +274,61 @@ int main(int argc, char **argv) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count(),
       bytes->size());
-  return 0;
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  // The target pipelines are textual: their passes must be registered.
+  registerAllPasses();
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tuna-compile: expand tunable MLIR kernels and compile every variant "
+      "into a bundle\n");
+  CompileOptions options = getDefaultCompileOptions();
+  for (const std::string &spec : targetSpecs) {
+    llvm::Expected<Target> target = Target::parse(spec);
+    if (!target) {
+      (void)fail(llvm::toString(target.takeError()));
+      return 1;
+    }
+    options.targets.push_back(*target);
+  }
+  options.ptxas = ptxasPath;
+  options.noPtxas = noPtxas;
+  if (!rocmBitcode.empty())
+    options.rocmBitcodeDir = rocmBitcode;
+  if (!ldLld.empty())
+    options.ldLld = ldLld;
+  options.hostCpu = hostCpu;
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
+  if (!input) {
+    (void)fail(error);
+    return 1;
+  }
+
+  DialectRegistry registry;
+  registerTunaDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  // Diagnostics point at the source; a dump of the failing op is noise here.
+  context.printOpOnDiagnostic(false);
+  std::unique_ptr<llvm::DefaultThreadPool> pool;
+  if (threads != 1) {
+    pool = std::make_unique<llvm::DefaultThreadPool>(
+        llvm::hardware_concurrency(threads));
+    context.setThreadPool(*pool);
+  }
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  if (verifyDiagnostics) {
+    SourceMgrDiagnosticVerifierHandler verifier(sourceMgr, &context);
+    (void)compileFile(sourceMgr, context, options);
+    return failed(verifier.verify()) ? 1 : 0;
+  }
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  return failed(compileFile(sourceMgr, context, options)) ? 1 : 0;
 }

@@ -1,0 +1,35 @@
+// RUN: tuna-compile %s --target=host -o %t.tuna --emit-dir=%t | FileCheck %s
+// RUN: llvm-nm -D %t/host.host.so | FileCheck %s --check-prefix=SYMBOLS
+
+// Host variants: one shared library, one exported `<variant>__packed(void **)`
+// entry per variant; libm calls stay undefined for dlopen.
+
+func.func @softplus(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) attributes {
+  tuna.space = #tuna.space<
+    params = [#tuna.param<"step", [1, 4]>],
+    defaults = {step = 1},
+    key = [#tuna.key<arg = 0, dim = 0, bucket = bins, bins = [1024, 65536]>]
+  >} {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %step = tuna.param "step" : index
+  scf.for %i = %c0 to %n step %step {
+    %v = memref.load %x[%i] : memref<?xf32>
+    %e = math.exp %v : f32
+    %p = arith.addf %e, %one : f32
+    %l = math.log %p : f32
+    memref.store %l, %y[%i] : memref<?xf32>
+  }
+  return
+}
+
+// CHECK:      kernel softplus: 2 variants, default softplus__v0
+// CHECK-NEXT:   softplus__v0  step=1  host: elf-so {{[0-9]+}} B{{$}}
+// CHECK-NEXT:   softplus__v1  step=4  host: elf-so {{[0-9]+}} B{{$}}
+// CHECK-NEXT: compiled host: 2 variants in
+
+// SYMBOLS-DAG: U expf
+// SYMBOLS-DAG: U logf
+// SYMBOLS-DAG: T softplus__v0__packed
+// SYMBOLS-DAG: T softplus__v1__packed
+// SYMBOLS-NOT: T softplus__v0{{$}}

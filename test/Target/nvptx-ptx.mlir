@@ -1,0 +1,53 @@
+// RUN: tuna-compile %s --target=nvptx:sm_80 --no-ptxas -o %t.sm80.tuna --emit-dir=%t.sm80 | FileCheck %s --check-prefix=SUMMARY
+// RUN: FileCheck %s --check-prefixes=PTX,SM80 --input-file=%t.sm80/scale__v0.sm_80.ptx
+// RUN: tuna-compile %s --target=nvptx:sm_90 --no-ptxas -o %t.sm90.tuna --emit-dir=%t.sm90
+// RUN: FileCheck %s --check-prefixes=PTX,SM90 --input-file=%t.sm90/scale__v0.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=PTX128 --input-file=%t.sm90/scale__v1.sm_90.ptx
+
+// PTX for every variant, one module each; without ptxas no cubin.
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%x: memref<?xf32>, %y: memref<?xf32>, %s: f32, %n: index) kernel attributes {
+      tuna.space = #tuna.space<
+        params = [#tuna.param<"block", [64, 128]>],
+        defaults = {block = 128},
+        key = [#tuna.key<arg = 3, bucket = pow2>],
+        grid = affine_map<(n)[block] -> (n ceildiv block)>,
+        block = affine_map<(n)[block] -> (block)>
+      >} {
+      %block = tuna.param "block" : index
+      %bid = gpu.block_id x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %block : index
+      %i = arith.addi %base, %tid : index
+      %in = arith.cmpi ult, %i, %n : index
+      scf.if %in {
+        %v = memref.load %x[%i] : memref<?xf32>
+        %r = arith.mulf %v, %s : f32
+        memref.store %r, %y[%i] : memref<?xf32>
+      }
+      gpu.return
+    }
+  }
+}
+
+// SUMMARY:      kernel scale: 2 variants, default scale__v1
+// SUMMARY-NEXT:   scale__v0  block=64   nvptx:sm_80: ptx {{[0-9]+}} B{{$}}
+// SUMMARY-NEXT:   scale__v1  block=128  nvptx:sm_80: ptx {{[0-9]+}} B{{$}}
+// SUMMARY-NEXT: compiled nvptx:sm_80: 2 variants in {{[0-9.]+}} s
+// SUMMARY-NEXT: wrote {{.*}}: 1 kernel, 2 variants, 2 objects, {{[0-9]+}} B in
+
+// SM80:        .target sm_80
+// SM90:        .target sm_90
+// PTX:         .address_size 64
+// Two memrefs (allocated, aligned, offset, size, stride), a float, an index.
+// PTX:         .entry scale__v0(
+// PTX-COUNT-11:  .param .{{.*}} scale__v0_param_{{[0-9]+}},
+// PTX-NEXT:      .param .u64 scale__v0_param_11{{$}}
+// PTX-NEXT:    )
+// PTX-NEXT:    .maxntid 64, 1, 1
+// PTX:         ret;
+
+// PTX128:      .entry scale__v1(
+// PTX128:      .maxntid 128, 1, 1
