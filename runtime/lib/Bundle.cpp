@@ -99,7 +99,8 @@ std::string writeBundle(const Bundle &bundle) {
 Bundle readBundle(std::string_view bytes, std::string_view origin) {
   size_t magicSeen = std::min(bytes.size(), sizeof(kMagic));
   if (bytes.substr(0, magicSeen) != std::string_view(kMagic, magicSeen))
-    fail(origin, "not a Tuna bundle (the file does not start with \"TUNABNDL\")");
+    fail(origin,
+         "not a Tuna bundle (the file does not start with \"TUNABNDL\")");
   if (bytes.size() < kHeaderSize)
     fail(origin, "truncated: " + std::to_string(bytes.size()) +
                      " bytes, shorter than the " + std::to_string(kHeaderSize) +

@@ -57,9 +57,8 @@ ArgValue toArgValue(const TunaArg &arg, size_t index) {
       arg.type < TUNA_I1 || arg.type > TUNA_F64 ||
       (arg.kind == TUNA_ARG_MEMREF &&
        (arg.memref.rank < 0 || arg.memref.rank > TUNA_MAX_RANK)))
-    throw Error(ErrorCode::InvalidArgument,
-                "TunaArg " + std::to_string(index) +
-                    ": invalid kind, type or rank");
+    throw Error(ErrorCode::InvalidArgument, "TunaArg " + std::to_string(index) +
+                                                ": invalid kind, type or rank");
   ArgValue value;
   value.kind = arg.kind == TUNA_ARG_MEMREF ? ArgSpec::Kind::MemRef
                                            : ArgSpec::Kind::Scalar;

@@ -53,8 +53,7 @@ bool integerFits(ScalarType type, int64_t value) {
 }
 
 /// Converts a scalar to the ABI type; false if it does not convert.
-bool convertScalar(const ArgSpec &spec, const ArgValue &value,
-                   uint64_t &slot) {
+bool convertScalar(const ArgSpec &spec, const ArgValue &value, uint64_t &slot) {
   if (isIntegerType(spec.type)) {
     if (!isIntegerType(value.type) || !integerFits(spec.type, value.intValue))
       return false;
@@ -157,15 +156,14 @@ void TunedKernel::Impl::lower(const ArgValue *args, size_t count,
                       describeValue(value));
     if (argSpec.kind == ArgSpec::Kind::Scalar) {
       if (!convertScalar(argSpec, value, lowered.scalars[i]))
-        throw Error(ErrorCode::InvalidArgument,
-                    describe() + " argument " + std::to_string(i) +
-                        ": expected " + describeSpec(argSpec) + ", got " +
-                        describeValue(value) +
-                        (isIntegerType(value.type) &&
-                                 isIntegerType(argSpec.type)
-                             ? " of value " + std::to_string(value.intValue) +
-                                   ", out of range"
-                             : std::string()));
+        throw Error(
+            ErrorCode::InvalidArgument,
+            describe() + " argument " + std::to_string(i) + ": expected " +
+                describeSpec(argSpec) + ", got " + describeValue(value) +
+                (isIntegerType(value.type) && isIntegerType(argSpec.type)
+                     ? " of value " + std::to_string(value.intValue) +
+                           ", out of range"
+                     : std::string()));
       *param++ = &lowered.scalars[i];
       continue;
     }
@@ -176,10 +174,9 @@ void TunedKernel::Impl::lower(const ArgValue *args, size_t count,
     for (int d = 0; d < view.rank; ++d) {
       if (view.sizes[d] < 0)
         throw Error(ErrorCode::InvalidArgument,
-                    describe() + " argument " + std::to_string(i) +
-                        ": size " + std::to_string(view.sizes[d]) +
-                        " of dimension " + std::to_string(d) +
-                        " is negative");
+                    describe() + " argument " + std::to_string(i) + ": size " +
+                        std::to_string(view.sizes[d]) + " of dimension " +
+                        std::to_string(d) + " is negative");
       *param++ = &view.sizes[d];
     }
     for (int d = 0; d < view.rank; ++d)
@@ -230,15 +227,14 @@ bool TunedKernel::Impl::computeDims(const VariantState &variant,
 }
 
 void TunedKernel::Impl::launchVariant(int index, StreamHandle stream,
-                                      const int64_t *keyValues,
-                                      void **params) {
+                                      const int64_t *keyValues, void **params) {
   const VariantState &variant = variants[index];
   LaunchDims dims;
   DimsProblem problem;
   if (!computeDims(variant, keyValues, dims, problem))
     throw Error(ErrorCode::InvalidArgument,
-                describe() + " variant '" + variant.spec->name + "': " +
-                    problem.describe() + " for key values " +
+                describe() + " variant '" + variant.spec->name +
+                    "': " + problem.describe() + " for key values " +
                     formatSignature(keyValues, spec.key.size()));
   if (dims.grid[0] == 0 || dims.grid[1] == 0 || dims.grid[2] == 0)
     return; // An empty grid: nothing to compute.
@@ -284,8 +280,7 @@ void TunedKernel::launch(StreamHandle stream, const ArgValue *args,
   int64_t keyValues[kMaxKey];
   int64_t signature[kMaxKey];
   kernel.computeKey(args, keyValues, signature);
-  int variant =
-      kernel.table.load(std::memory_order_acquire)->lookup(signature);
+  int variant = kernel.table.load(std::memory_order_acquire)->lookup(signature);
   if (variant < 0)
     variant = kernel.decide(stream, args, count, keyValues, signature);
   kernel.launchVariant(variant, stream, keyValues, lowered.params);
@@ -308,8 +303,7 @@ int TunedKernel::chosenVariant(const std::vector<int64_t> &signature) const {
                     std::to_string(impl->spec.key.size()) +
                     " key components, the signature " +
                     std::to_string(signature.size()));
-  return impl->table.load(std::memory_order_acquire)
-      ->lookup(signature.data());
+  return impl->table.load(std::memory_order_acquire)->lookup(signature.data());
 }
 
 std::vector<TuningReport> TunedKernel::reports() const {

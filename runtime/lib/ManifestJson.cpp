@@ -409,8 +409,8 @@ void manifestFromJson(std::string_view text, std::string_view origin,
   try {
     json = Json::parse(text.begin(), text.end());
   } catch (const Json::exception &e) {
-    throw Error(ErrorCode::BadBundle, std::string(origin) +
-                                          ": bad bundle manifest: " + e.what());
+    throw Error(ErrorCode::BadBundle,
+                std::string(origin) + ": bad bundle manifest: " + e.what());
   }
   Reader in(origin);
   bundle.tunaVersion = in.string(json, "tunaVersion", "manifest");

@@ -40,8 +40,8 @@ Module Module::load(const std::string &path, const Device &device) {
 
 Module Module::load(const std::string &path, const Device &device,
                     const Options &options) {
-  return Module(std::make_unique<Impl>(readBundleFile(path), path, device,
-                                       options));
+  return Module(
+      std::make_unique<Impl>(readBundleFile(path), path, device, options));
 }
 
 Module Module::loadMemory(std::string_view bytes, const Device &device,

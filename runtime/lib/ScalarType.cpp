@@ -12,11 +12,11 @@ struct TypeInfo {
 };
 
 constexpr TypeInfo kTypes[] = {
-    {ScalarType::I1, "i1", 1},       {ScalarType::I8, "i8", 1},
-    {ScalarType::I16, "i16", 2},     {ScalarType::I32, "i32", 4},
-    {ScalarType::I64, "i64", 8},     {ScalarType::Index, "index", 8},
-    {ScalarType::F16, "f16", 2},     {ScalarType::BF16, "bf16", 2},
-    {ScalarType::F32, "f32", 4},     {ScalarType::F64, "f64", 8},
+    {ScalarType::I1, "i1", 1},   {ScalarType::I8, "i8", 1},
+    {ScalarType::I16, "i16", 2}, {ScalarType::I32, "i32", 4},
+    {ScalarType::I64, "i64", 8}, {ScalarType::Index, "index", 8},
+    {ScalarType::F16, "f16", 2}, {ScalarType::BF16, "bf16", 2},
+    {ScalarType::F32, "f32", 4}, {ScalarType::F64, "f64", 8},
 };
 } // namespace
 

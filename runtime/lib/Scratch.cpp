@@ -7,8 +7,7 @@
 namespace tuna {
 
 ScratchArgs::ScratchArgs(Backend &backend, StreamHandle stream,
-                         const Kernel &spec, const ArgValue *args,
-                         size_t count)
+                         const Kernel &spec, const ArgValue *args, size_t count)
     : backend(backend), stream(stream), copies(args, args + count) {
   try {
     for (size_t i = 0; i < count; ++i) {
@@ -27,8 +26,9 @@ ScratchArgs::ScratchArgs(Backend &backend, StreamHandle stream,
         continue;
       size_t elementSize = scalarTypeSize(view.type);
       size_t bytes = static_cast<size_t>(high - low + 1) * elementSize;
-      const char *source = static_cast<const char *>(view.aligned) +
-                           (view.offset + low) * static_cast<int64_t>(elementSize);
+      const char *source =
+          static_cast<const char *>(view.aligned) +
+          (view.offset + low) * static_cast<int64_t>(elementSize);
       char *buffer = static_cast<char *>(backend.allocate(bytes));
       scratch.push_back({i, view.type, source, buffer, bytes});
       view.allocated = view.aligned = buffer;

@@ -1,4 +1,5 @@
-//===- Scratch.h - Private copies of the buffers a kernel writes -*- C++ -*-===//
+//===- Scratch.h - Private copies of the buffers a kernel writes -*- C++
+//-*-===//
 //
 // Tuning launches candidates on scratch copies of every memref the kernel
 // may write, so the application's data is never touched by a candidate.

@@ -30,8 +30,8 @@ void SignatureTable::insert(const int64_t *signature, int variant) {
   values[slot] = variant;
 }
 
-std::unique_ptr<SignatureTable>
-SignatureTable::with(const int64_t *signature, int variant) const {
+std::unique_ptr<SignatureTable> SignatureTable::with(const int64_t *signature,
+                                                     int variant) const {
   size_t newCapacity = capacity;
   while ((count + 1) * 2 > newCapacity)
     newCapacity *= 2;

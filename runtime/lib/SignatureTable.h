@@ -63,7 +63,7 @@ private:
   size_t keySize;
   size_t capacity; ///< A power of two; at most half full.
   size_t count = 0;
-  std::unique_ptr<int64_t[]> keys; ///< capacity * keySize.
+  std::unique_ptr<int64_t[]> keys;   ///< capacity * keySize.
   std::unique_ptr<int32_t[]> values; ///< -1 marks an empty slot.
 };
 

@@ -33,8 +33,7 @@ double msSince(Clock::time_point start) {
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid]
-                           : (values[mid - 1] + values[mid]) / 2;
+  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
 
 /// Owns two backend events.
@@ -65,9 +64,8 @@ class Tuner {
 public:
   Tuner(TunedKernel::Impl &kernel, StreamHandle stream, const ArgValue *args,
         size_t count, const int64_t *keyValues, const int64_t *signature)
-      : kernel(kernel), backend(kernel.backend),
-        options(kernel.module.options), stream(stream), args(args),
-        count(count), keyValues(keyValues),
+      : kernel(kernel), backend(kernel.backend), options(kernel.module.options),
+        stream(stream), args(args), count(count), keyValues(keyValues),
         dims(kernel.variants.size()) {
     size_t keySize = kernel.spec.key.size();
     report.keyValues.assign(keyValues, keyValues + keySize);
@@ -146,8 +144,7 @@ private:
       if (!ok)
         return "constraint " + std::to_string(c) + " (" +
                formatExpr(variant.spec->constraints[c].expr) +
-               (constraint.isEquality ? " == 0" : " >= 0") +
-               ") does not hold";
+               (constraint.isEquality ? " == 0" : " >= 0") + ") does not hold";
     }
     return "";
   }
@@ -164,7 +161,8 @@ private:
     if (threads > maxThreads)
       return std::to_string(threads) + " threads per block, the device " +
              "allows " + std::to_string(maxThreads) + " for this function";
-    int64_t shared = int64_t(out.sharedBytes) + variant.limits.staticSharedBytes;
+    int64_t shared =
+        int64_t(out.sharedBytes) + variant.limits.staticSharedBytes;
     if (shared > info.maxSharedBytesPerBlock)
       return std::to_string(shared) + " bytes of shared memory, the device " +
              "has " + std::to_string(info.maxSharedBytesPerBlock);
@@ -172,8 +170,8 @@ private:
   }
 
   std::string noCandidateMessage() const {
-    std::string message = where() + ": no variant can run on " +
-                          backend.info().name + ":";
+    std::string message =
+        where() + ": no variant can run on " + backend.info().name + ":";
     for (const CandidateResult &result : report.candidates)
       message += "\n  " + result.name + ": " + result.reason;
     return message;
@@ -209,8 +207,7 @@ private:
           scratch.reset();
           launch(v, lowered->params);
           backend.synchronize(stream);
-          if (std::string wrong = compare(scratch, reference);
-              !wrong.empty()) {
+          if (std::string wrong = compare(scratch, reference); !wrong.empty()) {
             result.status = CandidateStatus::WrongResult;
             result.reason = wrong;
             continue;
@@ -248,10 +245,9 @@ private:
       return false;
     int fallback = kernel.spec.defaultVariant;
     if (!isCandidate(fallback)) {
-      report.checkSkipped = "the default variant '" +
-                            report.candidates[fallback].name +
-                            "' cannot run here: " +
-                            report.candidates[fallback].reason;
+      report.checkSkipped =
+          "the default variant '" + report.candidates[fallback].name +
+          "' cannot run here: " + report.candidates[fallback].reason;
       return false;
     }
     if (scratch.buffers().empty()) {
@@ -272,8 +268,8 @@ private:
     for (size_t b = 0; b < output.size(); ++b) {
       const ScratchArgs::Buffer &buffer = scratch.buffers()[b];
       if (std::optional<std::string> mismatch = compareElements(
-              buffer.type, output[b].data(), reference[b].data(),
-              buffer.bytes, options.atol, options.rtol))
+              buffer.type, output[b].data(), reference[b].data(), buffer.bytes,
+              options.atol, options.rtol))
         return "argument " + std::to_string(buffer.arg) + " " + *mismatch;
     }
     return "";
@@ -294,9 +290,9 @@ private:
       return double(backend.elapsedMs(events.start, events.end)) / batch;
     };
     double estimate = sample(1);
-    int batch = static_cast<int>(std::clamp(
-        std::ceil(options.minSampleMs / std::max(estimate, 1e-6)), 1.0,
-        1000.0));
+    int batch = static_cast<int>(
+        std::clamp(std::ceil(options.minSampleMs / std::max(estimate, 1e-6)),
+                   1.0, 1000.0));
 
     Clock::time_point start = Clock::now();
     std::vector<double> samples;
@@ -311,11 +307,10 @@ private:
       if (n >= options.eliminateAfter &&
           fastest > options.eliminateFactor * bestMedian) {
         result.status = CandidateStatus::Eliminated;
-        result.reason = "fastest sample " + std::to_string(fastest) +
-                        " ms is over " +
-                        std::to_string(options.eliminateFactor) +
-                        "x the best median " + std::to_string(bestMedian) +
-                        " ms";
+        result.reason =
+            "fastest sample " + std::to_string(fastest) + " ms is over " +
+            std::to_string(options.eliminateFactor) + "x the best median " +
+            std::to_string(bestMedian) + " ms";
       }
       bool stable = n >= 2 && std::fabs(currentMedian - lastMedian) <=
                                   options.stableTolerance * currentMedian;
@@ -340,11 +335,10 @@ private:
 
   void print() const {
     const DeviceInfo &info = backend.info();
-    std::string header = "tuna: " + where() + " (key values " +
-                         formatSignature(report.keyValues.data(),
-                                         report.keyValues.size()) +
-                         "), mode " + tuneModeName(report.mode) + ", on " +
-                         info.name;
+    std::string header =
+        "tuna: " + where() + " (key values " +
+        formatSignature(report.keyValues.data(), report.keyValues.size()) +
+        "), mode " + tuneModeName(report.mode) + ", on " + info.name;
     std::fprintf(stderr, "%s\n", header.c_str());
     for (const CandidateResult &result : report.candidates) {
       std::string line = "tuna:   [" + std::to_string(result.variant) + "] " +

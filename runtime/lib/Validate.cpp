@@ -64,8 +64,7 @@ private:
            std::to_string(kernel.defaultVariant) + " is out of range (" +
            std::to_string(kernel.variants.size()) + " variants)");
     for (const Variant &variant : kernel.variants)
-      checkVariant(kernel, variant,
-                   where + " variant '" + variant.name + "'");
+      checkVariant(kernel, variant, where + " variant '" + variant.name + "'");
   }
 
   void checkArg(const ArgSpec &arg, const std::string &where) const {
@@ -107,8 +106,7 @@ private:
     if (spec.bins.empty())
       fail(where + " uses Bins bucketing without bins");
     for (size_t i = 0; i < spec.bins.size(); ++i)
-      if ((i && spec.bins[i] <= spec.bins[i - 1]) ||
-          spec.bins[i] == kAnyBucket)
+      if ((i && spec.bins[i] <= spec.bins[i - 1]) || spec.bins[i] == kAnyBucket)
         fail(where + ": bins must be strictly ascending and below " +
              std::to_string(kAnyBucket));
   }
@@ -133,13 +131,10 @@ private:
     size_t numDims = kernel.key.size();
     const char *axes[] = {"x", "y", "z"};
     for (int d = 0; d < 3; ++d) {
-      checkExpression(variant.grid[d], numDims,
-                      where + " grid." + axes[d]);
-      checkExpression(variant.block[d], numDims,
-                      where + " block." + axes[d]);
+      checkExpression(variant.grid[d], numDims, where + " grid." + axes[d]);
+      checkExpression(variant.block[d], numDims, where + " block." + axes[d]);
     }
-    checkExpression(variant.sharedMemBytes, numDims,
-                    where + " sharedMemBytes");
+    checkExpression(variant.sharedMemBytes, numDims, where + " sharedMemBytes");
     for (size_t i = 0; i < variant.constraints.size(); ++i) {
       std::string constraintWhere = where + " constraint " + std::to_string(i);
       if (variant.constraints[i].expr.empty())

@@ -62,15 +62,14 @@ TEST_F(ArgumentTest, ScalarForMemref) {
 
 TEST_F(ArgumentTest, WrongElementType) {
   std::vector<double> wide(16);
-  EXPECT_EQ(errorOf(memref(wide.data(), {16}), memref(y.data(), {16}), 2.0f,
-                    16),
-            "kernel 'axpy' in 'axpy.tuna' argument 0: expected a rank-1 "
-            "memref of f32, got a rank-1 memref of f64");
+  EXPECT_EQ(
+      errorOf(memref(wide.data(), {16}), memref(y.data(), {16}), 2.0f, 16),
+      "kernel 'axpy' in 'axpy.tuna' argument 0: expected a rank-1 "
+      "memref of f32, got a rank-1 memref of f64");
 }
 
 TEST_F(ArgumentTest, WrongRank) {
-  EXPECT_EQ(errorOf(memref(x.data(), {4, 4}), memref(y.data(), {16}), 2.0f,
-                    16),
+  EXPECT_EQ(errorOf(memref(x.data(), {4, 4}), memref(y.data(), {16}), 2.0f, 16),
             "kernel 'axpy' in 'axpy.tuna' argument 0: expected a rank-1 "
             "memref of f32, got a rank-2 memref of f32");
 }
@@ -82,15 +81,14 @@ TEST_F(ArgumentTest, IntegerForFloat) {
 }
 
 TEST_F(ArgumentTest, FloatForIndex) {
-  EXPECT_EQ(errorOf(memref(x.data(), {16}), memref(y.data(), {16}), 2.0f,
-                    16.0f),
-            "kernel 'axpy' in 'axpy.tuna' argument 3: expected an index "
-            "scalar, got an f32 scalar");
+  EXPECT_EQ(
+      errorOf(memref(x.data(), {16}), memref(y.data(), {16}), 2.0f, 16.0f),
+      "kernel 'axpy' in 'axpy.tuna' argument 3: expected an index "
+      "scalar, got an f32 scalar");
 }
 
 TEST_F(ArgumentTest, NegativeSize) {
-  EXPECT_EQ(errorOf(memref(x.data(), {-1}), memref(y.data(), {16}), 2.0f,
-                    16),
+  EXPECT_EQ(errorOf(memref(x.data(), {-1}), memref(y.data(), {16}), 2.0f, 16),
             "kernel 'axpy' in 'axpy.tuna' argument 0: size -1 of dimension "
             "0 is negative");
 }

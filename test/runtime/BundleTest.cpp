@@ -116,9 +116,8 @@ TEST(BundleTest, MissingFileIsNamed) {
 TEST(BundleTest, EveryTruncationIsReported) {
   std::string bytes = writeBundle(richBundle());
   for (size_t size = 0; size < bytes.size(); ++size)
-    EXPECT_THROW(readBundle(std::string_view(bytes).substr(0, size),
-                            "test.tuna"),
-                 Error)
+    EXPECT_THROW(
+        readBundle(std::string_view(bytes).substr(0, size), "test.tuna"), Error)
         << "truncated to " << size;
   expectBadBundle(bytes.substr(0, 10), "truncated");
   expectBadBundle(bytes.substr(0, bytes.size() - 1), "truncated");
@@ -155,7 +154,9 @@ TEST(BundleTest, GarbageIsReported) {
 
 TEST(BundleTest, ForeignNewerAndPaddedFilesSayWhy) {
   std::string bytes = writeBundle(richBundle());
-  expectBadBundle("\x7f" "ELF\x02\x01\x01", "not a Tuna bundle");
+  expectBadBundle("\x7f"
+                  "ELF\x02\x01\x01",
+                  "not a Tuna bundle");
   expectBadBundle("", "truncated");
 
   std::string newer = bytes;

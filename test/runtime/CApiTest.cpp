@@ -62,19 +62,17 @@ TEST(CApiTest, LoadsAndLaunches) {
   EXPECT_EQ(tunaKernelLaunch(kernel, nullptr, args, 4),
             TUNA_ERROR_INVALID_ARGUMENT);
 
-  EXPECT_EQ(tunaModuleGetKernel(module, "nope", &kernel),
-            TUNA_ERROR_NOT_FOUND);
+  EXPECT_EQ(tunaModuleGetKernel(module, "nope", &kernel), TUNA_ERROR_NOT_FOUND);
   EXPECT_STREQ(tunaLastError(), "'c.tuna' has no kernel 'nope'; it has: axpy");
   tunaModuleFree(module);
 }
 
 TEST(CApiTest, ReportsBadFiles) {
   TunaModule *module = nullptr;
-  EXPECT_EQ(tunaModuleLoadFile("/nonexistent.tuna", TUNA_DEVICE_HOST, 0,
-                               &module),
-            TUNA_ERROR_NOT_FOUND);
-  EXPECT_STREQ(tunaLastError(),
-               "/nonexistent.tuna: cannot open bundle file");
+  EXPECT_EQ(
+      tunaModuleLoadFile("/nonexistent.tuna", TUNA_DEVICE_HOST, 0, &module),
+      TUNA_ERROR_NOT_FOUND);
+  EXPECT_STREQ(tunaLastError(), "/nonexistent.tuna: cannot open bundle file");
   const char garbage[] = "definitely not a bundle";
   EXPECT_EQ(tunaModuleLoadMemory(garbage, sizeof(garbage), nullptr,
                                  TUNA_DEVICE_HOST, 0, &module),

@@ -45,9 +45,9 @@ TEST(ExprTest, EvaluatesPostfix) {
   // d0 ceildiv d1, d0 mod 4, d0 * -1 + d1
   EXPECT_EQ(eval({dim(0), dim(1), op(Op::CeilDiv)}, {-7, 2}), -3);
   EXPECT_EQ(eval({dim(0), constant(4), op(Op::Mod)}, {-3}), 1);
-  EXPECT_EQ(eval({dim(0), constant(-1), op(Op::Mul), dim(1), op(Op::Add)},
-                 {3, 10}),
-            7);
+  EXPECT_EQ(
+      eval({dim(0), constant(-1), op(Op::Mul), dim(1), op(Op::Add)}, {3, 10}),
+      7);
 }
 
 TEST(ExprTest, EmptyAndConstantExpressions) {

@@ -61,8 +61,8 @@ TEST(HitPathAllocationTest, KnownSignatureLaunchesDoNotAllocate) {
   TunedKernel &kernel = module.kernel("axpy");
   std::vector<float> x(64, 1.0f), y(64, 0.0f);
   auto launch = [&] {
-    kernel.launch(nullptr, memref(x.data(), {64}), memref(y.data(), {64}),
-                  1.0f, int64_t(64));
+    kernel.launch(nullptr, memref(x.data(), {64}), memref(y.data(), {64}), 1.0f,
+                  int64_t(64));
   };
   launch(); // Tunes.
   allocations = 0;

@@ -44,8 +44,8 @@ struct AxpyData {
 
   void launch(TunedKernel &kernel) {
     int64_t n = static_cast<int64_t>(x.size());
-    kernel.launch(nullptr, memref(x.data(), {n}), memref(y.data(), {n}),
-                  kAlpha, n);
+    kernel.launch(nullptr, memref(x.data(), {n}), memref(y.data(), {n}), kAlpha,
+                  n);
   }
 
   std::vector<float> x, y, expected;

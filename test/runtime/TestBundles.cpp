@@ -8,6 +8,8 @@
 
 namespace tuna::test {
 
+const char *kernelLibraryPath() { return TUNA_TEST_KERNELS_PATH; }
+
 const std::string &kernelLibrary() {
   static const std::string bytes = [] {
     std::ifstream in(TUNA_TEST_KERNELS_PATH, std::ios::binary);

@@ -8,7 +8,10 @@
 
 namespace tuna::test {
 
-/// The bytes of the test kernel library (kernels/ScaleKernels.cpp).
+/// The path of the test kernel library (kernels/ScaleKernels.cpp).
+const char *kernelLibraryPath();
+
+/// The bytes of the test kernel library.
 const std::string &kernelLibrary();
 
 /// Expression helpers.

@@ -79,8 +79,8 @@ public:
     deviceInfo.name = cpuModelName();
     deviceInfo.arch = "host";
     deviceInfo.driverVersion = std::string("glibc ") + gnu_get_libc_version();
-    deviceInfo.fingerprint = std::string("host:") + kHostArch + ":" +
-                             deviceInfo.name;
+    deviceInfo.fingerprint =
+        std::string("host:") + kHostArch + ":" + deviceInfo.name;
     // A host function runs the whole launch in one call: no per-block limit.
     deviceInfo.maxThreadsPerBlock = INT_MAX;
     deviceInfo.maxSharedBytesPerBlock = INT64_MAX;

@@ -29,8 +29,8 @@ struct MemRefView {
   void *allocated = nullptr; ///< What the allocator returned.
   void *aligned = nullptr;   ///< Base of the indexing; usually == allocated.
   int64_t offset = 0;        ///< In elements.
-  int64_t sizes[kMaxRank] = {};
-  int64_t strides[kMaxRank] = {}; ///< In elements.
+  int64_t sizes[kMaxRank];   ///< Only the first `rank` are meaningful.
+  int64_t strides[kMaxRank]; ///< In elements; the first `rank`.
   int rank = 0;
   ScalarType type = ScalarType::F32;
 };
@@ -144,8 +144,7 @@ inline ArgValue toArg(BFloat16 value) {
   return arg;
 }
 
-template <typename T,
-          typename = std::enable_if_t<std::is_integral_v<T>>>
+template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
 ArgValue toArg(T value) {
   ArgValue arg;
   arg.type = scalarTypeOf<T>();

@@ -19,9 +19,7 @@ std::optional<ScalarType> parseScalarType(std::string_view name);
 /// Bytes per element in memory (i1 is one byte, index eight).
 size_t scalarTypeSize(ScalarType type);
 
-inline bool isIntegerType(ScalarType type) {
-  return type <= ScalarType::Index;
-}
+inline bool isIntegerType(ScalarType type) { return type <= ScalarType::Index; }
 
 inline bool isFloatType(ScalarType type) { return !isIntegerType(type); }
 

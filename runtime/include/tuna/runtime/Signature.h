@@ -32,7 +32,8 @@ inline int64_t bucketValue(const KeySpec &spec, int64_t value) {
       return 1;
     if (value > (int64_t(1) << 62))
       return kAnyBucket;
-    return int64_t(1) << (64 - __builtin_clzll(static_cast<uint64_t>(value - 1)));
+    return int64_t(1) << (64 -
+                          __builtin_clzll(static_cast<uint64_t>(value - 1)));
   }
   case Bucket::Bins:
     for (int64_t bin : spec.bins)

@@ -27,7 +27,7 @@ struct CandidateResult {
   std::string name;   ///< Variant name.
   std::string config; ///< "BLOCK=128, VEC=4".
   CandidateStatus status = CandidateStatus::NotTimed;
-  std::string reason; ///< Why it was excluded, unrunnable, wrong, eliminated.
+  std::string reason;   ///< Why it was excluded, unrunnable, wrong, eliminated.
   double medianMs = -1; ///< Per launch; -1 when not timed.
   double minMs = -1;
   int samples = 0;
@@ -40,8 +40,8 @@ struct TuningReport {
   TuneMode mode = TuneMode::On;
   int chosen = -1; ///< Variant index.
   std::string chosenName;
-  bool checked = false;      ///< Candidates were compared with the default.
-  std::string checkSkipped;  ///< Why not, when check was on but not done.
+  bool checked = false;     ///< Candidates were compared with the default.
+  std::string checkSkipped; ///< Why not, when check was on but not done.
   std::vector<CandidateResult> candidates; ///< One per variant, in order.
   double wallMs = 0; ///< Whole decision, including loading code.
 };

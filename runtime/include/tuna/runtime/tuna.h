@@ -44,7 +44,10 @@ typedef enum TunaType {
   TUNA_F64
 } TunaType;
 
-typedef enum TunaArgKind { TUNA_ARG_MEMREF = 0, TUNA_ARG_SCALAR = 1 } TunaArgKind;
+typedef enum TunaArgKind {
+  TUNA_ARG_MEMREF = 0,
+  TUNA_ARG_SCALAR = 1
+} TunaArgKind;
 
 #define TUNA_MAX_RANK 8
 
