@@ -112,7 +112,8 @@ Row runMatmul(tuna::Module &tuned, tuna::Module &fixed, int64_t m, int64_t n,
   std::vector<float> c(m * n, std::numeric_limits<float>::quiet_NaN());
   auto run = [&](tuna::TunedKernel &kernel) {
     kernel.launch(nullptr, tuna::memref(a.data(), {m, k}),
-                  tuna::memref(b.data(), {k, n}), tuna::memref(c.data(), {m, n}));
+                  tuna::memref(b.data(), {k, n}),
+                  tuna::memref(c.data(), {m, n}));
   };
   auto check = [&] {
     double num = 0, den = 0;
@@ -173,10 +174,11 @@ int main(int argc, char **argv) {
               "tuned (ms)", "speedup", "check");
   for (const Row &r : rows) {
     allOk &= r.ok;
-    std::printf("%-12s %-12s %8zu %-22s %10.1f %11.4f %10.4f %7.2fx %s (err %.1e)\n",
-                r.kernel.c_str(), r.shape.c_str(), r.variants, r.pick.c_str(),
-                r.tuneMs, r.defaultMs, r.tunedMs, r.defaultMs / r.tunedMs,
-                r.ok ? "ok" : "WRONG", r.error);
+    std::printf(
+        "%-12s %-12s %8zu %-22s %10.1f %11.4f %10.4f %7.2fx %s (err %.1e)\n",
+        r.kernel.c_str(), r.shape.c_str(), r.variants, r.pick.c_str(), r.tuneMs,
+        r.defaultMs, r.tunedMs, r.defaultMs / r.tunedMs, r.ok ? "ok" : "WRONG",
+        r.error);
   }
   if (rows.empty()) {
     std::fprintf(stderr, "tuna-demo: no known kernel in the bundles\n");

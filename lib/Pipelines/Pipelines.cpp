@@ -121,7 +121,8 @@ void mlir::tuna::registerTunaPipelines() {
           std::string chip = options.chip.empty() ? chipDefault : options.chip;
           llvm::Expected<Target> target = Target::parse(archName + ":" + chip);
           if (!target)
-            llvm::report_fatal_error(llvm::Twine(llvm::toString(target.takeError())));
+            llvm::report_fatal_error(
+                llvm::Twine(llvm::toString(target.takeError())));
           buildLowerToTargetPipeline(pm, *target);
         });
   };

@@ -57,7 +57,8 @@ struct Specialization {
   SmallVector<Attribute> dynamicConstraints;
 };
 
-std::string formatConfig(ArrayRef<std::string> names, ArrayRef<int64_t> config) {
+std::string formatConfig(ArrayRef<std::string> names,
+                         ArrayRef<int64_t> config) {
   std::string s = "{";
   for (auto [i, name] : llvm::enumerate(names))
     s += (i ? ", " : "") + name + " = " + std::to_string(config[i]);
@@ -192,8 +193,8 @@ FailureOr<ResolvedSpace> TunaExpandPass::resolve(FunctionOpInterface kernel,
     Operation *found = SymbolTable::lookupNearestSymbolFrom(kernel, ref);
     rs.schedule = dyn_cast_or_null<transform::NamedSequenceOp>(found);
     if (!rs.schedule)
-      return kernel.emitError() << "schedule " << ref
-                                << " is not a transform.named_sequence";
+      return kernel.emitError()
+             << "schedule " << ref << " is not a transform.named_sequence";
     WalkResult walk = rs.schedule.walk([&](transform::tune::KnobOp knob) {
       if (knob.getSelected())
         return WalkResult::advance();
@@ -221,8 +222,8 @@ FailureOr<ResolvedSpace> TunaExpandPass::resolve(FunctionOpInterface kernel,
       return failure();
     if (rs.names.empty())
       return kernel.emitError() << "kernel '" << kernel.getName()
-                                << "' has no parameters: its schedule "
-                                << ref << " has no unresolved knobs";
+                                << "' has no parameters: its schedule " << ref
+                                << " has no unresolved knobs";
   }
 
   // Maps and sets take one symbol per parameter, knobs included.
@@ -231,28 +232,28 @@ FailureOr<ResolvedSpace> TunaExpandPass::resolve(FunctionOpInterface kernel,
                            std::pair{"block", space.getBlock()},
                            std::pair{"smem", space.getSmem()}})
     if (map && map.getValue().getNumSymbols() != numParams)
-      return kernel.emitError() << "'" << what << "' of kernel '"
-                                << kernel.getName() << "' takes "
-                                << map.getValue().getNumSymbols()
-                                << " symbol(s) but it has " << numParams
-                                << " parameter(s)";
+      return kernel.emitError()
+             << "'" << what << "' of kernel '" << kernel.getName() << "' takes "
+             << map.getValue().getNumSymbols() << " symbol(s) but it has "
+             << numParams << " parameter(s)";
   if (ArrayAttr sets = space.getConstraints())
     for (auto [i, a] : llvm::enumerate(sets))
       if (cast<IntegerSetAttr>(a).getValue().getNumSymbols() != numParams)
-        return kernel.emitError() << "constraint #" << i << " of kernel '"
-                                  << kernel.getName() << "' takes "
-                                  << cast<IntegerSetAttr>(a).getValue().getNumSymbols()
-                                  << " symbol(s) but it has " << numParams
-                                  << " parameter(s)";
+        return kernel.emitError()
+               << "constraint #" << i << " of kernel '" << kernel.getName()
+               << "' takes "
+               << cast<IntegerSetAttr>(a).getValue().getNumSymbols()
+               << " symbol(s) but it has " << numParams << " parameter(s)";
 
   auto bindAll = [&](DictionaryAttr dict, StringRef what,
                      SmallVector<int64_t> &out) -> LogicalResult {
     for (StringRef name : rs.names) {
-      auto value = dict ? dyn_cast_or_null<IntegerAttr>(dict.get(name)) : nullptr;
+      auto value =
+          dict ? dyn_cast_or_null<IntegerAttr>(dict.get(name)) : nullptr;
       if (!value)
-        return kernel.emitError() << what << " of kernel '" << kernel.getName()
-                                  << "' does not bind parameter '" << name
-                                  << "'";
+        return kernel.emitError()
+               << what << " of kernel '" << kernel.getName()
+               << "' does not bind parameter '" << name << "'";
       out.push_back(value.getInt());
     }
     for (NamedAttribute entry : dict)
@@ -299,9 +300,9 @@ TunaExpandPass::enumerate(const ResolvedSpace &rs) {
   return configs;
 }
 
-FailureOr<Specialization>
-TunaExpandPass::specialize(const ResolvedSpace &rs, ArrayRef<int64_t> config,
-                           std::string &whyDropped) {
+FailureOr<Specialization> TunaExpandPass::specialize(const ResolvedSpace &rs,
+                                                     ArrayRef<int64_t> config,
+                                                     std::string &whyDropped) {
   MLIRContext *ctx = rs.kernel.getContext();
   SmallVector<AffineExpr> paramExprs;
   for (int64_t v : config)
@@ -319,8 +320,8 @@ TunaExpandPass::specialize(const ResolvedSpace &rs, ArrayRef<int64_t> config,
           set.replaceDimsAndSymbols(dims, paramExprs, set.getNumDims(), 0);
       SmallVector<AffineExpr> dynamicExprs;
       SmallVector<bool> dynamicEqs;
-      for (auto [expr, isEq] : llvm::zip(specialized.getConstraints(),
-                                         specialized.getEqFlags())) {
+      for (auto [expr, isEq] :
+           llvm::zip(specialized.getConstraints(), specialized.getEqFlags())) {
         AffineExpr e = simplifyAffineExpr(expr, set.getNumDims(), 0);
         if (auto c = dyn_cast<AffineConstantExpr>(e)) {
           bool holds = isEq ? c.getValue() == 0 : c.getValue() >= 0;
@@ -384,7 +385,8 @@ TunaExpandPass::instantiate(const ResolvedSpace &rs, const Specialization &spec,
     // before the original, in order.
     auto original = kernel->getParentOfType<gpu::GPUModuleOp>();
     builder.setInsertionPoint(original);
-    auto module = cast<gpu::GPUModuleOp>(builder.cloneWithoutRegions(*original));
+    auto module =
+        cast<gpu::GPUModuleOp>(builder.cloneWithoutRegions(*original));
     module.setName(name);
     module.getBodyRegion().emplaceBlock();
     builder.setInsertionPointToStart(module.getBody());
@@ -441,7 +443,8 @@ TunaExpandPass::instantiate(const ResolvedSpace &rs, const Specialization &spec,
 
   if (rs.schedule) {
     for (auto [knob, index] : rs.knobs) {
-      Type type = cast<IntegerAttr>(cast<ArrayAttr>(knob.getOptions())[0]).getType();
+      Type type =
+          cast<IntegerAttr>(cast<ArrayAttr>(knob.getOptions())[0]).getType();
       knob.setSelectedAttr(builder.getIntegerAttr(type, spec.config[index]));
     }
     auto module = rs.schedule->getParentOfType<ModuleOp>();
@@ -457,10 +460,10 @@ TunaExpandPass::instantiate(const ResolvedSpace &rs, const Specialization &spec,
   }
 
   if (failed(applyPatternsGreedily(clone.getOperation(), canonicalization)))
-    return rs.kernel.emitError() << "canonicalization of kernel '"
-                                 << rs.kernel.getName()
-                                 << "' did not converge for configuration "
-                                 << formatConfig(rs.names, spec.config);
+    return rs.kernel.emitError()
+           << "canonicalization of kernel '" << rs.kernel.getName()
+           << "' did not converge for configuration "
+           << formatConfig(rs.names, spec.config);
   IRRewriter rewriter(clone.getContext());
   DominanceInfo dominance(clone);
   eliminateCommonSubExpressions(rewriter, dominance, clone);
@@ -518,16 +521,17 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
   std::string defaultDropReason;
 
   for (const SmallVector<int64_t> &config : enumerate(rs)) {
-    bool isDefault = ArrayRef<int64_t>(config) == ArrayRef<int64_t>(rs.defaults);
+    bool isDefault =
+        ArrayRef<int64_t>(config) == ArrayRef<int64_t>(rs.defaults);
     std::string why;
     FailureOr<Specialization> spec = specialize(rs, config, why);
     if (failed(spec)) {
       if (isDefault)
         defaultDropReason = why;
       if (reportDropped)
-        kernel.emitRemark() << "kernel '" << kernel.getName()
-                            << "': dropped configuration "
-                            << formatConfig(rs.names, config) << ": " << why;
+        kernel.emitRemark()
+            << "kernel '" << kernel.getName() << "': dropped configuration "
+            << formatConfig(rs.names, config) << ": " << why;
       continue;
     }
     std::string name = baseName + "__v" + std::to_string(survivors.size());
@@ -548,12 +552,10 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
     if (duplicateOf) {
       eraseVariant(*func);
       if (reportDropped)
-        kernel.emitRemark() << "kernel '" << kernel.getName()
-                            << "': configuration "
-                            << formatConfig(rs.names, config)
-                            << " is identical to "
-                            << formatConfig(rs.names,
-                                            survivors[*duplicateOf].firstConfig);
+        kernel.emitRemark()
+            << "kernel '" << kernel.getName() << "': configuration "
+            << formatConfig(rs.names, config) << " is identical to "
+            << formatConfig(rs.names, survivors[*duplicateOf].firstConfig);
       if (isDefault)
         defaultIndex = *duplicateOf;
       continue;
@@ -573,11 +575,10 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
                 << "kernel '" << kernel.getName()
                 << "': every configuration breaks a constraint or a limit");
   if (!defaultIndex)
-    return fail(kernel.emitError()
-                << "kernel '" << kernel.getName()
-                << "': the default configuration "
-                << formatConfig(rs.names, rs.defaults) << " is dropped: "
-                << defaultDropReason);
+    return fail(kernel.emitError() << "kernel '" << kernel.getName()
+                                   << "': the default configuration "
+                                   << formatConfig(rs.names, rs.defaults)
+                                   << " is dropped: " << defaultDropReason);
 
   // The dispatch table, at the end of the top-level module.
   OpBuilder builder(ctx);
@@ -590,16 +591,17 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
   auto functionType = cast<FunctionType>(kernel.getFunctionType());
   std::string hash = hashKernel(kernel, rs.schedule);
   Location loc = kernel.getLoc();
-  auto dispatch = builder.create<DispatchOp>(
-      loc, baseName, functionType, written,
-      builder.getStrArrayAttr(SmallVector<StringRef>(rs.names.begin(),
-                                                     rs.names.end())),
-      keys, *defaultIndex, hash);
+  auto dispatch =
+      builder.create<DispatchOp>(loc, baseName, functionType, written,
+                                 builder.getStrArrayAttr(SmallVector<StringRef>(
+                                     rs.names.begin(), rs.names.end())),
+                                 keys, *defaultIndex, hash);
   builder.setInsertionPointToStart(&dispatch.getBody().emplaceBlock());
   for (Survivor &s : survivors) {
     SmallVector<NamedAttribute> entries;
     for (auto [name, value] : llvm::zip(rs.names, s.firstConfig))
-      entries.push_back(builder.getNamedAttr(name, builder.getI64IntegerAttr(value)));
+      entries.push_back(
+          builder.getNamedAttr(name, builder.getI64IntegerAttr(value)));
     SymbolRefAttr ref = FlatSymbolRefAttr::get(s.func.getNameAttr());
     if (rs.isGpu())
       ref = SymbolRefAttr::get(
@@ -659,7 +661,8 @@ void TunaExpandPass::runOnOperation() {
   for (Operation *schedule : usedSchedules)
     if (SymbolTable::symbolKnownUseEmpty(schedule, module))
       schedule->erase();
-  if (module->hasAttr(transform::TransformDialect::kWithNamedSequenceAttrName) &&
+  if (module->hasAttr(
+          transform::TransformDialect::kWithNamedSequenceAttrName) &&
       module.getOps<transform::NamedSequenceOp>().empty())
     module->removeAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
 }

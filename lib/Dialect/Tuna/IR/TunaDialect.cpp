@@ -65,8 +65,8 @@ Attribute KeyAttr::parse(AsmParser &parser, Type) {
         return failure();
       std::optional<BucketKind> parsed = symbolizeBucketKind(kind);
       if (!parsed)
-        return parser.emitError(loc)
-               << "unknown bucket '" << kind << "' (expected exact, pow2 or bins)";
+        return parser.emitError(loc) << "unknown bucket '" << kind
+                                     << "' (expected exact, pow2 or bins)";
       bucket = *parsed;
       return success();
     }
@@ -151,7 +151,8 @@ SmallVector<KeyAttr> SpaceAttr::getKeyList() const {
 static LogicalResult verifyMap(function_ref<InFlightDiagnostic()> emitError,
                                StringRef what, AffineMapAttr map,
                                unsigned minResults, unsigned maxResults,
-                               unsigned numKeys, std::optional<unsigned> numParams) {
+                               unsigned numKeys,
+                               std::optional<unsigned> numParams) {
   if (!map)
     return success();
   AffineMap m = map.getValue();
@@ -217,9 +218,9 @@ LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
           return emitError() << "config #" << i << " binds unknown parameter '"
                              << entry.getName().getValue() << "'";
         if (!isa<IntegerAttr>(entry.getValue()))
-          return emitError() << "config #" << i << " binds '"
-                             << entry.getName().getValue()
-                             << "' to a non-integer " << entry.getValue();
+          return emitError()
+                 << "config #" << i << " binds '" << entry.getName().getValue()
+                 << "' to a non-integer " << entry.getValue();
       }
       for (ParamAttr p : paramList)
         if (!config.get(p.getName()))
@@ -315,10 +316,11 @@ LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         });
         auto k = cast<KeyAttr>(key[d]);
         if (uses && k.getBucket() != BucketKind::exact)
-          return emitError() << "constraint #" << i << " reads key component "
-                             << d << " (argument " << k.getArg()
-                             << "), which must then use 'exact' bucketing, not '"
-                             << stringifyBucketKind(k.getBucket()) << "'";
+          return emitError()
+                 << "constraint #" << i << " reads key component " << d
+                 << " (argument " << k.getArg()
+                 << "), which must then use 'exact' bucketing, not '"
+                 << stringifyBucketKind(k.getBucket()) << "'";
       }
     }
   }
@@ -349,9 +351,9 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
   ArrayRef<Type> argTypes = func.getArgumentTypes();
   for (auto [i, key] : llvm::enumerate(space.getKeyList())) {
     if (key.getArg() >= argTypes.size())
-      return op->emitError() << "key component " << i << " names argument "
-                             << key.getArg() << " but the kernel has "
-                             << argTypes.size() << " argument(s)";
+      return op->emitError()
+             << "key component " << i << " names argument " << key.getArg()
+             << " but the kernel has " << argTypes.size() << " argument(s)";
     Type type = argTypes[key.getArg()];
     if (std::optional<unsigned> dim = key.getDim()) {
       auto memref = dyn_cast<MemRefType>(type);
@@ -364,10 +366,10 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
                                << *dim << " of argument " << key.getArg()
                                << ", which has rank " << memref.getRank();
     } else if (!type.isSignlessIntOrIndex()) {
-      return op->emitError() << "key component " << i << " reads argument "
-                             << key.getArg()
-                             << " as an integer, but its type is " << type
-                             << " (name a memref dimension with 'dim = N')";
+      return op->emitError()
+             << "key component " << i << " reads argument " << key.getArg()
+             << " as an integer, but its type is " << type
+             << " (name a memref dimension with 'dim = N')";
     }
   }
 
@@ -378,8 +380,7 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
   } else if (isa<gpu::GPUFuncOp>(op)) {
     return op->emitError() << "'tuna.space' on a gpu.func that is not a kernel";
   } else if (space.getGrid() || space.getBlock() || space.getSmem()) {
-    return op->emitError()
-           << "host kernels take no 'grid', 'block' or 'smem'";
+    return op->emitError() << "host kernels take no 'grid', 'block' or 'smem'";
   }
   return success();
 }
