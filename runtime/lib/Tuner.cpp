@@ -200,8 +200,13 @@ private:
 
     Clock::time_point start = Clock::now();
     double bestMedian = INFINITY;
-    for (int v : order) {
+    for (size_t k = 0; k < order.size(); ++k) {
+      int v = order[k];
       CandidateResult &result = report.candidates[v];
+      // Each candidate gets at most its fair share of what is left.
+      double budget = std::min(options.candidateBudgetMs,
+                               (options.totalBudgetMs - msSince(start)) /
+                                   static_cast<double>(order.size() - k));
       try {
         if (check && v != kernel.spec.defaultVariant) {
           scratch.reset();
@@ -214,8 +219,7 @@ private:
           }
         }
         scratch.reset();
-        measure(v, lowered->params, events, bestMedian,
-                msSince(start) >= options.totalBudgetMs, result);
+        measure(v, lowered->params, events, bestMedian, budget, result);
       } catch (const Error &e) {
         result.status = CandidateStatus::Unrunnable;
         result.reason = e.what();
@@ -275,9 +279,10 @@ private:
     return "";
   }
 
-  /// Times variant `v`: warm-up, then samples of `batch` launches each.
+  /// Times variant `v`: warm-up, then samples of `batch` launches each,
+  /// for at most `budgetMs` once one sample is taken.
   void measure(int v, void **params, EventPair &events, double bestMedian,
-               bool overBudget, CandidateResult &result) {
+               double budgetMs, CandidateResult &result) {
     for (int r = 0; r < options.warmupRuns; ++r)
       launch(v, params);
     backend.synchronize(stream);
@@ -315,10 +320,9 @@ private:
       bool stable = n >= 2 && std::fabs(currentMedian - lastMedian) <=
                                   options.stableTolerance * currentMedian;
       lastMedian = currentMedian;
-      if (result.status == CandidateStatus::Eliminated || overBudget ||
-          n >= options.maxRuns ||
-          (n >= options.minRuns &&
-           (stable || msSince(start) >= options.candidateBudgetMs)))
+      if (result.status == CandidateStatus::Eliminated ||
+          n >= options.maxRuns || (n >= options.minRuns && stable) ||
+          msSince(start) >= budgetMs)
         break;
     }
     result.medianMs = lastMedian;

@@ -357,3 +357,18 @@ TEST(HostTuningTest, KernelWithoutHostCodeListsTheTargets) {
         << message;
   }
 }
+
+TEST(HostTuningTest, SpentBudgetLeavesOneSampleEach) {
+  Options options = fastOptions();
+  options.totalBudgetMs = 0;
+  Module module = loadAxpy(options);
+  AxpyData data(kN);
+  data.launch(module.kernel("axpy"));
+  EXPECT_EQ(data.y, data.expected);
+  TuningReport report = module.kernel("axpy").reports().at(0);
+  for (int v : {0, 1, 2}) {
+    EXPECT_EQ(report.candidates[v].status, CandidateStatus::Measured);
+    EXPECT_EQ(report.candidates[v].samples, 1);
+  }
+  EXPECT_EQ(report.chosen, 1);
+}

@@ -91,7 +91,9 @@ public:
 
   /// Enqueues one launch on `stream`. `params[i]` points at the i-th lowered
   /// parameter (see ArgSpec). The hot path: must not allocate on success.
-  /// Host backends run the function before returning.
+  /// The backend sets whatever the function needs for `dims.sharedBytes`
+  /// (CUDA: the max dynamic shared size attribute above 48 KiB). Host
+  /// backends run the function before returning.
   virtual void launch(FunctionHandle function, StreamHandle stream,
                       const LaunchDims &dims, void **params) = 0;
   /// Waits until all work on `stream` has completed.

@@ -27,8 +27,8 @@ struct Options {
 
   /// Untimed launches of each candidate before timing.
   int warmupRuns = 1;
-  /// Timed samples per candidate: at least minRuns, at most maxRuns, until
-  /// the median moves by at most stableTolerance (relative) with one more.
+  /// Timed samples per candidate: at most maxRuns; after minRuns, stop once
+  /// one more sample moves the median by at most stableTolerance (relative).
   int minRuns = 5;
   int maxRuns = 50;
   double stableTolerance = 0.01;
@@ -38,8 +38,10 @@ struct Options {
   /// slower than eliminateFactor times the best median so far is dropped.
   int eliminateAfter = 3;
   double eliminateFactor = 2.0;
-  /// Time budget of one candidate, and of one whole tuning. When the total
-  /// is spent, the remaining candidates get a single sample each.
+  /// Time budgets. totalBudgetMs covers the checks, warm-ups and samples of
+  /// all candidates; each candidate samples for at most
+  /// min(candidateBudgetMs, its fair share of what is left of the total),
+  /// and always takes at least one sample.
   double candidateBudgetMs = 200;
   double totalBudgetMs = 2000;
 
