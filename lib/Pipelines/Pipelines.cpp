@@ -5,11 +5,14 @@
 #include "mlir/Dialect/Transform/TuneExtension/TuneExtension.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "tuna/Dialect/Tuna/IR/TunaDialect.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::tuna;
@@ -36,8 +39,9 @@ llvm::Expected<Target> Target::parse(llvm::StringRef spec) {
       return bad("an NVIDIA chip is written sm_XY");
     digits.consume_back("a");
     unsigned version;
-    if (digits.getAsInteger(10, version) || version < 50)
-      return bad("an NVIDIA chip is written sm_XY with XY >= 50");
+    if (digits.getAsInteger(10, version) || version < 75)
+      return bad("an NVIDIA chip is written sm_XY, XY >= 75 (the oldest "
+                 "CUDA 13 supports)");
     target.features = "+ptx80";
     return target;
   }
@@ -98,6 +102,10 @@ static std::string pipelineFor(const Target &target) {
 
 void mlir::tuna::buildLowerToTargetPipeline(OpPassManager &pm,
                                             const Target &target) {
+  // The pipelines are parsed from text, so their passes must be registered;
+  // registering twice is harmless, so callers need not know.
+  static std::once_flag registered;
+  std::call_once(registered, [] { registerAllPasses(); });
   // The strings are ours and fixed: a parse failure is a bug, not user error.
   if (failed(parsePassPipeline(pipelineFor(target), pm, llvm::errs())))
     llvm::report_fatal_error("tuna: invalid built-in pipeline for " +

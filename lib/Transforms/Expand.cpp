@@ -584,9 +584,13 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
   OpBuilder builder(ctx);
   builder.setInsertionPointToEnd(module.getBody());
   SmallVector<int64_t> written;
-  for (BlockArgument arg : kernel.getArguments())
+  // Only the kernel's own arguments: a gpu.func's entry block also holds its
+  // workgroup and private attributions, which the caller never passes.
+  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
+    BlockArgument arg = kernel.getArgument(i);
     if (isa<BaseMemRefType>(arg.getType()) && mayBeWritten(arg))
-      written.push_back(arg.getArgNumber());
+      written.push_back(i);
+  }
   ArrayAttr keys = space.getKey() ? space.getKey() : builder.getArrayAttr({});
   auto functionType = cast<FunctionType>(kernel.getFunctionType());
   std::string hash = hashKernel(kernel, rs.schedule);

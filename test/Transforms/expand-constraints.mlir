@@ -67,3 +67,25 @@ func.func @listed(%x: memref<?xf32>) attributes {tuna.space = #tuna.space<
 // CHECK: tuna.dispatch @listed
 // CHECK-SAME: default_variant = 1
 // CHECK-SAME: params = ["tile", "unroll"]
+
+// -----
+
+// Static workgroup memory counts against the shared-memory limit; workgroup
+// attributions are not arguments, so writing them is not an argument write.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-remark @+1 {{kernel 'wg': dropped configuration {block = 512}: it needs 10240 bytes of shared memory, over the limit of 8192}}
+    gpu.func @wg(%x: memref<?xf32>) workgroup(%tile: memref<512xf32, #gpu.address_space<workgroup>>) kernel attributes {tuna.space = #tuna.space<
+        params = [#tuna.param<"block", [128, 512]>], defaults = {block = 128},
+        grid = affine_map<()[block] -> (1)>, block = affine_map<()[block] -> (block)>,
+        smem = affine_map<()[block] -> (block * 16)>>} {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<?xf32>
+      memref.store %v, %tile[%c0] : memref<512xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}
+// CHECK: tuna.dispatch @wg
+// CHECK-SAME: written_args = array<i64>}
+// CHECK-NEXT: tuna.variant @wg__v0::@wg__v0 config {block = 128 : i64}

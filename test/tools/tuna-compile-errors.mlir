@@ -3,7 +3,7 @@
 // RUN: not tuna-compile %t.missing.mlir --target=host -o %t.tuna 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: tuna-compile %s --target=host -o %t.tuna --verify-diagnostics
 
-// TARGET: tuna-compile: error: unknown target 'nvptx:sm_9': an NVIDIA chip is written sm_XY with XY >= 50
+// TARGET: tuna-compile: error: unknown target 'nvptx:sm_9': an NVIDIA chip is written sm_XY, XY >= 75 (the oldest CUDA 13 supports)
 // ARCH: tuna-compile: error: unknown target 'vulkan': the architecture must be nvptx, amdgcn or host
 // MISSING: tuna-compile: error: cannot open input file '{{.*}}missing.mlir'
 

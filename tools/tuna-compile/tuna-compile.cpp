@@ -14,7 +14,6 @@
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -279,8 +278,6 @@ static LogicalResult compileFile(llvm::SourceMgr &sourceMgr,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  // The target pipelines are textual: their passes must be registered.
-  registerAllPasses();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -59,8 +59,7 @@ struct CompileReport {
 
 /// Compiles every tuna.dispatch of `module` (already expanded) for every
 /// target of `options`. `module` is left unchanged: each target lowers a
-/// clone. Errors are emitted as MLIR diagnostics at the offending op. The
-/// target pipelines are textual: call mlir::registerAllPasses() first.
+/// clone. Errors are emitted as MLIR diagnostics at the offending op.
 FailureOr<::tuna::Bundle> compileBundle(ModuleOp module,
                                         const CompileOptions &options,
                                         CompileReport &report);
