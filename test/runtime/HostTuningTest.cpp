@@ -83,7 +83,13 @@ TEST(HostTuningTest, PicksTheFastestCorrectVariant) {
   EXPECT_EQ(report.candidates[1].status, CandidateStatus::Measured);
   EXPECT_LT(report.candidates[1].medianMs, report.candidates[0].medianMs);
   EXPECT_EQ(report.candidates[1].config, "WORK=0");
-  EXPECT_EQ(report.candidates[2].status, CandidateStatus::Eliminated);
+  // Usually eliminated; on a loaded machine its budget may run out first.
+  // FakeDeviceTest checks elimination with exact timings.
+  const CandidateResult &slow = report.candidates[2];
+  EXPECT_TRUE(slow.status == CandidateStatus::Eliminated ||
+              (slow.status == CandidateStatus::Measured &&
+               slow.medianMs > 2 * report.candidates[1].medianMs))
+      << candidateStatusName(slow.status) << " " << slow.medianMs;
   EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
   EXPECT_NE(report.candidates[3].reason.find(
                 "argument 1 element 0: got 1, expected 0"),
@@ -192,8 +198,11 @@ TEST(HostTuningTest, VerboseModePrintsEveryCandidate) {
   EXPECT_NE(printed.find("[0] axpy_work4 (WORK=4): "), std::string::npos);
   EXPECT_NE(printed.find("[3] axpy_wrong (WORK=-1): wrong result"),
             std::string::npos);
-  EXPECT_NE(printed.find("tuna: picked [1] axpy_work0 (WORK=0)"),
-            std::string::npos);
+  const TuningReport report = module.kernel("axpy").reports().at(0);
+  std::string picked = "tuna: picked [" + std::to_string(report.chosen) + "] " +
+                       report.chosenName + " (" +
+                       report.candidates[report.chosen].config + ") in ";
+  EXPECT_NE(printed.find(picked), std::string::npos) << printed;
 }
 
 TEST(HostTuningTest, ConstraintsExcludeVariants) {

@@ -1,0 +1,219 @@
+//===- FakeDeviceTest.cpp - GPU-style dispatch against a simulated device -===//
+//
+// A Backend with GPU limits and a simulated clock exercises what the host
+// backend cannot: launch geometry from expressions, thread and shared memory
+// limits of the device and of each function, and deterministic timings, so
+// the pick is exact. Launches run an axpy on host memory so checks pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestBundles.h"
+
+#include "tuna/runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+using namespace tuna;
+using namespace tuna::test;
+
+namespace {
+
+struct FakeFunction {
+  double costMs;
+  int maxThreads;
+};
+
+class FakeGpu final : public Backend {
+public:
+  FakeGpu() {
+    deviceInfo.platform = "fake";
+    deviceInfo.name = "Fake GPU";
+    deviceInfo.arch = "fake_1";
+    deviceInfo.fingerprint = "fake:1";
+    deviceInfo.maxThreadsPerBlock = 1024;
+    deviceInfo.maxSharedBytesPerBlock = 48 * 1024;
+    functions = {{"axpy_b64", {3.0, 1024}},   {"axpy_b256", {1.0, 1024}},
+                 {"axpy_b1024", {2.5, 1024}}, {"axpy_b2048", {0.5, 1024}},
+                 {"axpy_b128", {0.5, 1024}},  {"axpy_b512", {0.5, 256}}};
+  }
+
+  const DeviceInfo &info() const override { return deviceInfo; }
+  int objectScore(const Object &object) const override {
+    return object.format == "fake-bin" ? 1 : -1;
+  }
+  ModuleHandle loadModule(const Object &object, std::string_view) override {
+    return const_cast<Object *>(&object);
+  }
+  void unloadModule(ModuleHandle) noexcept override {}
+  FunctionHandle getFunction(ModuleHandle, const std::string &symbol,
+                             std::string_view what) override {
+    auto it = functions.find(symbol);
+    if (it == functions.end())
+      throw Error(ErrorCode::NotFound,
+                  std::string(what) + ": no function " + symbol);
+    return &it->second;
+  }
+  FunctionLimits functionLimits(FunctionHandle function) override {
+    FunctionLimits limits;
+    limits.maxThreadsPerBlock =
+        static_cast<FakeFunction *>(function)->maxThreads;
+    return limits;
+  }
+  void launch(FunctionHandle function, StreamHandle, const LaunchDims &dims,
+              void **params) override {
+    lastDims = dims;
+    ++launches;
+    clockMs += static_cast<FakeFunction *>(function)->costMs;
+    float *x = *static_cast<float **>(params[1]);
+    float *y =
+        *static_cast<float **>(params[6]) + *static_cast<int64_t *>(params[7]);
+    float alpha = *static_cast<float *>(params[10]);
+    int64_t n = *static_cast<int64_t *>(params[11]);
+    for (int64_t i = 0; i < n; ++i)
+      y[i] += alpha * x[i];
+  }
+  void synchronize(StreamHandle) override {}
+  void *allocate(size_t bytes) override { return std::malloc(bytes); }
+  void deallocate(void *ptr) noexcept override { std::free(ptr); }
+  void copy(void *dst, const void *src, size_t bytes, CopyKind kind,
+            StreamHandle) override {
+    ++copies[static_cast<int>(kind)];
+    std::memcpy(dst, src, bytes);
+  }
+  EventHandle createEvent() override { return new double(0); }
+  void destroyEvent(EventHandle event) noexcept override {
+    delete static_cast<double *>(event);
+  }
+  void recordEvent(EventHandle event, StreamHandle) override {
+    *static_cast<double *>(event) = clockMs;
+  }
+  float elapsedMs(EventHandle start, EventHandle end) override {
+    return static_cast<float>(*static_cast<double *>(end) -
+                              *static_cast<double *>(start));
+  }
+
+  DeviceInfo deviceInfo;
+  std::map<std::string, FakeFunction> functions;
+  LaunchDims lastDims;
+  int launches = 0;
+  int copies[3] = {0, 0, 0};
+  double clockMs = 0;
+};
+
+/// axpy with BLOCK as parameter: grid = n ceildiv BLOCK, block = BLOCK,
+/// shared memory = `shared` bytes.
+Variant blockVariant(int64_t block, int64_t shared) {
+  Variant variant;
+  variant.name = "axpy_b" + std::to_string(block);
+  variant.config = {{"BLOCK", block}};
+  variant.grid[0] = {dim(0), constant(block), op(ExprNode::Op::CeilDiv)};
+  variant.block[0] = {constant(block)};
+  variant.sharedMemBytes = {constant(shared)};
+  VariantCode code;
+  code.object = 0;
+  code.symbol = variant.name;
+  variant.code.push_back(code);
+  return variant;
+}
+
+Bundle fakeBundle() {
+  Bundle bundle;
+  Object object;
+  object.target = "fake:1";
+  object.format = "fake-bin";
+  object.data = "code";
+  bundle.objects.push_back(object);
+  Kernel kernel = axpyKernel();
+  kernel.params = {"BLOCK"};
+  kernel.key[0].bucket = Bucket::Pow2;
+  kernel.variants = {blockVariant(64, 256),        blockVariant(256, 1024),
+                     blockVariant(1024, 4096),     blockVariant(2048, 0),
+                     blockVariant(128, 64 * 1024), blockVariant(512, 0)};
+  bundle.kernels.push_back(kernel);
+  return bundle;
+}
+
+} // namespace
+
+TEST(FakeDeviceTest, GeometryLimitsAndDeterministicPick) {
+  auto gpu = std::make_shared<FakeGpu>();
+  Options options;
+  options.minSampleMs = 0; // One launch per sample on the simulated clock.
+  Module module =
+      Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", options);
+  TunedKernel &kernel = module.kernel("axpy");
+
+  const int64_t n = 1000;
+  std::vector<float> x(n, 1.0f), y(n, 0.0f);
+  kernel.launch(nullptr, memref(x.data(), {n}), memref(y.data(), {n}), 3.0f, n);
+  EXPECT_EQ(y, std::vector<float>(n, 3.0f));
+
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.signature, std::vector<int64_t>{1024});
+  EXPECT_EQ(report.keyValues, std::vector<int64_t>{1000});
+  EXPECT_EQ(report.chosenName, "axpy_b256");
+  EXPECT_DOUBLE_EQ(report.candidates[1].medianMs, 1.0);
+  EXPECT_DOUBLE_EQ(report.candidates[0].medianMs, 3.0);
+  // The default is timed first and sets the bar; axpy_b1024 is over 2x the
+  // best median once axpy_b256 is known.
+  EXPECT_EQ(report.candidates[0].status, CandidateStatus::Measured);
+  EXPECT_EQ(report.candidates[2].status, CandidateStatus::Eliminated);
+  EXPECT_EQ(report.candidates[2].samples, 3);
+  EXPECT_EQ(report.candidates[3].status, CandidateStatus::Unrunnable);
+  EXPECT_EQ(report.candidates[3].reason,
+            "2048 threads per block, the device allows 1024 for this "
+            "function");
+  EXPECT_EQ(report.candidates[4].reason,
+            "65536 bytes of shared memory, the device has 49152");
+  EXPECT_EQ(report.candidates[5].reason,
+            "512 threads per block, the device allows 256 for this function");
+
+  // The real launch used the winner's geometry.
+  EXPECT_EQ(gpu->lastDims.grid[0], 4u);
+  EXPECT_EQ(gpu->lastDims.block[0], 256u);
+  EXPECT_EQ(gpu->lastDims.sharedBytes, 1024u);
+  EXPECT_GT(gpu->copies[static_cast<int>(CopyKind::DeviceToDevice)], 0);
+  EXPECT_GT(gpu->copies[static_cast<int>(CopyKind::DeviceToHost)], 0);
+
+  // Same bucket, different raw n: no tuning, geometry from the raw value.
+  int launches = gpu->launches;
+  kernel.launch(nullptr, memref(x.data(), {n}), memref(y.data(), {n}), 3.0f,
+                int64_t(600));
+  EXPECT_EQ(gpu->launches, launches + 1);
+  EXPECT_EQ(kernel.reports().size(), 1u);
+  EXPECT_EQ(gpu->lastDims.grid[0], 3u);
+}
+
+TEST(FakeDeviceTest, InvalidGeometryIsReported) {
+  Bundle bundle = fakeBundle();
+  Kernel &kernel = bundle.kernels[0];
+  kernel.variants.resize(1);
+  // grid.x = d0 * -1: negative for every n > 0.
+  kernel.variants[0].grid[0] = {dim(0), constant(-1), op(ExprNode::Op::Mul)};
+  Module module = Module::fromBundle(
+      bundle, Device(std::make_shared<FakeGpu>()), "fake.tuna", Options());
+  std::vector<float> x(8), y(8);
+  try {
+    module.kernel("axpy").launch(nullptr, memref(x.data(), {8}),
+                                 memref(y.data(), {8}), 1.0f, int64_t(8));
+    FAIL();
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("axpy_b64: grid.x evaluates to -8"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(FakeDeviceTest, EmptyGridLaunchesNothing) {
+  auto gpu = std::make_shared<FakeGpu>();
+  Module module =
+      Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", Options());
+  std::vector<float> x(1), y(1);
+  module.kernel("axpy").launch(nullptr, memref(x.data(), {0}),
+                               memref(y.data(), {0}), 1.0f, int64_t(0));
+  EXPECT_EQ(gpu->launches, 0);
+}
