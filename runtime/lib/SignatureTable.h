@@ -36,8 +36,6 @@ public:
   std::unique_ptr<SignatureTable> with(const int64_t *signature,
                                        int variant) const;
 
-  size_t size() const { return count; }
-
 private:
   SignatureTable(size_t keySize, size_t capacity);
 

@@ -32,3 +32,16 @@ TEST(CudaTest, MissingDeviceIsAClearError) {
     GTEST_SKIP() << "libcuda.so.1 cannot be loaded: no NVIDIA driver here";
   EXPECT_THROW(Device::cuda(1 << 20), Error);
 }
+
+TEST(CudaTest, NoDriverIsAClearError) {
+  if (haveCudaDriver())
+    GTEST_SKIP() << "a CUDA driver is present";
+  try {
+    Device::cuda(0);
+    FAIL() << "Device::cuda(0) worked without libcuda.so.1";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::Unsupported) << e.what();
+    EXPECT_NE(std::string(e.what()).find("CUDA"), std::string::npos)
+        << e.what();
+  }
+}
