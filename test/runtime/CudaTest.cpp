@@ -15,11 +15,24 @@ bool haveCudaDriver() {
     ::dlclose(driver);
   return driver != nullptr;
 }
+
+/// True if this tuna_runtime has no CUDA backend (runtime/lib/cuda/).
+bool builtWithoutCuda() {
+  try {
+    Device::cuda(0);
+  } catch (const Error &e) {
+    return std::string(e.what()).find("built without CUDA support") !=
+           std::string::npos;
+  }
+  return false;
+}
 } // namespace
 
 TEST(CudaTest, DeviceReportsItself) {
   if (!haveCudaDriver())
     GTEST_SKIP() << "libcuda.so.1 cannot be loaded: no NVIDIA driver here";
+  if (builtWithoutCuda())
+    GTEST_SKIP() << "tuna_runtime was built without the CUDA backend";
   Device device = Device::cuda(0);
   EXPECT_EQ(device.info().platform, "cuda");
   EXPECT_EQ(device.info().arch.rfind("sm_", 0), 0u) << device.info().arch;
@@ -30,6 +43,8 @@ TEST(CudaTest, DeviceReportsItself) {
 TEST(CudaTest, MissingDeviceIsAClearError) {
   if (!haveCudaDriver())
     GTEST_SKIP() << "libcuda.so.1 cannot be loaded: no NVIDIA driver here";
+  if (builtWithoutCuda())
+    GTEST_SKIP() << "tuna_runtime was built without the CUDA backend";
   EXPECT_THROW(Device::cuda(1 << 20), Error);
 }
 
