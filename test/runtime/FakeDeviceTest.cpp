@@ -143,6 +143,7 @@ TEST(FakeDeviceTest, GeometryLimitsAndDeterministicPick) {
   auto gpu = std::make_shared<FakeGpu>();
   Options options;
   options.minSampleMs = 0; // One launch per sample on the simulated clock.
+  options.check = true;   // The check reads the written buffer back.
   Module module =
       Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", options);
   TunedKernel &kernel = module.kernel("axpy");

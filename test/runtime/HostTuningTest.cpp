@@ -29,6 +29,7 @@ Options fastOptions() {
   options.maxRuns = 10;
   options.candidateBudgetMs = 50;
   options.totalBudgetMs = 1000;
+  options.check = true;
   return options;
 }
 
@@ -165,11 +166,11 @@ TEST(HostTuningTest, EnvironmentSetsTheModes) {
   EXPECT_EQ(Options::fromEnvironment().mode, TuneMode::On);
 
   ::setenv("TUNA_PRINT_AUTOTUNING", "1", 1);
-  ::setenv("TUNA_CHECK", "0", 1);
+  ::setenv("TUNA_CHECK", "1", 1);
   ::setenv("TUNA_CHECK_RTOL", "0.5", 1);
   Options options = Options::fromEnvironment();
   EXPECT_TRUE(options.verbose);
-  EXPECT_FALSE(options.check);
+  EXPECT_TRUE(options.check);
   EXPECT_EQ(options.rtol, 0.5);
   ::setenv("TUNA_CHECK_RTOL", "half", 1);
   try {

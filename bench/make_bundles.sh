@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# On the CPU side: compile the kernels the GPU benchmark needs into
+# bench/out/bundles (ignored by git; carry it to the GPU machine).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+mkdir -p "$root/bench/out/bundles"
+cmake --build "$build" --target tuna-compile
+"$build/bin/tuna-compile" "$root/kernels-mlir/scale.mlir" --target=nvptx:sm_90 \
+  -o "$root/bench/out/bundles/scale.tuna"
