@@ -6,7 +6,7 @@
 //  - the host cost of a cached launch, against a raw cuLaunchKernel of the
 //    same chosen function with a prebuilt parameter array, in this run;
 //  - bandwidth of the tuned and the default variant, against a
-//    device-to-device copy (cuMemcpyDtoDAsync) in this run.
+//    device-to-device copy (raw cuMemcpyDtoDAsync, events) in this run.
 // Prints one `TUNA {json}` line per measurement for bench/run_gpu.sh.
 //
 //===----------------------------------------------------------------------===//
@@ -120,6 +120,7 @@ int main(int argc, char **argv) {
     Module fixed = Module::load(argv[1], device, off);
     TunedKernel &kernel = tuned.kernel("scale");
     TunedKernel &byDefault = fixed.kernel("scale");
+    const cuda::CudaDriver &driver = cuda::CudaDriver::get();
 
     const int64_t maxN = int64_t(1) << 26;
     Buffer x(backend, maxN * 4), y(backend, maxN * 4);
@@ -153,8 +154,12 @@ int main(int argc, char **argv) {
         byDefault.launch(nullptr, memref(x.f(), {n}), memref(y.f(), {n}), s, n);
       });
       double copyMs = deviceMs(backend, [&] {
-        backend.copy(y.ptr, x.ptr, n * 4, CopyKind::DeviceToDevice, nullptr);
-      }, 1, 15);
+        driver.check(driver.cuMemcpyDtoDAsync(
+                         reinterpret_cast<cuda::CUdeviceptr>(y.ptr),
+                         reinterpret_cast<cuda::CUdeviceptr>(x.ptr), n * 4,
+                         nullptr),
+                     "cuMemcpyDtoDAsync", "copy reference");
+      });
       auto gbps = [&](double ms) { return 2.0 * n * 4 / (ms * 1e6); };
       std::printf("TUNA {\"n\": %lld, \"wrong\": %lld, \"pick\": \"%s\", "
                   "\"first_call_ms\": %.2f, \"tuning_ms\": %.2f, "
@@ -193,7 +198,6 @@ int main(int argc, char **argv) {
     const Variant &variant = kernel.spec().variants[chosen];
     int code = backend.selectCode(bundle, variant);
     const Object &object = bundle.objects[variant.code[code].object];
-    const cuda::CudaDriver &driver = cuda::CudaDriver::get();
     cuda::CUmodule rawModule = nullptr;
     cuda::CUfunction rawFunction = nullptr;
     driver.check(driver.cuModuleLoadDataEx(&rawModule, object.data.c_str(), 0,
