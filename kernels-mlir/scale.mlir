@@ -1,7 +1,8 @@
 // y = s * x over n floats, for the GPU and for the host.
 //
-// GPU: `block` threads per block, each thread handling `vec` elements spaced
-// one block apart (coalesced); the grid covers n. 5 x 3 = 15 variants.
+// GPU: `block` threads per block, each thread handling `vec` contiguous
+// elements with one vector access (4-, 8- or 16-byte loads and stores); the
+// grid covers n. 5 x 3 = 15 variants.
 // Host: the loop is cut in chunks of `chunk` elements (a constant trip count
 // that LLVM unrolls and vectorizes), then a scalar tail.
 
@@ -20,21 +21,54 @@ module attributes {gpu.container_module} {
       >} {
       %block = tuna.param "block" : index
       %vec = tuna.param "vec" : index
-      %bid = gpu.block_id x
-      %tid = gpu.thread_id x
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %chunk = arith.muli %block, %vec : index
-      %base = arith.muli %bid, %chunk : index
-      scf.for %j = %c0 to %vec step %c1 {
-        %off = arith.muli %j, %block : index
-        %i0 = arith.addi %base, %off : index
-        %i = arith.addi %i0, %tid : index
-        %in = arith.cmpi ult, %i, %n : index
-        scf.if %in {
+      %c4 = arith.constant 4 : index
+      %bid = gpu.block_id x
+      %tid = gpu.thread_id x
+      %first_thread = arith.muli %bid, %block : index
+      %thread = arith.addi %first_thread, %tid : index
+      %i = arith.muli %thread, %vec : index
+      %end = arith.addi %i, %vec : index
+      // Vector accesses need all `vec` elements in range and both buffers
+      // aligned to the vector's size; otherwise (the tail, odd views) the
+      // thread takes the scalar loop.
+      %in_range = arith.cmpi ule, %end, %n : index
+      %px = memref.extract_aligned_pointer_as_index %x : memref<?xf32> -> index
+      %py = memref.extract_aligned_pointer_as_index %y : memref<?xf32> -> index
+      %pxy = arith.ori %px, %py : index
+      %vec_bytes = arith.muli %vec, %c4 : index
+      %misaligned = arith.remui %pxy, %vec_bytes : index
+      %aligned = arith.cmpi eq, %misaligned, %c0 : index
+      %fast = arith.andi %in_range, %aligned : i1
+      scf.if %fast {
+        // `vec` changes the vector type: each variant keeps one case.
+        scf.index_switch %vec
+        case 4 {
+          %v = vector.load %x[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          %sv = vector.broadcast %s : f32 to vector<4xf32>
+          %r = arith.mulf %v, %sv : vector<4xf32>
+          vector.store %r, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          scf.yield
+        }
+        case 2 {
+          %v = vector.load %x[%i] {alignment = 8} : memref<?xf32>, vector<2xf32>
+          %sv = vector.broadcast %s : f32 to vector<2xf32>
+          %r = arith.mulf %v, %sv : vector<2xf32>
+          vector.store %r, %y[%i] {alignment = 8} : memref<?xf32>, vector<2xf32>
+          scf.yield
+        }
+        default {
           %v = memref.load %x[%i] : memref<?xf32>
           %r = arith.mulf %v, %s : f32
           memref.store %r, %y[%i] : memref<?xf32>
+        }
+      } else {
+        %stop = arith.minui %end, %n : index
+        scf.for %k = %i to %stop step %c1 {
+          %v = memref.load %x[%k] : memref<?xf32>
+          %r = arith.mulf %v, %s : f32
+          memref.store %r, %y[%k] : memref<?xf32>
         }
       }
       gpu.return
