@@ -345,6 +345,9 @@ private:
         "), mode " + tuneModeName(report.mode) + ", on " + info.name;
     std::fprintf(stderr, "%s\n", header.c_str());
     for (const CandidateResult &result : report.candidates) {
+      // Nothing was benchmarked: list only the variants that could not run.
+      if (result.status == CandidateStatus::NotTimed)
+        continue;
       std::string line = "tuna:   [" + std::to_string(result.variant) + "] " +
                          result.name + " (" + result.config + "): ";
       if (result.status == CandidateStatus::Measured) {
