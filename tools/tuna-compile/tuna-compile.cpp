@@ -10,6 +10,7 @@
 
 #include "tuna/Pipelines/Pipelines.h"
 #include "tuna/Target/Compile.h"
+#include "tuna/Target/Header.h"
 #include "tuna/Transforms/Passes.h"
 
 #include "mlir/IR/AsmState.h"
@@ -54,6 +55,15 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     emitDir("emit-dir", cl::desc("Write every object into this directory"),
             cl::value_desc("dir"), cl::cat(category));
+static cl::opt<std::string>
+    headerFile("header",
+               cl::desc("Also write a C++ header that embeds the bundle and "
+                        "declares one typed launcher per kernel"),
+               cl::value_desc("file"), cl::cat(category));
+static cl::opt<std::string> headerNamespace(
+    "header-namespace",
+    cl::desc("Namespace of the header (default: the header file's stem)"),
+    cl::value_desc("name"), cl::cat(category));
 static cl::opt<unsigned> threads("j",
                                  cl::desc("Compile threads (default: all "
                                           "cores)"),
@@ -250,6 +260,16 @@ static LogicalResult compileFile(llvm::SourceMgr &sourceMgr,
     return fail("invalid bundle: " + llvm::toString(bytes.takeError()));
   if (failed(writeFile(outputFile, *bytes)))
     return failure();
+  if (!headerFile.empty()) {
+    std::string ns = headerNamespace.empty() ? headerNamespaceFor(headerFile)
+                                             : headerNamespace.getValue();
+    llvm::Expected<std::string> header =
+        emitHeader(*bundle, *bytes, ns, inputFile);
+    if (!header)
+      return fail(llvm::toString(header.takeError()));
+    if (failed(writeFile(headerFile, *header)))
+      return failure();
+  }
   if (!emitDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(emitDir))
       return fail("cannot create '" + emitDir + "': " + ec.message());
