@@ -426,8 +426,8 @@ TunaExpandPass::instantiate(const ResolvedSpace &rs, const Specialization &spec,
                                 << op.getName() << "' does not fit in " << type;
     }
     builder.setInsertionPoint(op);
-    Value constant = builder.create<arith::ConstantOp>(
-        op.getLoc(), type, builder.getIntegerAttr(type, value));
+    Value constant = arith::ConstantOp::create(
+        builder, op.getLoc(), type, builder.getIntegerAttr(type, value));
     op.replaceAllUsesWith(constant);
     op.erase();
   }
@@ -596,10 +596,10 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
   std::string hash = hashKernel(kernel, rs.schedule);
   Location loc = kernel.getLoc();
   auto dispatch =
-      builder.create<DispatchOp>(loc, baseName, functionType, written,
-                                 builder.getStrArrayAttr(SmallVector<StringRef>(
-                                     rs.names.begin(), rs.names.end())),
-                                 keys, *defaultIndex, hash);
+      DispatchOp::create(builder, loc, baseName, functionType, written,
+                         builder.getStrArrayAttr(SmallVector<StringRef>(
+                             rs.names.begin(), rs.names.end())),
+                         keys, *defaultIndex, hash);
   builder.setInsertionPointToStart(&dispatch.getBody().emplaceBlock());
   for (Survivor &s : survivors) {
     SmallVector<NamedAttribute> entries;
@@ -614,12 +614,12 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
     auto optMap = [](AffineMap m) {
       return m ? AffineMapAttr::get(m) : AffineMapAttr();
     };
-    builder.create<VariantOp>(
-        loc, ref, builder.getDictionaryAttr(entries), optMap(s.spec.grid),
-        optMap(s.spec.block), optMap(s.spec.smem),
-        s.spec.dynamicConstraints.empty()
-            ? ArrayAttr()
-            : builder.getArrayAttr(s.spec.dynamicConstraints));
+    VariantOp::create(builder, loc, ref, builder.getDictionaryAttr(entries),
+                      optMap(s.spec.grid), optMap(s.spec.block),
+                      optMap(s.spec.smem),
+                      s.spec.dynamicConstraints.empty()
+                          ? ArrayAttr()
+                          : builder.getArrayAttr(s.spec.dynamicConstraints));
   }
 
   if (rs.schedule && !llvm::is_contained(usedSchedules, rs.schedule))
