@@ -12,6 +12,8 @@
 
 namespace tuna {
 
+struct CacheEntry;
+
 /// The most lowered parameters a launch can have.
 constexpr int kMaxLoweredParams = kMaxArgs * (3 + 2 * kMaxRank);
 
@@ -86,6 +88,9 @@ struct TunedKernel::Impl {
   /// The miss path: decides the variant of `signature`, publishes it.
   int decide(StreamHandle stream, const ArgValue *args, size_t count,
              const int64_t *keyValues, const int64_t *signature);
+  /// The variant a disk-cache entry names, if it is still in the bundle
+  /// with the same configuration; else -1.
+  int cachedVariant(const CacheEntry &entry) const;
   /// Loads the code of `variant` if needed; false (with loadError set) if it
   /// cannot be. Call with the device's tuning mutex held.
   bool ensureLoaded(VariantState &variant);

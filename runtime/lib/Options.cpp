@@ -3,6 +3,8 @@
 #include "tuna/runtime/Options.h"
 #include "tuna/runtime/Error.h"
 
+#include "TuningCache.h"
+
 #include <cstdlib>
 #include <string>
 
@@ -46,6 +48,8 @@ Options Options::fromEnvironment() {
     options.mode = TuneMode::Off;
   options.verbose = readFlag("TUNA_PRINT_AUTOTUNING", options.verbose);
   options.check = readFlag("TUNA_CHECK", options.check);
+  options.cacheDir = defaultCacheDirectory();
+  options.versionCheck = readFlag("TUNA_VERSION_CHECK", options.versionCheck);
   options.atol = readNumber("TUNA_CHECK_ATOL", options.atol);
   options.rtol = readNumber("TUNA_CHECK_RTOL", options.rtol);
   return options;

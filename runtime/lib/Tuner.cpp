@@ -13,6 +13,7 @@
 #include "Compare.h"
 #include "KernelImpl.h"
 #include "Scratch.h"
+#include "TuningCache.h"
 
 #include <algorithm>
 #include <chrono>
@@ -73,7 +74,8 @@ public:
     report.mode = options.mode;
   }
 
-  TuningReport run() {
+  /// Decides; `cached` is the variant the disk cache remembers, or -1.
+  TuningReport run(int cached) {
     Clock::time_point start = Clock::now();
     classify();
     std::vector<int> candidates;
@@ -82,7 +84,10 @@ public:
         candidates.push_back(result.variant);
     if (candidates.empty())
       throw Error(ErrorCode::Unsupported, noCandidateMessage());
-    if (options.mode == TuneMode::Off || candidates.size() == 1)
+    if (cached >= 0 && isCandidate(cached)) {
+      report.chosen = cached;
+      report.fromCache = true;
+    } else if (options.mode == TuneMode::Off || candidates.size() == 1)
       report.chosen = isCandidate(kernel.spec.defaultVariant)
                           ? kernel.spec.defaultVariant
                           : candidates.front();
@@ -366,9 +371,10 @@ private:
       std::fprintf(stderr, "tuna:   no correctness check: %s\n",
                    report.checkSkipped.c_str());
     const CandidateResult &chosen = report.candidates[report.chosen];
-    std::fprintf(stderr, "tuna: picked [%d] %s (%s) in %.1f ms\n",
+    std::fprintf(stderr, "tuna: picked [%d] %s (%s) in %.1f ms%s\n",
                  report.chosen, chosen.name.c_str(), chosen.config.c_str(),
-                 report.wallMs);
+                 report.wallMs,
+                 report.fromCache ? ", from the tuning cache" : "");
   }
 
   TunedKernel::Impl &kernel;
@@ -401,6 +407,16 @@ const char *candidateStatusName(CandidateStatus status) {
   return "?";
 }
 
+int TunedKernel::Impl::cachedVariant(const CacheEntry &entry) const {
+  // The bundle may have changed under the same source hash (other compile
+  // options): trust an entry only if the variant still has its config.
+  for (size_t v = 0; v < spec.variants.size(); ++v)
+    if (spec.variants[v].name == entry.variant &&
+        spec.variants[v].config == entry.config)
+      return static_cast<int>(v);
+  return -1;
+}
+
 int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
                               size_t count, const int64_t *keyValues,
                               const int64_t *signature) {
@@ -411,12 +427,42 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
   int known = table.load(std::memory_order_acquire)->lookup(signature);
   if (known >= 0)
     return known;
-  // The disk cache (DESIGN.md, "Runtime rules") plugs in here: in
-  // TuneMode::On a result persisted for (device fingerprint, kernel
-  // sourceHash, Tuna version, signature) replaces the tuning below, and a
-  // fresh result is persisted after it; TuneMode::Always skips the lookup.
+  // The disk cache: in TuneMode::On a persisted decision replaces the
+  // tuning; a fresh one is persisted (Always skips the lookup only).
+  const Options &options = module.options;
+  bool persistent = !options.cacheDir.empty() && options.mode != TuneMode::Off;
+  TuningCache cache(options.cacheDir);
+  CacheKey key;
+  int cached = -1;
+  if (persistent) {
+    const DeviceInfo &info = backend.info();
+    key = {info.name,
+           info.arch,
+           info.driverVersion,
+           TUNA_VERSION_STRING,
+           spec.name,
+           spec.sourceHash,
+           std::vector<int64_t>(signature, signature + spec.key.size())};
+    if (options.mode == TuneMode::On)
+      if (std::optional<CacheEntry> entry =
+              cache.lookup(key, options.versionCheck))
+        cached = cachedVariant(*entry);
+  }
   TuningReport report =
-      Tuner(*this, stream, args, count, keyValues, signature).run();
+      Tuner(*this, stream, args, count, keyValues, signature).run(cached);
+  bool measured = false;
+  for (const CandidateResult &c : report.candidates)
+    measured |= c.status == CandidateStatus::Measured;
+  if (persistent && measured) {
+    CacheEntry entry;
+    entry.variant = report.chosenName;
+    entry.config = spec.variants[report.chosen].config;
+    entry.tuningMs = report.wallMs;
+    for (const CandidateResult &c : report.candidates)
+      if (c.status == CandidateStatus::Measured)
+        entry.candidateMs.emplace_back(c.name, c.medianMs);
+    cache.store(key, entry);
+  }
   int chosen = report.chosen;
   tables.push_back(
       table.load(std::memory_order_relaxed)->with(signature, chosen));

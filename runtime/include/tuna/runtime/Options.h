@@ -2,6 +2,8 @@
 #ifndef TUNA_RUNTIME_OPTIONS_H
 #define TUNA_RUNTIME_OPTIONS_H
 
+#include <string>
+
 namespace tuna {
 
 enum class TuneMode {
@@ -47,10 +49,18 @@ struct Options {
   double candidateBudgetMs = 200;
   double totalBudgetMs = 2000;
 
+  /// Where tuning results persist across processes (docs/cache.md); empty:
+  /// nowhere. fromEnvironment() sets it to $TUNA_CACHE_DIR, else
+  /// $XDG_CACHE_HOME/tuna, else ~/.cache/tuna.
+  std::string cacheDir;
+  /// Use persisted results only from the same driver and Tuna version.
+  bool versionCheck = true;
+
   /// The defaults overridden by the environment: TUNA_AUTOTUNE=0|1,
   /// TUNA_ALWAYS_TUNE=0|1, TUNA_PRINT_AUTOTUNING=0|1, TUNA_CHECK=0|1,
-  /// TUNA_CHECK_ATOL=<float>, TUNA_CHECK_RTOL=<float>. A malformed value is
-  /// a tuna::Error naming the variable.
+  /// TUNA_CACHE_DIR, TUNA_VERSION_CHECK=0|1, TUNA_CHECK_ATOL=<float>,
+  /// TUNA_CHECK_RTOL=<float>. A malformed value is a tuna::Error naming the
+  /// variable.
   static Options fromEnvironment();
 };
 

@@ -43,7 +43,8 @@ struct TuningReport {
   bool checked = false;     ///< Candidates were compared with the default.
   std::string checkSkipped; ///< Why not, when check was on but not done.
   std::vector<CandidateResult> candidates; ///< One per variant, in order.
-  double wallMs = 0; ///< Whole decision, including loading code.
+  double wallMs = 0;      ///< Whole decision, including loading code.
+  bool fromCache = false; ///< Taken from the disk cache, nothing timed.
 };
 
 } // namespace tuna
