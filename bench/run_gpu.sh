@@ -24,11 +24,16 @@ TUNA_GPU_BUNDLE=$bundle ctest --test-dir "$build" --output-on-failure > "$logs/c
 tests_rc=$?
 tail -12 "$logs/ctest.log"
 
+# Two processes on one fresh disk cache: the first tunes, the second starts
+# warm and must decide every shape from the cache.
+export TUNA_CACHE_DIR=$(mktemp -d)
 "$build/bin/tuna-gpu-bench" "$bundle" 2>&1 | tee "$logs/tuna.log"
 bench_rc=${PIPESTATUS[0]}
+"$build/bin/tuna-gpu-bench" "$bundle" > "$logs/tuna-warm.log" 2>&1 || bench_rc=1
+unset TUNA_CACHE_DIR
 python3 "$root/bench/gpu/triton_scale.py" 2>&1 | tee "$logs/triton.log"
 
-python3 - "$logs/tuna.log" "$logs/triton.log" <<'PY'
+python3 - "$logs/tuna.log" "$logs/triton.log" "$logs/tuna-warm.log" <<'PY'
 import json, sys
 def rows(path, tag):
     out = []
@@ -54,6 +59,12 @@ if d:
     print("\nhost time per cached launch (n=%d): raw cuLaunchKernel %.3f us, tuna %.3f us (+%.3f us; untyped %.3f us), triton %s us" % (
         d[0]["dispatch_n"], d[0]["raw_launch_us"], d[0]["tuna_launch_us"], d[0]["overhead_us"],
         d[0]["tuna_untyped_us"], td[0]["launch_us"] if td else "-"))
+cold = {r["n"]: r for r in tuna if "n" in r}
+warm = {r["n"]: r for r in rows(sys.argv[3], "TUNA") if "n" in r}
+print("\nsecond process on the same disk cache (TUNA_CACHE_DIR):")
+for n, w in warm.items():
+    print("  n=%-9d first call %7.2f ms (first process %8.2f ms), from cache: %s" % (
+        n, w["first_call_ms"], cold[n]["first_call_ms"], "yes" if w["from_cache"] else "NO"))
 c = [r for r in tuna if "check_n" in r]
 if c:
     print("first call with TUNA_CHECK=1 at n=%d: %.0f ms (checked=%d, rejected=%d)" % (

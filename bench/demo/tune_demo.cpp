@@ -79,7 +79,7 @@ Row measure(tuna::Module &tuned, tuna::Module &fixed, const char *name,
   run(kernel); // First call: tunes, then launches the pick.
   row.error = check();
   row.ok = std::isfinite(row.error) && row.error < 1e-4;
-  const tuna::TuningReport &report = kernel.reports().back();
+  const tuna::TuningReport report = kernel.reports().back();
   row.tuneMs = report.wallMs;
   row.pick = configOf(kernel, report.chosen);
   row.tunedMs = timeMs([&] { run(kernel); });

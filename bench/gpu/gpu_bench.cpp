@@ -149,7 +149,7 @@ int main(int argc, char **argv) {
         wrong += !(hy[i] == s * hx[i]);
       allCorrect &= wrong == 0;
 
-      const TuningReport &report = kernel.reports().back();
+      const TuningReport report = kernel.reports().back();
       double tunedMs = deviceMs(backend, launchTuned);
       double defaultMs = deviceMs(backend, [&] {
         byDefault.launch(nullptr, memref(x.f(), {n}), memref(y.f(), {n}), s, n);
@@ -162,13 +162,15 @@ int main(int argc, char **argv) {
             "cuMemcpyDtoDAsync", "copy reference");
       });
       auto gbps = [&](double ms) { return 2.0 * n * 4 / (ms * 1e6); };
-      std::printf("TUNA {\"n\": %lld, \"wrong\": %lld, \"pick\": \"%s\", "
-                  "\"first_call_ms\": %.2f, \"tuning_ms\": %.2f, "
-                  "\"tuned_gbps\": %.1f, \"default_gbps\": %.1f, "
-                  "\"copy_gbps\": %.1f}\n",
-                  (long long)n, (long long)wrong,
-                  configOf(kernel, report.chosen).c_str(), firstCallMs,
-                  report.wallMs, gbps(tunedMs), gbps(defaultMs), gbps(copyMs));
+      std::printf(
+          "TUNA {\"n\": %lld, \"wrong\": %lld, \"pick\": \"%s\", "
+          "\"first_call_ms\": %.2f, \"tuning_ms\": %.2f, \"from_cache\": %d, "
+          "\"tuned_gbps\": %.1f, \"default_gbps\": %.1f, "
+          "\"copy_gbps\": %.1f}\n",
+          (long long)n, (long long)wrong,
+          configOf(kernel, report.chosen).c_str(), firstCallMs, report.wallMs,
+          report.fromCache ? 1 : 0, gbps(tunedMs), gbps(defaultMs),
+          gbps(copyMs));
     }
 
     // The same first call with the correctness check on: the price of
@@ -181,7 +183,7 @@ int main(int argc, char **argv) {
       TunedKernel &k = checked.kernel("scale");
       k.launch(nullptr, memref(x.f(), {maxN}), memref(y.f(), {maxN}), s, maxN);
       backend.synchronize(nullptr);
-      const TuningReport &report = k.reports().back();
+      const TuningReport report = k.reports().back();
       int rejected = 0;
       for (const CandidateResult &c : report.candidates)
         rejected += c.status == CandidateStatus::WrongResult;

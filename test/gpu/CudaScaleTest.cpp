@@ -113,7 +113,7 @@ TEST(CudaScaleTest, EveryVariantIsCorrectWhenForced) {
   options.rtol = 0;
   Module module = Module::load(setup().bundle, *setup().device, options);
   EXPECT_EQ(runScale(module, 123457, -3.0f), 0.0);
-  const TuningReport &report = module.kernel("scale").reports().back();
+  const TuningReport report = module.kernel("scale").reports().back();
   EXPECT_TRUE(report.checked) << report.checkSkipped;
   for (const CandidateResult &c : report.candidates)
     EXPECT_NE(c.status, CandidateStatus::WrongResult) << c.name << ": " << c.reason;

@@ -64,7 +64,8 @@ public:
   /// The variant decided for `signature`, or -1 if none is yet.
   int chosenVariant(const std::vector<int64_t> &signature) const;
 
-  /// Every decision this kernel made, oldest first.
+  /// Every decision this kernel made, oldest first. A copy: keep it, do not
+  /// bind a reference to an element of the returned temporary.
   std::vector<TuningReport> reports() const;
 
   struct Impl;
