@@ -20,6 +20,8 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -41,22 +43,31 @@ std::vector<float> randomFloats(size_t n) {
   return v;
 }
 
-/// Median wall time of `launch` in ms, over enough runs to last ~200 ms.
-double timeMs(const std::function<void()> &launch) {
+/// Median wall times in ms of `a` and `b`, sampled in turns (so that a drift
+/// of the machine, such as a clock ramping up, affects both alike) until
+/// about 400 ms have passed.
+std::pair<double, double> timeMs(const std::function<void()> &a,
+                                 const std::function<void()> &b) {
   using Clock = std::chrono::steady_clock;
-  std::vector<double> samples;
-  auto start = Clock::now();
-  while (samples.size() < 5 ||
-         (samples.size() < 200 &&
-          Clock::now() - start < std::chrono::milliseconds(200))) {
+  auto sample = [](const std::function<void()> &launch) {
     auto t0 = Clock::now();
     launch();
-    samples.push_back(
-        std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0)
+        .count();
+  };
+  auto median = [](std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  };
+  std::vector<double> as, bs;
+  auto start = Clock::now();
+  while (as.size() < 5 ||
+         (as.size() < 200 &&
+          Clock::now() - start < std::chrono::milliseconds(400))) {
+    as.push_back(sample(a));
+    bs.push_back(sample(b));
   }
-  std::nth_element(samples.begin(), samples.begin() + samples.size() / 2,
-                   samples.end());
-  return samples[samples.size() / 2];
+  return {median(as), median(bs)};
 }
 
 std::string configOf(const tuna::TunedKernel &kernel, int variant) {
@@ -82,9 +93,9 @@ Row measure(tuna::Module &tuned, tuna::Module &fixed, const char *name,
   const tuna::TuningReport report = kernel.reports().back();
   row.tuneMs = report.wallMs;
   row.pick = configOf(kernel, report.chosen);
-  row.tunedMs = timeMs([&] { run(kernel); });
   tuna::TunedKernel &byDefault = fixed.kernel(name);
-  row.defaultMs = timeMs([&] { run(byDefault); });
+  std::tie(row.tunedMs, row.defaultMs) =
+      timeMs([&] { run(kernel); }, [&] { run(byDefault); });
   return row;
 }
 

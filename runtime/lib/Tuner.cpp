@@ -410,9 +410,14 @@ const char *candidateStatusName(CandidateStatus status) {
 int TunedKernel::Impl::cachedVariant(const CacheEntry &entry) const {
   // The bundle may have changed under the same source hash (other compile
   // options): trust an entry only if the variant still has its config.
+  // The cache file lists parameters by name, in no particular order.
+  auto sorted = [](std::vector<std::pair<std::string, int64_t>> config) {
+    std::sort(config.begin(), config.end());
+    return config;
+  };
   for (size_t v = 0; v < spec.variants.size(); ++v)
     if (spec.variants[v].name == entry.variant &&
-        spec.variants[v].config == entry.config)
+        sorted(spec.variants[v].config) == sorted(entry.config))
       return static_cast<int>(v);
   return -1;
 }

@@ -112,6 +112,26 @@ TEST(CacheTest, SecondModuleStartsWithoutTuning) {
             static_cast<size_t>(measuredCount(first)));
 }
 
+TEST(CacheTest, ParametersInAnyOrderMatch) {
+  // The file keeps parameters sorted by name; the bundle keeps its order.
+  TempDir dir;
+  Bundle bundle = axpyBundle();
+  bundle.kernels[0].params.insert(bundle.kernels[0].params.begin(), "zeta");
+  for (Variant &variant : bundle.kernels[0].variants)
+    variant.config.insert(variant.config.begin(), {"zeta", 1});
+  Options options = cachedOptions(dir.path);
+  auto decide = [&] {
+    Module module =
+        Module::fromBundle(bundle, Device::host(), "axpy.tuna", options);
+    std::vector<float> x(300, 1.0f), y(300, 2.0f);
+    module.kernel("axpy").launch(nullptr, memref(x.data(), {300}),
+                                 memref(y.data(), {300}), 3.0f, int64_t(300));
+    return module.kernel("axpy").reports().back();
+  };
+  EXPECT_FALSE(decide().fromCache);
+  EXPECT_TRUE(decide().fromCache);
+}
+
 TEST(CacheTest, AlwaysTunesAgainAndOffNeverTouchesTheCache) {
   TempDir dir;
   decideOnce(cachedOptions(dir.path), 2048);
