@@ -16,6 +16,7 @@
 #include "tuna/Target/Header.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
@@ -24,11 +25,52 @@ using namespace mlir::tuna;
 
 namespace {
 
+/// Words that cannot name a namespace or a function in C++17 or C++20.
+bool isKeyword(llvm::StringRef name) {
+  static constexpr llvm::StringLiteral keywords[] = {
+      "alignas",       "alignof",     "and",
+      "and_eq",        "asm",         "auto",
+      "bitand",        "bitor",       "bool",
+      "break",         "case",        "catch",
+      "char",          "char8_t",     "char16_t",
+      "char32_t",      "class",       "co_await",
+      "co_return",     "co_yield",    "compl",
+      "concept",       "const",       "const_cast",
+      "consteval",     "constexpr",   "constinit",
+      "continue",      "decltype",    "default",
+      "delete",        "do",          "double",
+      "dynamic_cast",  "else",        "enum",
+      "explicit",      "export",      "extern",
+      "false",         "float",       "for",
+      "friend",        "goto",        "if",
+      "inline",        "int",         "long",
+      "mutable",       "namespace",   "new",
+      "noexcept",      "not",         "not_eq",
+      "nullptr",       "operator",    "or",
+      "or_eq",         "private",     "protected",
+      "public",        "register",    "reinterpret_cast",
+      "requires",      "return",      "short",
+      "signed",        "sizeof",      "static",
+      "static_assert", "static_cast", "struct",
+      "switch",        "template",    "this",
+      "thread_local",  "throw",       "true",
+      "try",           "typedef",     "typeid",
+      "typename",      "union",       "unsigned",
+      "using",         "virtual",     "void",
+      "volatile",      "wchar_t",     "while",
+      "xor",           "xor_eq"};
+  return llvm::is_contained(keywords, name);
+}
+
 bool isIdentifier(llvm::StringRef name) {
-  if (name.empty() || llvm::isDigit(name.front()))
+  if (name.empty() || llvm::isDigit(name.front()) || isKeyword(name))
     return false;
   return llvm::all_of(name,
                       [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
 const char *cppType(const ::tuna::ArgSpec &arg) {
@@ -55,7 +97,7 @@ const char *cppType(const ::tuna::ArgSpec &arg) {
   case ::tuna::ScalarType::F64:
     return "double";
   }
-  return "int64_t";
+  llvm_unreachable("a scalar type the bundle format does not have");
 }
 
 bool hasGpuCode(const ::tuna::Bundle &bundle, const ::tuna::Kernel &kernel) {
@@ -75,22 +117,39 @@ std::string mlir::tuna::headerNamespaceFor(llvm::StringRef path) {
       c = '_';
   if (name.empty() || llvm::isDigit(name.front()))
     name.insert(name.begin(), '_');
+  if (isKeyword(name))
+    name += '_';
   return name;
+}
+
+llvm::Error mlir::tuna::verifyHeaderNamespace(llvm::StringRef ns) {
+  if (ns == "tuna" || ns == "std")
+    return error("header namespace '" + ns + "' is taken by " +
+                 (ns == "tuna" ? "the Tuna runtime" : "the C++ library"));
+  if (!isIdentifier(ns))
+    return error("header namespace '" + ns +
+                 "' is not a C++ identifier (letters, digits and '_', not "
+                 "starting with a digit, not a keyword)");
+  return llvm::Error::success();
 }
 
 llvm::Expected<std::string> mlir::tuna::emitHeader(const ::tuna::Bundle &bundle,
                                                    llvm::StringRef bundleBytes,
                                                    llvm::StringRef ns,
                                                    llvm::StringRef source) {
-  auto error = [](const llvm::Twine &message) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-  };
-  if (!isIdentifier(ns))
-    return error("header namespace '" + ns + "' is not a C++ identifier");
-  for (const ::tuna::Kernel &kernel : bundle.kernels)
-    if (!isIdentifier(kernel.name) || kernel.name == "module")
+  if (llvm::Error err = verifyHeaderNamespace(ns))
+    return std::move(err);
+  for (const ::tuna::Kernel &kernel : bundle.kernels) {
+    if (kernel.name == "module" || kernel.name == "detail")
       return error("kernel '" + kernel.name +
-                   "' cannot name a C++ launcher function");
+                   "' cannot have a launcher: the "
+                   "header's namespace declares '" +
+                   kernel.name + "' itself; rename the kernel");
+    if (!isIdentifier(kernel.name))
+      return error("kernel '" + kernel.name +
+                   "' cannot name a C++ launcher "
+                   "function; rename the kernel");
+  }
 
   std::string out;
   llvm::raw_string_ostream os(out);

@@ -209,6 +209,12 @@ static void printSummary(const ::tuna::Bundle &bundle,
      << " B in " << llvm::format("%.2f", totalSeconds) << " s\n";
 }
 
+/// The namespace of the header: --header-namespace, else from --header.
+static std::string headerNamespaceName() {
+  return headerNamespace.empty() ? headerNamespaceFor(headerFile)
+                                 : headerNamespace.getValue();
+}
+
 /// Expands, compiles and writes the bundle; prints the summary.
 static LogicalResult compileFile(llvm::SourceMgr &sourceMgr,
                                  MLIRContext &context,
@@ -258,18 +264,20 @@ static LogicalResult compileFile(llvm::SourceMgr &sourceMgr,
   llvm::Expected<std::string> bytes = serializeBundle(*bundle);
   if (!bytes)
     return fail("invalid bundle: " + llvm::toString(bytes.takeError()));
+  // The header is made before anything is written, so that a kernel it
+  // cannot declare leaves no bundle behind either.
+  std::string header;
+  if (!headerFile.empty()) {
+    llvm::Expected<std::string> text =
+        emitHeader(*bundle, *bytes, headerNamespaceName(), inputFile);
+    if (!text)
+      return fail(llvm::toString(text.takeError()));
+    header = std::move(*text);
+  }
   if (failed(writeFile(outputFile, *bytes)))
     return failure();
-  if (!headerFile.empty()) {
-    std::string ns = headerNamespace.empty() ? headerNamespaceFor(headerFile)
-                                             : headerNamespace.getValue();
-    llvm::Expected<std::string> header =
-        emitHeader(*bundle, *bytes, ns, inputFile);
-    if (!header)
-      return fail(llvm::toString(header.takeError()));
-    if (failed(writeFile(headerFile, *header)))
-      return failure();
-  }
+  if (!headerFile.empty() && failed(writeFile(headerFile, header)))
+    return failure();
   if (!emitDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(emitDir))
       return fail("cannot create '" + emitDir + "': " + ec.message());
@@ -312,6 +320,16 @@ int main(int argc, char **argv) {
     }
     options.targets.push_back(*target);
   }
+  // A bad namespace is reported before the kernels take time to compile.
+  if (!headerNamespace.empty() && headerFile.empty()) {
+    (void)fail("--header-namespace needs --header");
+    return 1;
+  }
+  if (!headerFile.empty())
+    if (llvm::Error err = verifyHeaderNamespace(headerNamespaceName())) {
+      (void)fail(llvm::toString(std::move(err)));
+      return 1;
+    }
   options.ptxas = ptxasPath;
   options.noPtxas = noPtxas;
   if (!rocmBitcode.empty())
