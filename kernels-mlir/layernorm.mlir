@@ -1,0 +1,198 @@
+// Layer normalization over the rows of a row-major rows x cols float matrix.
+//
+// Reference: y[r, c] = (x[r, c] - mean_r) / sqrt(var_r + eps) * gamma[c]
+// + beta[c], with mean_r = sum_c x[r, c] / cols and var_r = sum_c
+// (x[r, c] - mean_r)^2 / cols (biased, as torch.nn.LayerNorm), computed in
+// double on the CPU.
+//
+// Each row is handled by a group of `tpr` threads (a multiple of the warp);
+// a block holds `rpb` such groups (`tpr * rpb` threads, rows / rpb blocks).
+// Pass 1 sums d = x - k and d * d with k = x[r, 0] (a shift that keeps the
+// float variance accurate when the mean is large against the spread); the
+// sums of a warp meet through butterfly shuffles, those of several warps
+// through workgroup memory and one more round. Pass 2 writes y; its second
+// read of the row mostly hits the cache. Accesses are `vec` wide (16 bytes
+// for vec = 4) when cols is a multiple of vec and every buffer is aligned;
+// otherwise one float at a time.
+// tpr 32..1024 x rpb 1..8 x vec 1|4 with tpr * rpb <= 1024: 36 variants;
+// default tpr = 128, rpb = 1, vec = 1.
+
+#fits = affine_set<(rows, cols)[tpr, rpb, vec] : (1024 - tpr * rpb >= 0)>
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @layernorm(%x: memref<?xf32>, %gamma: memref<?xf32>, %beta: memref<?xf32>,
+                        %y: memref<?xf32>, %eps: f32, %rows: index, %cols: index)
+        workgroup(%p1: memref<32xf32, #gpu.address_space<workgroup>>,
+                  %p2: memref<32xf32, #gpu.address_space<workgroup>>) kernel attributes {
+      tuna.space = #tuna.space<
+        params = [#tuna.param<"tpr", [32, 64, 128, 256, 512, 1024]>,
+                  #tuna.param<"rpb", [1, 2, 4, 8]>,
+                  #tuna.param<"vec", [1, 4]>],
+        defaults = {tpr = 128, rpb = 1, vec = 1},
+        constraints = [#fits],
+        key = [#tuna.key<arg = 5, bucket = pow2>, #tuna.key<arg = 6, bucket = pow2>],
+        grid = affine_map<(rows, cols)[tpr, rpb, vec] -> (rows ceildiv rpb)>,
+        block = affine_map<(rows, cols)[tpr, rpb, vec] -> (tpr * rpb)>
+      >} {
+      %tpr = tuna.param "tpr" : index
+      %rpb = tuna.param "rpb" : index
+      %vec = tuna.param "vec" : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c5 = arith.constant 5 : index
+      %c32 = arith.constant 32 : index
+      %zero = arith.constant 0.0 : f32
+      %zero4 = arith.constant dense<0.0> : vector<4xf32>
+      %width = arith.constant 32 : i32
+      %one = arith.constant 1 : i32
+      %bid = gpu.block_id x
+      %tid = gpu.thread_id x
+      %group = arith.divui %tid, %tpr : index
+      %t = arith.remui %tid, %tpr : index
+      %first_row = arith.muli %bid, %rpb : index
+      %row = arith.addi %first_row, %group : index
+      %valid = arith.cmpi ult, %row, %rows : index
+      %len = arith.select %valid, %cols, %c0 : index
+      %base = arith.muli %row, %cols : index
+      %px = memref.extract_aligned_pointer_as_index %x : memref<?xf32> -> index
+      %pg = memref.extract_aligned_pointer_as_index %gamma : memref<?xf32> -> index
+      %pb = memref.extract_aligned_pointer_as_index %beta : memref<?xf32> -> index
+      %py = memref.extract_aligned_pointer_as_index %y : memref<?xf32> -> index
+      %pxg = arith.ori %px, %pg : index
+      %pby = arith.ori %pb, %py : index
+      %pall = arith.ori %pxg, %pby : index
+      %vec_bytes = arith.muli %vec, %c4 : index
+      %pmis = arith.remui %pall, %vec_bytes : index
+      %cmis = arith.remui %cols, %vec : index
+      %mis = arith.ori %pmis, %cmis : index
+      %aligned = arith.cmpi eq, %mis, %c0 : index
+      %is4 = arith.cmpi eq, %vec, %c4 : index
+      %wide = arith.andi %aligned, %is4 : i1
+      %nonempty = arith.cmpi ugt, %len, %c0 : index
+      %shift = scf.if %nonempty -> f32 {
+        %v = memref.load %x[%base] : memref<?xf32>
+        scf.yield %v : f32
+      } else {
+        scf.yield %zero : f32
+      }
+
+      // Pass 1: this thread's sum of d and of d * d, d = x - shift.
+      %s1, %s2 = scf.if %wide -> (f32, f32) {
+        %start = arith.muli %t, %c4 : index
+        %step = arith.muli %tpr, %c4 : index
+        %kv = vector.broadcast %shift : f32 to vector<4xf32>
+        %r:2 = scf.for %k = %start to %len step %step iter_args(%a1 = %zero4, %a2 = %zero4) -> (vector<4xf32>, vector<4xf32>) {
+          %i = arith.addi %base, %k : index
+          %v = vector.load %x[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          %d = arith.subf %v, %kv : vector<4xf32>
+          %n1 = arith.addf %a1, %d : vector<4xf32>
+          %n2 = math.fma %d, %d, %a2 : vector<4xf32>
+          scf.yield %n1, %n2 : vector<4xf32>, vector<4xf32>
+        }
+        %r1 = vector.reduction <add>, %r#0 : vector<4xf32> into f32
+        %r2 = vector.reduction <add>, %r#1 : vector<4xf32> into f32
+        scf.yield %r1, %r2 : f32, f32
+      } else {
+        %r:2 = scf.for %k = %t to %len step %tpr iter_args(%a1 = %zero, %a2 = %zero) -> (f32, f32) {
+          %i = arith.addi %base, %k : index
+          %v = memref.load %x[%i] : memref<?xf32>
+          %d = arith.subf %v, %shift : f32
+          %n1 = arith.addf %a1, %d : f32
+          %n2 = math.fma %d, %d, %a2 : f32
+          scf.yield %n1, %n2 : f32, f32
+        }
+        scf.yield %r#0, %r#1 : f32, f32
+      }
+
+      // Sum both over the warp.
+      %w1, %w2 = scf.for %it = %c0 to %c5 step %c1 iter_args(%a1 = %s1, %a2 = %s2) -> (f32, f32) {
+        %si = arith.index_cast %it : index to i32
+        %off = arith.shli %one, %si : i32
+        %o1, %ok1 = gpu.shuffle xor %a1, %off, %width : f32
+        %o2, %ok2 = gpu.shuffle xor %a2, %off, %width : f32
+        %n1 = arith.addf %a1, %o1 : f32
+        %n2 = arith.addf %a2, %o2 : f32
+        scf.yield %n1, %n2 : f32, f32
+      }
+      // Rows that span several warps (folds away for tpr = 32).
+      %multi = arith.cmpi ugt, %tpr, %c32 : index
+      %t1, %t2 = scf.if %multi -> (f32, f32) {
+        %warp = arith.divui %tid, %c32 : index
+        %lane = arith.remui %tid, %c32 : index
+        %leader = arith.cmpi eq, %lane, %c0 : index
+        scf.if %leader {
+          memref.store %w1, %p1[%warp] : memref<32xf32, #gpu.address_space<workgroup>>
+          memref.store %w2, %p2[%warp] : memref<32xf32, #gpu.address_space<workgroup>>
+        }
+        gpu.barrier
+        %wpr = arith.divui %tpr, %c32 : index
+        %first = arith.muli %group, %wpr : index
+        %mine = arith.cmpi ult, %lane, %wpr : index
+        %q1, %q2 = scf.if %mine -> (f32, f32) {
+          %j = arith.addi %first, %lane : index
+          %a = memref.load %p1[%j] : memref<32xf32, #gpu.address_space<workgroup>>
+          %b = memref.load %p2[%j] : memref<32xf32, #gpu.address_space<workgroup>>
+          scf.yield %a, %b : f32, f32
+        } else {
+          scf.yield %zero, %zero : f32, f32
+        }
+        %r:2 = scf.for %it = %c0 to %c5 step %c1 iter_args(%a1 = %q1, %a2 = %q2) -> (f32, f32) {
+          %si = arith.index_cast %it : index to i32
+          %off = arith.shli %one, %si : i32
+          %o1, %ok1 = gpu.shuffle xor %a1, %off, %width : f32
+          %o2, %ok2 = gpu.shuffle xor %a2, %off, %width : f32
+          %n1 = arith.addf %a1, %o1 : f32
+          %n2 = arith.addf %a2, %o2 : f32
+          scf.yield %n1, %n2 : f32, f32
+        }
+        scf.yield %r#0, %r#1 : f32, f32
+      } else {
+        scf.yield %w1, %w2 : f32, f32
+      }
+
+      // mean = shift + E[d], var = E[d^2] - E[d]^2.
+      %ci = arith.index_cast %cols : index to i64
+      %cf = arith.uitofp %ci : i64 to f32
+      %md = arith.divf %t1, %cf : f32
+      %msq = arith.divf %t2, %cf : f32
+      %md2 = arith.mulf %md, %md : f32
+      %var0 = arith.subf %msq, %md2 : f32
+      %var = arith.maximumf %var0, %zero : f32
+      %mean = arith.addf %shift, %md : f32
+      %ve = arith.addf %var, %eps : f32
+      %rstd = math.rsqrt %ve : f32
+
+      // Pass 2: y = (x - mean) * rstd * gamma + beta.
+      scf.if %wide {
+        %start = arith.muli %t, %c4 : index
+        %step = arith.muli %tpr, %c4 : index
+        %mv = vector.broadcast %mean : f32 to vector<4xf32>
+        %rv = vector.broadcast %rstd : f32 to vector<4xf32>
+        scf.for %k = %start to %len step %step {
+          %i = arith.addi %base, %k : index
+          %v = vector.load %x[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          %g = vector.load %gamma[%k] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          %b = vector.load %beta[%k] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          %d = arith.subf %v, %mv : vector<4xf32>
+          %n = arith.mulf %d, %rv : vector<4xf32>
+          %o = math.fma %n, %g, %b : vector<4xf32>
+          vector.store %o, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+        }
+      } else {
+        scf.for %k = %t to %len step %tpr {
+          %i = arith.addi %base, %k : index
+          %v = memref.load %x[%i] : memref<?xf32>
+          %g = memref.load %gamma[%k] : memref<?xf32>
+          %b = memref.load %beta[%k] : memref<?xf32>
+          %d = arith.subf %v, %mean : f32
+          %n = arith.mulf %d, %rstd : f32
+          %o = math.fma %n, %g, %b : f32
+          memref.store %o, %y[%i] : memref<?xf32>
+        }
+      }
+      gpu.return
+    }
+  }
+}

@@ -1,0 +1,144 @@
+// Row sum of a row-major rows x cols float matrix: y[r] = sum_c x[r, c].
+//
+// Reference: y[r] = sum_{c < cols} x[r * cols + c], computed in double on the
+// CPU; this kernel accumulates in float (per-thread partial sums, then a
+// tree across threads), so expect a relative error near 1e-6.
+//
+// Each row is reduced by a group of `tpr` threads (a multiple of the warp);
+// a block holds `rpb` such groups, so `tpr * rpb` threads and a grid of
+// rows / rpb blocks. A thread sums elements t*vec, t*vec + tpr*vec, ... of its
+// row with `vec`-wide loads (16 bytes for vec = 4, when cols is a multiple of
+// vec and x is aligned; otherwise one float at a time), then the warp sums
+// with butterfly shuffles, and when a row spans several warps their partial
+// sums meet in workgroup memory and one more round of shuffles.
+// tpr 32..1024 x rpb 1..8 x vec 1|4 with tpr * rpb <= 1024: 36 variants;
+// default tpr = 128, rpb = 1, vec = 1.
+
+#fits = affine_set<(rows, cols)[tpr, rpb, vec] : (1024 - tpr * rpb >= 0)>
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @row_sum(%x: memref<?xf32>, %y: memref<?xf32>, %rows: index, %cols: index)
+        workgroup(%partial: memref<32xf32, #gpu.address_space<workgroup>>) kernel attributes {
+      tuna.space = #tuna.space<
+        params = [#tuna.param<"tpr", [32, 64, 128, 256, 512, 1024]>,
+                  #tuna.param<"rpb", [1, 2, 4, 8]>,
+                  #tuna.param<"vec", [1, 4]>],
+        defaults = {tpr = 128, rpb = 1, vec = 1},
+        constraints = [#fits],
+        key = [#tuna.key<arg = 2, bucket = pow2>, #tuna.key<arg = 3, bucket = pow2>],
+        grid = affine_map<(rows, cols)[tpr, rpb, vec] -> (rows ceildiv rpb)>,
+        block = affine_map<(rows, cols)[tpr, rpb, vec] -> (tpr * rpb)>
+      >} {
+      %tpr = tuna.param "tpr" : index
+      %rpb = tuna.param "rpb" : index
+      %vec = tuna.param "vec" : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c32 = arith.constant 32 : index
+      %zero = arith.constant 0.0 : f32
+      %bid = gpu.block_id x
+      %tid = gpu.thread_id x
+      %group = arith.divui %tid, %tpr : index
+      %t = arith.remui %tid, %tpr : index
+      %first_row = arith.muli %bid, %rpb : index
+      %row = arith.addi %first_row, %group : index
+      // Threads of a row past the end run no iterations but still take part
+      // in the barrier below.
+      %valid = arith.cmpi ult, %row, %rows : index
+      %len = arith.select %valid, %cols, %c0 : index
+      %base = arith.muli %row, %cols : index
+      %px = memref.extract_aligned_pointer_as_index %x : memref<?xf32> -> index
+      %vec_bytes = arith.muli %vec, %c4 : index
+      %pmis = arith.remui %px, %vec_bytes : index
+      %cmis = arith.remui %cols, %vec : index
+      %mis = arith.ori %pmis, %cmis : index
+      %aligned = arith.cmpi eq, %mis, %c0 : index
+      %sum = scf.if %aligned -> f32 {
+        // `vec` changes the vector type: each variant keeps one case.
+        %s = scf.index_switch %vec -> f32
+        case 4 {
+          %start = arith.muli %t, %c4 : index
+          %step = arith.muli %tpr, %c4 : index
+          %init = arith.constant dense<0.0> : vector<4xf32>
+          %acc = scf.for %k = %start to %len step %step iter_args(%a = %init) -> vector<4xf32> {
+            %i = arith.addi %base, %k : index
+            %v = vector.load %x[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+            %n = arith.addf %a, %v : vector<4xf32>
+            scf.yield %n : vector<4xf32>
+          }
+          %r = vector.reduction <add>, %acc : vector<4xf32> into f32
+          scf.yield %r : f32
+        }
+        default {
+          %r = scf.for %k = %t to %len step %tpr iter_args(%a = %zero) -> f32 {
+            %i = arith.addi %base, %k : index
+            %v = memref.load %x[%i] : memref<?xf32>
+            %n = arith.addf %a, %v : f32
+            scf.yield %n : f32
+          }
+          scf.yield %r : f32
+        }
+        scf.yield %s : f32
+      } else {
+        %r = scf.for %k = %t to %len step %tpr iter_args(%a = %zero) -> f32 {
+          %i = arith.addi %base, %k : index
+          %v = memref.load %x[%i] : memref<?xf32>
+          %n = arith.addf %a, %v : f32
+          scf.yield %n : f32
+        }
+        scf.yield %r : f32
+      }
+      // Butterfly over the warp: every lane ends with the warp's sum.
+      %c5 = arith.constant 5 : index
+      %width = arith.constant 32 : i32
+      %one = arith.constant 1 : i32
+      %warp_sum = scf.for %s = %c0 to %c5 step %c1 iter_args(%a = %sum) -> f32 {
+        %si = arith.index_cast %s : index to i32
+        %off = arith.shli %one, %si : i32
+        %o, %ok = gpu.shuffle xor %a, %off, %width : f32
+        %n = arith.addf %a, %o : f32
+        scf.yield %n : f32
+      }
+      // A row that spans several warps (tpr is a constant in each variant,
+      // so this folds away for tpr = 32).
+      %multi = arith.cmpi ugt, %tpr, %c32 : index
+      %total = scf.if %multi -> f32 {
+        %warp = arith.divui %tid, %c32 : index
+        %lane = arith.remui %tid, %c32 : index
+        %leader = arith.cmpi eq, %lane, %c0 : index
+        scf.if %leader {
+          memref.store %warp_sum, %partial[%warp] : memref<32xf32, #gpu.address_space<workgroup>>
+        }
+        gpu.barrier
+        %wpr = arith.divui %tpr, %c32 : index
+        %first = arith.muli %group, %wpr : index
+        %mine = arith.cmpi ult, %lane, %wpr : index
+        %p = scf.if %mine -> f32 {
+          %j = arith.addi %first, %lane : index
+          %v = memref.load %partial[%j] : memref<32xf32, #gpu.address_space<workgroup>>
+          scf.yield %v : f32
+        } else {
+          scf.yield %zero : f32
+        }
+        %r = scf.for %s = %c0 to %c5 step %c1 iter_args(%a = %p) -> f32 {
+          %si = arith.index_cast %s : index to i32
+          %off = arith.shli %one, %si : i32
+          %o, %ok = gpu.shuffle xor %a, %off, %width : f32
+          %n = arith.addf %a, %o : f32
+          scf.yield %n : f32
+        }
+        scf.yield %r : f32
+      } else {
+        scf.yield %warp_sum : f32
+      }
+      %head = arith.cmpi eq, %t, %c0 : index
+      %write = arith.andi %head, %valid : i1
+      scf.if %write {
+        memref.store %total, %y[%row] : memref<?xf32>
+      }
+      gpu.return
+    }
+  }
+}

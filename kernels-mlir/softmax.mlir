@@ -1,0 +1,193 @@
+// Row softmax of a row-major rows x cols float matrix.
+//
+// Reference: y[r, c] = exp(x[r, c] - m_r) / sum_k exp(x[r, k] - m_r) with
+// m_r = max_k x[r, k], computed in double on the CPU.
+//
+// Each row is handled by a group of `tpr` threads (a multiple of the warp);
+// a block holds `rpb` such groups (`tpr * rpb` threads, rows / rpb blocks).
+// Two passes over the row:
+//  1. online max and sum: each thread keeps (m, s) with s = sum exp(x - m)
+//     over its elements, rescaling s when m grows (once per `vec`-wide
+//     chunk); the pairs of a warp meet through butterfly shuffles, those of
+//     several warps through workgroup memory and one more round;
+//  2. y = exp(x - m) * (1 / s); the second read of the row mostly hits the
+//     cache, so device memory sees about one read and one write.
+// Accesses are `vec` wide (16 bytes for vec = 4) when cols is a multiple of
+// vec and both buffers are aligned; otherwise one float at a time.
+// tpr 32..1024 x rpb 1..8 x vec 1|4 with tpr * rpb <= 1024: 36 variants;
+// default tpr = 128, rpb = 1, vec = 1.
+
+#fits = affine_set<(rows, cols)[tpr, rpb, vec] : (1024 - tpr * rpb >= 0)>
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @softmax(%x: memref<?xf32>, %y: memref<?xf32>, %rows: index, %cols: index)
+        workgroup(%pm: memref<32xf32, #gpu.address_space<workgroup>>,
+                  %ps: memref<32xf32, #gpu.address_space<workgroup>>) kernel attributes {
+      tuna.space = #tuna.space<
+        params = [#tuna.param<"tpr", [32, 64, 128, 256, 512, 1024]>,
+                  #tuna.param<"rpb", [1, 2, 4, 8]>,
+                  #tuna.param<"vec", [1, 4]>],
+        defaults = {tpr = 128, rpb = 1, vec = 1},
+        constraints = [#fits],
+        key = [#tuna.key<arg = 2, bucket = pow2>, #tuna.key<arg = 3, bucket = pow2>],
+        grid = affine_map<(rows, cols)[tpr, rpb, vec] -> (rows ceildiv rpb)>,
+        block = affine_map<(rows, cols)[tpr, rpb, vec] -> (tpr * rpb)>
+      >} {
+      %tpr = tuna.param "tpr" : index
+      %rpb = tuna.param "rpb" : index
+      %vec = tuna.param "vec" : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c5 = arith.constant 5 : index
+      %c32 = arith.constant 32 : index
+      %zero = arith.constant 0.0 : f32
+      %onef = arith.constant 1.0 : f32
+      // The running maximum starts finite, so that exp(m - m') of two empty
+      // partial results is 1, not NaN.
+      %lowest = arith.constant -3.0e+38 : f32
+      %width = arith.constant 32 : i32
+      %one = arith.constant 1 : i32
+      %bid = gpu.block_id x
+      %tid = gpu.thread_id x
+      %group = arith.divui %tid, %tpr : index
+      %t = arith.remui %tid, %tpr : index
+      %first_row = arith.muli %bid, %rpb : index
+      %row = arith.addi %first_row, %group : index
+      %valid = arith.cmpi ult, %row, %rows : index
+      %len = arith.select %valid, %cols, %c0 : index
+      %base = arith.muli %row, %cols : index
+      %px = memref.extract_aligned_pointer_as_index %x : memref<?xf32> -> index
+      %py = memref.extract_aligned_pointer_as_index %y : memref<?xf32> -> index
+      %pxy = arith.ori %px, %py : index
+      %vec_bytes = arith.muli %vec, %c4 : index
+      %pmis = arith.remui %pxy, %vec_bytes : index
+      %cmis = arith.remui %cols, %vec : index
+      %mis = arith.ori %pmis, %cmis : index
+      %aligned = arith.cmpi eq, %mis, %c0 : index
+      %is4 = arith.cmpi eq, %vec, %c4 : index
+      %wide = arith.andi %aligned, %is4 : i1
+
+      // Pass 1: this thread's (max, sum of exp(x - max)).
+      %m, %s = scf.if %wide -> (f32, f32) {
+        %start = arith.muli %t, %c4 : index
+        %step = arith.muli %tpr, %c4 : index
+        %r:2 = scf.for %k = %start to %len step %step iter_args(%am = %lowest, %as = %zero) -> (f32, f32) {
+          %i = arith.addi %base, %k : index
+          %v = vector.load %x[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          %cm = vector.reduction <maximumf>, %v : vector<4xf32> into f32
+          %nm = arith.maximumf %am, %cm : f32
+          %d = arith.subf %am, %nm : f32
+          %scale = math.exp %d : f32
+          %kept = arith.mulf %as, %scale : f32
+          %nmv = vector.broadcast %nm : f32 to vector<4xf32>
+          %dv = arith.subf %v, %nmv : vector<4xf32>
+          %ev = math.exp %dv : vector<4xf32>
+          %ns = vector.reduction <add>, %ev, %kept : vector<4xf32> into f32
+          scf.yield %nm, %ns : f32, f32
+        }
+        scf.yield %r#0, %r#1 : f32, f32
+      } else {
+        %r:2 = scf.for %k = %t to %len step %tpr iter_args(%am = %lowest, %as = %zero) -> (f32, f32) {
+          %i = arith.addi %base, %k : index
+          %v = memref.load %x[%i] : memref<?xf32>
+          %nm = arith.maximumf %am, %v : f32
+          %d = arith.subf %am, %nm : f32
+          %scale = math.exp %d : f32
+          %kept = arith.mulf %as, %scale : f32
+          %dv = arith.subf %v, %nm : f32
+          %ev = math.exp %dv : f32
+          %ns = arith.addf %kept, %ev : f32
+          scf.yield %nm, %ns : f32, f32
+        }
+        scf.yield %r#0, %r#1 : f32, f32
+      }
+
+      // Combine the (max, sum) pairs of a warp.
+      %wm, %ws = scf.for %it = %c0 to %c5 step %c1 iter_args(%am = %m, %as = %s) -> (f32, f32) {
+        %si = arith.index_cast %it : index to i32
+        %off = arith.shli %one, %si : i32
+        %om, %ok1 = gpu.shuffle xor %am, %off, %width : f32
+        %os, %ok2 = gpu.shuffle xor %as, %off, %width : f32
+        %nm = arith.maximumf %am, %om : f32
+        %d1 = arith.subf %am, %nm : f32
+        %e1 = math.exp %d1 : f32
+        %d2 = arith.subf %om, %nm : f32
+        %e2 = math.exp %d2 : f32
+        %a1 = arith.mulf %as, %e1 : f32
+        %a2 = arith.mulf %os, %e2 : f32
+        %ns = arith.addf %a1, %a2 : f32
+        scf.yield %nm, %ns : f32, f32
+      }
+      // Rows that span several warps (folds away for tpr = 32).
+      %multi = arith.cmpi ugt, %tpr, %c32 : index
+      %rm, %rs = scf.if %multi -> (f32, f32) {
+        %warp = arith.divui %tid, %c32 : index
+        %lane = arith.remui %tid, %c32 : index
+        %leader = arith.cmpi eq, %lane, %c0 : index
+        scf.if %leader {
+          memref.store %wm, %pm[%warp] : memref<32xf32, #gpu.address_space<workgroup>>
+          memref.store %ws, %ps[%warp] : memref<32xf32, #gpu.address_space<workgroup>>
+        }
+        gpu.barrier
+        %wpr = arith.divui %tpr, %c32 : index
+        %first = arith.muli %group, %wpr : index
+        %mine = arith.cmpi ult, %lane, %wpr : index
+        %pmv, %psv = scf.if %mine -> (f32, f32) {
+          %j = arith.addi %first, %lane : index
+          %a = memref.load %pm[%j] : memref<32xf32, #gpu.address_space<workgroup>>
+          %b = memref.load %ps[%j] : memref<32xf32, #gpu.address_space<workgroup>>
+          scf.yield %a, %b : f32, f32
+        } else {
+          scf.yield %lowest, %zero : f32, f32
+        }
+        %r:2 = scf.for %it = %c0 to %c5 step %c1 iter_args(%am = %pmv, %as = %psv) -> (f32, f32) {
+          %si = arith.index_cast %it : index to i32
+          %off = arith.shli %one, %si : i32
+          %om, %ok1 = gpu.shuffle xor %am, %off, %width : f32
+          %os, %ok2 = gpu.shuffle xor %as, %off, %width : f32
+          %nm = arith.maximumf %am, %om : f32
+          %d1 = arith.subf %am, %nm : f32
+          %e1 = math.exp %d1 : f32
+          %d2 = arith.subf %om, %nm : f32
+          %e2 = math.exp %d2 : f32
+          %a1 = arith.mulf %as, %e1 : f32
+          %a2 = arith.mulf %os, %e2 : f32
+          %ns = arith.addf %a1, %a2 : f32
+          scf.yield %nm, %ns : f32, f32
+        }
+        scf.yield %r#0, %r#1 : f32, f32
+      } else {
+        scf.yield %wm, %ws : f32, f32
+      }
+
+      // Pass 2: y = exp(x - max) / sum.
+      %inv = arith.divf %onef, %rs : f32
+      scf.if %wide {
+        %start = arith.muli %t, %c4 : index
+        %step = arith.muli %tpr, %c4 : index
+        %mv = vector.broadcast %rm : f32 to vector<4xf32>
+        %iv = vector.broadcast %inv : f32 to vector<4xf32>
+        scf.for %k = %start to %len step %step {
+          %i = arith.addi %base, %k : index
+          %v = vector.load %x[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          %d = arith.subf %v, %mv : vector<4xf32>
+          %e = math.exp %d : vector<4xf32>
+          %o = arith.mulf %e, %iv : vector<4xf32>
+          vector.store %o, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+        }
+      } else {
+        scf.for %k = %t to %len step %tpr {
+          %i = arith.addi %base, %k : index
+          %v = memref.load %x[%i] : memref<?xf32>
+          %d = arith.subf %v, %rm : f32
+          %e = math.exp %d : f32
+          %o = arith.mulf %e, %inv : f32
+          memref.store %o, %y[%i] : memref<?xf32>
+        }
+      }
+      gpu.return
+    }
+  }
+}
