@@ -169,8 +169,8 @@ int main(int argc, char **argv) {
           "\"copy_gbps\": %.1f}\n",
           (long long)n, (long long)wrong,
           configOf(kernel, report.chosen).c_str(), firstCallMs, report.wallMs,
-          report.fromCache ? 1 : 0, gbps(tunedMs), gbps(defaultMs),
-          gbps(copyMs));
+          report.source == DecisionSource::Cache ? 1 : 0, gbps(tunedMs),
+          gbps(defaultMs), gbps(copyMs));
     }
 
     // The same first call with the correctness check on: the price of

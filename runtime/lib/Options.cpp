@@ -1,9 +1,8 @@
 //===- Options.cpp - How a module tunes its kernels -----------------------===//
 
 #include "tuna/runtime/Options.h"
+#include "tuna/runtime/Cache.h"
 #include "tuna/runtime/Error.h"
-
-#include "TuningCache.h"
 
 #include <cstdlib>
 #include <string>

@@ -13,7 +13,7 @@
 #include "Compare.h"
 #include "KernelImpl.h"
 #include "Scratch.h"
-#include "TuningCache.h"
+#include "tuna/runtime/Cache.h"
 
 #include <algorithm>
 #include <chrono>
@@ -84,15 +84,23 @@ public:
         candidates.push_back(result.variant);
     if (candidates.empty())
       throw Error(ErrorCode::Unsupported, noCandidateMessage());
+    if (cached >= 0 && !isCandidate(cached) && options.verbose)
+      std::fprintf(stderr,
+                   "tuna: %s: not using the tuning cache's pick '%s': %s\n",
+                   where().c_str(), report.candidates[cached].name.c_str(),
+                   report.candidates[cached].reason.c_str());
     if (cached >= 0 && isCandidate(cached)) {
       report.chosen = cached;
-      report.fromCache = true;
-    } else if (options.mode == TuneMode::Off || candidates.size() == 1)
+      report.source = DecisionSource::Cache;
+    } else if (options.mode == TuneMode::Off || candidates.size() == 1) {
       report.chosen = isCandidate(kernel.spec.defaultVariant)
                           ? kernel.spec.defaultVariant
                           : candidates.front();
-    else
+      report.source = DecisionSource::Default;
+    } else {
       benchmark(candidates);
+      report.source = DecisionSource::Tuned;
+    }
     report.chosenName = kernel.spec.variants[report.chosen].name;
     report.wallMs = msSince(start);
     if (options.verbose)
@@ -371,10 +379,11 @@ private:
       std::fprintf(stderr, "tuna:   no correctness check: %s\n",
                    report.checkSkipped.c_str());
     const CandidateResult &chosen = report.candidates[report.chosen];
-    std::fprintf(stderr, "tuna: picked [%d] %s (%s) in %.1f ms%s\n",
-                 report.chosen, chosen.name.c_str(), chosen.config.c_str(),
-                 report.wallMs,
-                 report.fromCache ? ", from the tuning cache" : "");
+    std::fprintf(
+        stderr, "tuna: picked [%d] %s (%s) in %.1f ms%s\n", report.chosen,
+        chosen.name.c_str(), chosen.config.c_str(), report.wallMs,
+        report.source == DecisionSource::Cache ? ", from the tuning cache"
+                                               : "");
   }
 
   TunedKernel::Impl &kernel;
@@ -407,18 +416,36 @@ const char *candidateStatusName(CandidateStatus status) {
   return "?";
 }
 
+const char *decisionSourceName(DecisionSource source) {
+  switch (source) {
+  case DecisionSource::Tuned:
+    return "tuned";
+  case DecisionSource::Cache:
+    return "cache";
+  case DecisionSource::Default:
+    return "default";
+  }
+  return "?";
+}
+
 int TunedKernel::Impl::cachedVariant(const CacheEntry &entry) const {
   // The bundle may have changed under the same source hash (other compile
-  // options): trust an entry only if the variant still has its config.
-  // The cache file lists parameters by name, in no particular order.
+  // options): trust an entry only if the variant still has its config. The
+  // file may list the parameters in any order.
   auto sorted = [](std::vector<std::pair<std::string, int64_t>> config) {
     std::sort(config.begin(), config.end());
     return config;
   };
+  auto wanted = sorted(entry.config);
   for (size_t v = 0; v < spec.variants.size(); ++v)
     if (spec.variants[v].name == entry.variant &&
-        sorted(spec.variants[v].config) == sorted(entry.config))
+        sorted(spec.variants[v].config) == wanted)
       return static_cast<int>(v);
+  if (module.options.verbose)
+    std::fprintf(stderr,
+                 "tuna: %s: ignoring the tuning cache's entry: the bundle has "
+                 "no variant '%s' with its configuration\n",
+                 describe().c_str(), entry.variant.c_str());
   return -1;
 }
 
@@ -436,38 +463,26 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
   // tuning; a fresh one is persisted (Always skips the lookup only).
   const Options &options = module.options;
   bool persistent = !options.cacheDir.empty() && options.mode != TuneMode::Off;
-  TuningCache cache(options.cacheDir);
-  CacheKey key;
+  TuningCache cache = TuningCache::inDirectory(options.cacheDir);
   int cached = -1;
-  if (persistent) {
+  if (persistent && options.mode == TuneMode::On) {
     const DeviceInfo &info = backend.info();
-    key = {info.name,
-           info.arch,
-           info.driverVersion,
-           TUNA_VERSION_STRING,
-           spec.name,
-           spec.sourceHash,
-           std::vector<int64_t>(signature, signature + spec.key.size())};
-    if (options.mode == TuneMode::On)
-      if (std::optional<CacheEntry> entry =
-              cache.lookup(key, options.versionCheck))
-        cached = cachedVariant(*entry);
+    CacheKey key = {
+        info.name,
+        info.arch,
+        info.driverVersion,
+        tunaVersion(),
+        spec.name,
+        spec.sourceHash,
+        std::vector<int64_t>(signature, signature + spec.key.size())};
+    if (std::optional<CacheEntry> entry =
+            cache.lookup(key, options.versionCheck))
+      cached = cachedVariant(*entry);
   }
   TuningReport report =
       Tuner(*this, stream, args, count, keyValues, signature).run(cached);
-  bool measured = false;
-  for (const CandidateResult &c : report.candidates)
-    measured |= c.status == CandidateStatus::Measured;
-  if (persistent && measured) {
-    CacheEntry entry;
-    entry.variant = report.chosenName;
-    entry.config = spec.variants[report.chosen].config;
-    entry.tuningMs = report.wallMs;
-    for (const CandidateResult &c : report.candidates)
-      if (c.status == CandidateStatus::Measured)
-        entry.candidateMs.emplace_back(c.name, c.medianMs);
-    cache.store(key, entry);
-  }
+  if (persistent && report.source == DecisionSource::Tuned)
+    cache.store(makeCacheEntry(backend.info(), spec, report));
   int chosen = report.chosen;
   tables.push_back(
       table.load(std::memory_order_relaxed)->with(signature, chosen));

@@ -2,6 +2,7 @@
 
 #include "TestBundles.h"
 
+#include "tuna/runtime/Cache.h"
 #include "tuna/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -93,11 +95,11 @@ void writeCache(const std::string &dir, const json &doc) {
 TEST(CacheTest, SecondModuleStartsWithoutTuning) {
   TempDir dir;
   TuningReport first = decideOnce(cachedOptions(dir.path), 4096);
-  EXPECT_FALSE(first.fromCache);
+  EXPECT_EQ(first.source, DecisionSource::Tuned);
   EXPECT_GT(measuredCount(first), 1);
 
   TuningReport second = decideOnce(cachedOptions(dir.path), 4096);
-  EXPECT_TRUE(second.fromCache);
+  EXPECT_EQ(second.source, DecisionSource::Cache);
   EXPECT_EQ(measuredCount(second), 0);
   EXPECT_EQ(second.chosen, first.chosen);
 
@@ -128,8 +130,8 @@ TEST(CacheTest, ParametersInAnyOrderMatch) {
                                  memref(y.data(), {300}), 3.0f, int64_t(300));
     return module.kernel("axpy").reports().back();
   };
-  EXPECT_FALSE(decide().fromCache);
-  EXPECT_TRUE(decide().fromCache);
+  EXPECT_EQ(decide().source, DecisionSource::Tuned);
+  EXPECT_EQ(decide().source, DecisionSource::Cache);
 }
 
 TEST(CacheTest, AlwaysTunesAgainAndOffNeverTouchesTheCache) {
@@ -138,7 +140,7 @@ TEST(CacheTest, AlwaysTunesAgainAndOffNeverTouchesTheCache) {
   Options always = cachedOptions(dir.path);
   always.mode = TuneMode::Always;
   TuningReport again = decideOnce(always, 2048);
-  EXPECT_FALSE(again.fromCache);
+  EXPECT_EQ(again.source, DecisionSource::Tuned);
   EXPECT_GT(measuredCount(again), 1);
 
   TempDir empty;
@@ -155,11 +157,12 @@ TEST(CacheTest, EntriesOfAnotherVersionNeedVersionCheckOff) {
   doc["entries"][0]["tuna"] = "0.0.1";
   writeCache(dir.path, doc);
 
-  EXPECT_FALSE(decideOnce(cachedOptions(dir.path), 1024).fromCache);
+  EXPECT_NE(decideOnce(cachedOptions(dir.path), 1024).source,
+            DecisionSource::Cache);
   writeCache(dir.path, doc);
   Options lenient = cachedOptions(dir.path);
   lenient.versionCheck = false;
-  EXPECT_TRUE(decideOnce(lenient, 1024).fromCache);
+  EXPECT_EQ(decideOnce(lenient, 1024).source, DecisionSource::Cache);
 }
 
 TEST(CacheTest, AnEntryWhoseVariantChangedIsIgnored) {
@@ -168,20 +171,22 @@ TEST(CacheTest, AnEntryWhoseVariantChangedIsIgnored) {
   json doc = readCache(dir.path);
   doc["entries"][0]["config"] = {{"work", 12345}};
   writeCache(dir.path, doc);
-  EXPECT_FALSE(decideOnce(cachedOptions(dir.path), 512).fromCache);
+  EXPECT_NE(decideOnce(cachedOptions(dir.path), 512).source,
+            DecisionSource::Cache);
 }
 
 TEST(CacheTest, ADamagedFileIsSetAsideNeverFatal) {
   TempDir dir;
   std::ofstream(dir.path + "/tuning.json") << "{ this is not json";
   TuningReport report = decideOnce(cachedOptions(dir.path), 256);
-  EXPECT_FALSE(report.fromCache);
+  EXPECT_EQ(report.source, DecisionSource::Tuned);
   bool setAside = false;
   for (const std::string &file : dir.files())
     setAside |= file.rfind("tuning.json.corrupt-", 0) == 0;
   EXPECT_TRUE(setAside);
   EXPECT_EQ(readCache(dir.path)["entries"].size(), 1u);
-  EXPECT_TRUE(decideOnce(cachedOptions(dir.path), 256).fromCache);
+  EXPECT_EQ(decideOnce(cachedOptions(dir.path), 256).source,
+            DecisionSource::Cache);
 }
 
 TEST(CacheTest, ConcurrentProcessesLoseNothing) {
@@ -208,7 +213,9 @@ TEST(CacheTest, ConcurrentProcessesLoseNothing) {
   EXPECT_EQ(doc["entries"].size(),
             static_cast<size_t>(kProcesses * kShapesEach));
   for (int n = 100; n < 100 + kProcesses * kShapesEach; ++n)
-    EXPECT_TRUE(decideOnce(cachedOptions(dir.path), n).fromCache) << n;
+    EXPECT_EQ(decideOnce(cachedOptions(dir.path), n).source,
+              DecisionSource::Cache)
+        << n;
 }
 
 TEST(CacheTest, DirectoryComesFromTheEnvironment) {
@@ -224,4 +231,171 @@ TEST(CacheTest, DirectoryComesFromTheEnvironment) {
   EXPECT_FALSE(Options::fromEnvironment().versionCheck);
   ::unsetenv("TUNA_VERSION_CHECK");
   EXPECT_TRUE(Options{}.cacheDir.empty()) << "no disk cache unless asked";
+}
+
+//===----------------------------------------------------------------------===//
+// The file API the tools use.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+CacheEntry makeEntry(int64_t n, const std::string &variant, int64_t time,
+                     const std::string &tuna = "0.1.0") {
+  CacheEntry entry;
+  entry.key = {"CPU", "host", "glibc 2.36", tuna, "axpy", "0123", {n}};
+  entry.variant = variant;
+  entry.config = {{"WORK", 4}, {"A", 1}};
+  entry.tuningMs = 1.5;
+  entry.candidateMs = {{variant, 0.25}, {"other", 0.5}};
+  entry.time = time;
+  return entry;
+}
+
+} // namespace
+
+TEST(CacheFileTest, MergeKeepsTheNewerEntryPerKey) {
+  TempDir dir;
+  TuningCache cache = TuningCache::inDirectory(dir.path + "/sub/dir");
+  MergeCounts counts = cache.merge({makeEntry(1, "a", 100)});
+  EXPECT_EQ(counts.added, 1);
+  counts = cache.merge({makeEntry(1, "older", 50), makeEntry(2, "b", 10)});
+  EXPECT_EQ(counts.kept, 1);
+  EXPECT_EQ(counts.added, 1);
+  counts = cache.merge({makeEntry(1, "newer", 200)});
+  EXPECT_EQ(counts.replaced, 1);
+  std::vector<CacheEntry> entries = cache.entries();
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].variant, "newer");
+  EXPECT_EQ(entries[1].variant, "b");
+  // Fields survive the file, parameters in the order written.
+  EXPECT_EQ(entries[0].config, makeEntry(1, "newer", 200).config);
+  EXPECT_EQ(entries[0].candidateMs, makeEntry(1, "newer", 200).candidateMs);
+  EXPECT_EQ(entries[0].time, 200);
+  EXPECT_EQ(entries[0].key, makeEntry(1, "x", 0).key);
+  // Removing the files of the nested directory is the test's business.
+  std::remove((cache.path() + ".lock").c_str());
+  std::remove(cache.path().c_str());
+  ::rmdir((dir.path + "/sub/dir").c_str());
+  ::rmdir((dir.path + "/sub").c_str());
+}
+
+TEST(CacheFileTest, RemoveTakesOnlyTheSelectedEntries) {
+  TempDir dir;
+  TuningCache cache = TuningCache::inDirectory(dir.path);
+  EXPECT_EQ(cache.remove([](const CacheEntry &) { return true; }), 0);
+  cache.merge({makeEntry(1, "a", 1), makeEntry(2, "b", 1)});
+  EXPECT_EQ(cache.remove([](const CacheEntry &entry) {
+    return entry.key.signature[0] == 1;
+  }),
+            1);
+  ASSERT_EQ(cache.entries().size(), 1u);
+  EXPECT_EQ(cache.entries()[0].variant, "b");
+}
+
+TEST(CacheFileTest, LookupPrefersTheExactVersion) {
+  TempDir dir;
+  TuningCache cache = TuningCache::inDirectory(dir.path);
+  cache.merge({makeEntry(1, "exact", 1, "0.1.0"),
+               makeEntry(1, "older-tuna", 5, "0.0.9"),
+               makeEntry(2, "old", 1, "0.0.8"),
+               makeEntry(2, "newest-other", 9, "0.0.9")});
+  CacheKey key = makeEntry(1, "", 0).key;
+  EXPECT_EQ(cache.lookup(key, true)->variant, "exact");
+  EXPECT_EQ(cache.lookup(key, false)->variant, "exact");
+  key.signature = {2};
+  EXPECT_FALSE(cache.lookup(key, true));
+  EXPECT_EQ(cache.lookup(key, false)->variant, "newest-other");
+  key.device = "another CPU";
+  EXPECT_FALSE(cache.lookup(key, false));
+}
+
+TEST(CacheFileTest, ExportedFilesReadBack) {
+  TempDir dir;
+  std::string path = dir.path + "/db.json";
+  writeCacheFile(path, {makeEntry(7, "a", 3), makeEntry(8, "b", 4)});
+  std::vector<CacheEntry> entries = readCacheFile(path);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[1].key.signature, std::vector<int64_t>{8});
+  EXPECT_EQ(entries[1].variant, "b");
+}
+
+TEST(CacheFileTest, ForeignFilesAreErrorsForTools) {
+  TempDir dir;
+  std::string path = dir.path + "/x.json";
+  try {
+    readCacheFile(path);
+    ADD_FAILURE() << "no error for a missing file";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::NotFound);
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos);
+  }
+  std::ofstream(path) << R"({"format": "something-else"})";
+  try {
+    readCacheFile(path);
+    ADD_FAILURE() << "no error for a foreign file";
+  } catch (const Error &e) {
+    EXPECT_EQ(std::string(e.what()),
+              path + ": not a readable Tuna tuning cache: not a "
+                     "tuna-tuning-cache file");
+  }
+  json bad = {{"format", "tuna-tuning-cache"},
+              {"version", 1},
+              {"entries", json::array({{{"device", 3}}})}};
+  std::ofstream(path) << bad.dump();
+  try {
+    readCacheFile(path);
+    ADD_FAILURE() << "no error for a malformed entry";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("entries[0]"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(CacheFileTest, ANewerFormatIsLeftAlone) {
+  TempDir dir;
+  TuningCache cache = TuningCache::inDirectory(dir.path);
+  std::string newer = R"({"format": "tuna-tuning-cache", "version": 2})";
+  std::ofstream(cache.path()) << newer;
+  EXPECT_FALSE(cache.lookup(makeEntry(1, "", 0).key, false));
+  EXPECT_THROW(cache.merge({makeEntry(1, "a", 1)}), Error);
+  cache.store(makeEntry(1, "a", 1)); // Reports, never throws.
+  std::ifstream in(cache.path());
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), newer);
+}
+
+TEST(CacheFileTest, ALookupSetsADamagedFileAsideAndSaysSoOnce) {
+  TempDir dir;
+  TuningCache cache = TuningCache::inDirectory(dir.path);
+  std::ofstream(cache.path()) << "[1, 2";
+  ::testing::internal::CaptureStderr();
+  EXPECT_FALSE(cache.lookup(makeEntry(1, "", 0).key, true));
+  EXPECT_FALSE(cache.lookup(makeEntry(1, "", 0).key, true));
+  std::string messages = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(messages.find("moved it to " + cache.path() + ".corrupt-"),
+            messages.rfind("moved it to"))
+      << messages;
+  EXPECT_NE(messages.find("is unreadable"), std::string::npos) << messages;
+  bool setAside = false;
+  for (const std::string &file : dir.files())
+    setAside |= file.rfind("tuning.json.corrupt-", 0) == 0;
+  EXPECT_TRUE(setAside);
+  EXPECT_TRUE(cache.entries().empty());
+}
+
+TEST(CacheFileTest, MakeCacheEntryRecordsTheDecision) {
+  TempDir dir;
+  TuningReport report = decideOnce(cachedOptions(dir.path), 64);
+  DeviceInfo info = Device::host().info();
+  CacheEntry entry = makeCacheEntry(info, axpyKernel(), report);
+  EXPECT_EQ(entry.key.device, info.name);
+  EXPECT_EQ(entry.key.driver, info.driverVersion);
+  EXPECT_EQ(entry.key.tunaVersion, tunaVersion());
+  EXPECT_EQ(entry.key.sourceHash, axpyKernel().sourceHash);
+  EXPECT_EQ(entry.key.signature, std::vector<int64_t>{64});
+  EXPECT_EQ(entry.variant, report.chosenName);
+  EXPECT_EQ(entry.candidateMs.size(),
+            static_cast<size_t>(measuredCount(report)));
+  EXPECT_GT(entry.time, 0);
+  EXPECT_EQ(TuningCache::inDirectory(dir.path).entries().at(0).variant,
+            entry.variant);
 }

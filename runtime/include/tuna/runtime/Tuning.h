@@ -22,6 +22,15 @@ enum class CandidateStatus {
 
 const char *candidateStatusName(CandidateStatus status);
 
+/// Where a decision came from.
+enum class DecisionSource {
+  Tuned,   ///< Candidates were timed.
+  Cache,   ///< The disk cache remembered it; nothing was timed.
+  Default, ///< Mode off or a single candidate; nothing was timed.
+};
+
+const char *decisionSourceName(DecisionSource source);
+
 struct CandidateResult {
   int variant = -1;
   std::string name;   ///< Variant name.
@@ -43,8 +52,8 @@ struct TuningReport {
   bool checked = false;     ///< Candidates were compared with the default.
   std::string checkSkipped; ///< Why not, when check was on but not done.
   std::vector<CandidateResult> candidates; ///< One per variant, in order.
-  double wallMs = 0;      ///< Whole decision, including loading code.
-  bool fromCache = false; ///< Taken from the disk cache, nothing timed.
+  double wallMs = 0; ///< Whole decision, including loading code.
+  DecisionSource source = DecisionSource::Default;
 };
 
 } // namespace tuna
