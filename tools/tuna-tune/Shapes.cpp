@@ -1,0 +1,344 @@
+//===- Shapes.cpp - Launch arguments for the shapes tuna-tune tunes -------===//
+
+#include "Shapes.h"
+
+#include "tuna/runtime/ScalarType.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <sstream>
+
+namespace tuna::tune {
+
+namespace {
+
+[[noreturn]] void bad(const std::string &message) {
+  throw Error(ErrorCode::InvalidArgument, message);
+}
+
+/// The integer `text`, or nullopt.
+std::optional<int64_t> parseInteger(const std::string &text) {
+  if (text.empty())
+    return std::nullopt;
+  char *end = nullptr;
+  errno = 0;
+  long long value = std::strtoll(text.c_str(), &end, 10);
+  if (*end != '\0' || errno == ERANGE)
+    return std::nullopt;
+  return value;
+}
+
+/// `aI` or `dI` with the given letter: I, or -1.
+int parseIndex(const std::string &text, char letter) {
+  if (text.size() < 2 || text[0] != letter)
+    return -1;
+  std::optional<int64_t> index = parseInteger(text.substr(1));
+  return index && *index >= 0 && *index < kMaxArgs ? static_cast<int>(*index)
+                                                   : -1;
+}
+
+std::vector<std::string> split(const std::string &text, char separator) {
+  std::vector<std::string> items;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, separator))
+    items.push_back(item);
+  if (!text.empty() && text.back() == separator)
+    items.push_back("");
+  return items;
+}
+
+/// `A..B` or `A`, appended to `values`; false if malformed.
+bool parseValues(const std::string &item, std::vector<int64_t> &values) {
+  size_t dots = item.find("..");
+  if (dots == std::string::npos) {
+    std::optional<int64_t> value = parseInteger(item);
+    if (value)
+      values.push_back(*value);
+    return value.has_value();
+  }
+  std::optional<int64_t> first = parseInteger(item.substr(0, dots));
+  std::optional<int64_t> last = parseInteger(item.substr(dots + 2));
+  if (!first || !last || *first <= 0 || *last < *first)
+    return false;
+  for (int64_t value = *first; value <= *last; value *= 2) {
+    values.push_back(value);
+    if (value > *last / 2)
+      break;
+  }
+  return true;
+}
+
+uint16_t halfBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  uint32_t sign = (bits >> 16) & 0x8000;
+  int32_t exponent = static_cast<int32_t>((bits >> 23) & 0xff) - 127 + 15;
+  uint32_t mantissa = bits & 0x7fffff;
+  if (exponent <= 0) // Too small for a normal half: zero.
+    return static_cast<uint16_t>(sign);
+  if (exponent >= 31) // Too large: infinity.
+    return static_cast<uint16_t>(sign | 0x7c00);
+  uint32_t half = sign | (uint32_t(exponent) << 10) | (mantissa >> 13);
+  if ((mantissa & 0x1fff) > 0x1000 ||
+      ((mantissa & 0x1fff) == 0x1000 && (half & 1)))
+    ++half; // Round to nearest even.
+  return static_cast<uint16_t>(half);
+}
+
+uint16_t bfloatBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  bits += 0x7fff + ((bits >> 16) & 1); // Round to nearest even.
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+/// Fills `count` elements of `type` at `data` with random values: floats in
+/// [-1, 1], integers in [0, 16), i1 0 or 1.
+void fillRandom(ScalarType type, char *data, size_t count, std::mt19937 &rng) {
+  std::uniform_real_distribution<float> real(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> small(0, 15);
+  size_t size = scalarTypeSize(type);
+  for (size_t i = 0; i < count; ++i) {
+    char *slot = data + i * size;
+    switch (type) {
+    case ScalarType::F32: {
+      float value = real(rng);
+      std::memcpy(slot, &value, size);
+      break;
+    }
+    case ScalarType::F64: {
+      double value = real(rng);
+      std::memcpy(slot, &value, size);
+      break;
+    }
+    case ScalarType::F16: {
+      uint16_t value = halfBits(real(rng));
+      std::memcpy(slot, &value, size);
+      break;
+    }
+    case ScalarType::BF16: {
+      uint16_t value = bfloatBits(real(rng));
+      std::memcpy(slot, &value, size);
+      break;
+    }
+    default: { // Integers, little-endian.
+      int64_t value = type == ScalarType::I1 ? small(rng) & 1 : small(rng);
+      std::memcpy(slot, &value, size);
+      break;
+    }
+    }
+  }
+}
+
+ArgValue scalarArg(ScalarType type, const std::string &text, int index) {
+  ArgValue arg;
+  arg.type = type;
+  std::string where = "--arg a" + std::to_string(index) + "=" + text;
+  if (isIntegerType(type)) {
+    std::optional<int64_t> value = parseInteger(text);
+    if (!value)
+      bad(where + ": expected an integer for an " + scalarTypeName(type) +
+          " scalar");
+    arg.intValue = *value;
+    return arg;
+  }
+  char *end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0')
+    bad(where + ": expected a number for an " + scalarTypeName(type) +
+        " scalar");
+  if (type == ScalarType::F16)
+    arg.intValue = halfBits(static_cast<float>(value));
+  else if (type == ScalarType::BF16)
+    arg.intValue = bfloatBits(static_cast<float>(value));
+  else
+    arg.floatValue = value;
+  return arg;
+}
+
+} // namespace
+
+std::vector<Shape> parseShapeSpec(const std::string &spec) {
+  std::vector<std::vector<int64_t>> lists;
+  std::istringstream items(spec);
+  std::string item;
+  while (items >> item) {
+    size_t equals = item.find('=');
+    int key = parseIndex(item.substr(0, equals), 'd');
+    if (equals == std::string::npos || key < 0)
+      bad("shape '" + spec + "': '" + item +
+          "' is not dI=VALUES (I: the key index)");
+    if (lists.size() <= static_cast<size_t>(key))
+      lists.resize(key + 1);
+    if (!lists[key].empty())
+      bad("shape '" + spec + "': d" + std::to_string(key) + " given twice");
+    for (const std::string &values : split(item.substr(equals + 1), ','))
+      if (!parseValues(values, lists[key]))
+        bad("shape '" + spec + "': '" + values +
+            "' is not an integer or a range A..B (0 < A <= B)");
+  }
+  if (lists.empty())
+    bad("shape '" + spec + "' gives no key value");
+  for (size_t k = 0; k < lists.size(); ++k)
+    if (lists[k].empty())
+      bad("shape '" + spec + "' gives no value for d" + std::to_string(k));
+  std::vector<Shape> shapes = {{}};
+  for (const std::vector<int64_t> &list : lists) {
+    std::vector<Shape> grown;
+    for (const Shape &shape : shapes)
+      for (int64_t value : list) {
+        grown.push_back(shape);
+        grown.back().push_back(value);
+      }
+    shapes = std::move(grown);
+  }
+  return shapes;
+}
+
+void parseDims(const std::string &text, ArgSettings &settings) {
+  size_t equals = text.find('=');
+  int arg = parseIndex(text.substr(0, equals), 'a');
+  if (equals == std::string::npos || arg < 0)
+    bad("--dims '" + text + "': expected aI=SIZE,SIZE... (I: the argument)");
+  std::vector<DimValue> dims;
+  for (const std::string &item : split(text.substr(equals + 1), ',')) {
+    DimValue dim;
+    if (std::optional<int64_t> value = parseInteger(item); value && *value >= 0)
+      dim.constant = *value;
+    else if ((dim.key = parseIndex(item, 'd')) < 0)
+      bad("--dims '" + text + "': '" + item +
+          "' is neither a size nor a key value dI");
+    dims.push_back(dim);
+  }
+  settings.dims[arg] = std::move(dims);
+}
+
+void parseArg(const std::string &text, ArgSettings &settings) {
+  size_t equals = text.find('=');
+  int arg = parseIndex(text.substr(0, equals), 'a');
+  if (equals == std::string::npos || arg < 0)
+    bad("--arg '" + text + "': expected aI=VALUE (I: the argument)");
+  settings.scalars[arg] = text.substr(equals + 1);
+}
+
+ShapeArgs::ShapeArgs(Backend &backend, const Kernel &kernel, const Shape &shape,
+                     const ArgSettings &settings, std::mt19937 &rng)
+    : backend(backend) {
+  std::string where = "kernel '" + kernel.name + "'";
+  size_t count = kernel.args.size();
+  // Sizes of memrefs and values of scalars, as far as they are known.
+  std::vector<std::vector<std::optional<int64_t>>> sizes(count);
+  std::vector<std::optional<int64_t>> values(count);
+  for (size_t a = 0; a < count; ++a)
+    sizes[a].resize(kernel.args[a].rank);
+  auto set = [&](std::optional<int64_t> &slot, int64_t value,
+                 const std::string &what) {
+    if (slot && *slot != value)
+      bad(where + ": " + what + " is both " + std::to_string(*slot) + " and " +
+          std::to_string(value));
+    slot = value;
+  };
+  for (size_t k = 0; k < kernel.key.size(); ++k) {
+    const KeySpec &key = kernel.key[k];
+    std::string what = "argument " + std::to_string(key.arg);
+    if (key.dim < 0)
+      set(values[key.arg], shape[k], what);
+    else
+      set(sizes[key.arg][key.dim], shape[k],
+          what + " dimension " + std::to_string(key.dim));
+  }
+  for (const auto &[arg, dims] : settings.dims) {
+    std::string what = "--dims a" + std::to_string(arg);
+    if (static_cast<size_t>(arg) >= count ||
+        kernel.args[arg].kind != ArgSpec::Kind::MemRef)
+      bad(where + ": " + what + ": argument " + std::to_string(arg) +
+          " is not a memref");
+    if (dims.size() != sizes[arg].size())
+      bad(where + ": " + what + " gives " + std::to_string(dims.size()) +
+          " sizes, the memref has rank " + std::to_string(sizes[arg].size()));
+    for (size_t d = 0; d < dims.size(); ++d) {
+      if (dims[d].key >= static_cast<int>(shape.size()))
+        bad(where + ": " + what + " reads d" + std::to_string(dims[d].key) +
+            ", but the key has " + std::to_string(shape.size()) + " values");
+      set(sizes[arg][d],
+          dims[d].key >= 0 ? shape[dims[d].key] : dims[d].constant,
+          "argument " + std::to_string(arg) + " dimension " +
+              std::to_string(d));
+    }
+  }
+  int64_t largest = std::max<int64_t>(
+      1, shape.empty() ? 1 : *std::max_element(shape.begin(), shape.end()));
+
+  try {
+    for (size_t a = 0; a < count; ++a) {
+      const ArgSpec &spec = kernel.args[a];
+      auto scalar = settings.scalars.find(static_cast<int>(a));
+      if (spec.kind == ArgSpec::Kind::MemRef) {
+        if (scalar != settings.scalars.end())
+          bad(where + ": --arg a" + std::to_string(a) + ": argument " +
+              std::to_string(a) + " is a memref (use --dims)");
+        MemRefView view;
+        view.rank = spec.rank;
+        view.type = spec.type;
+        uint64_t elements = 1;
+        for (int d = spec.rank - 1; d >= 0; --d) {
+          int64_t size = sizes[a][d].value_or(largest);
+          if (size < 0)
+            bad(where + ": argument " + std::to_string(a) + " dimension " +
+                std::to_string(d) + " would be " + std::to_string(size));
+          view.sizes[d] = size;
+          view.strides[d] = static_cast<int64_t>(elements);
+          if (size && elements > (uint64_t(1) << 40) / uint64_t(size))
+            bad(where + ": argument " + std::to_string(a) +
+                " would need more than 2^40 elements");
+          elements *= static_cast<uint64_t>(size);
+        }
+        size_t bytes = elements * scalarTypeSize(spec.type);
+        std::vector<char> host(bytes);
+        fillRandom(spec.type, host.data(), elements, rng);
+        void *device = backend.allocate(bytes);
+        buffers.push_back(device);
+        backend.copy(device, host.data(), bytes, CopyKind::HostToDevice,
+                     nullptr);
+        view.allocated = view.aligned = device;
+        args.push_back(toArg(view));
+      } else if (values[a]) {
+        if (scalar != settings.scalars.end())
+          bad(where + ": --arg a" + std::to_string(a) + ": argument " +
+              std::to_string(a) + " is a key value (give it in the shape)");
+        ArgValue arg;
+        arg.type = spec.type;
+        arg.intValue = *values[a];
+        args.push_back(arg);
+      } else if (scalar != settings.scalars.end()) {
+        args.push_back(
+            scalarArg(spec.type, scalar->second, static_cast<int>(a)));
+      } else if (isFloatType(spec.type)) {
+        args.push_back(scalarArg(spec.type, "1", static_cast<int>(a)));
+      } else {
+        bad(where + ": argument " + std::to_string(a) + " (an " +
+            scalarTypeName(spec.type) +
+            " scalar) is not in the key: give its value with --arg a" +
+            std::to_string(a) + "=VALUE");
+      }
+    }
+    for (const auto &[arg, text] : settings.scalars)
+      if (static_cast<size_t>(arg) >= count)
+        bad(where + ": --arg a" + std::to_string(arg) + ": the kernel has " +
+            std::to_string(count) + " arguments");
+  } catch (...) {
+    for (void *buffer : buffers)
+      backend.deallocate(buffer);
+    throw;
+  }
+}
+
+ShapeArgs::~ShapeArgs() {
+  for (void *buffer : buffers)
+    backend.deallocate(buffer);
+}
+
+} // namespace tuna::tune

@@ -1,0 +1,71 @@
+//===- Shapes.h - Launch arguments for the shapes tuna-tune tunes -*- C++ -*-//
+//
+// A shape gives every key value of a kernel (d0, d1, ... in key order, as
+// formatSignature prints them). From it and the kernel's ABI, tuna-tune
+// builds arguments: key values go where the key reads them; memref sizes
+// not in the key come from --dims, else equal the largest key value of the
+// shape; scalars not in the key come from --arg (floats default to 1).
+// Memrefs are contiguous, on the device, filled with random values.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TUNA_TOOLS_TUNA_TUNE_SHAPES_H
+#define TUNA_TOOLS_TUNA_TUNE_SHAPES_H
+
+#include "tuna/runtime/Backend.h"
+#include "tuna/runtime/MemRef.h"
+
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace tuna::tune {
+
+/// Key values, d0 first.
+using Shape = std::vector<int64_t>;
+
+/// The shapes of one spec: whitespace-separated `dI=LIST` items, where LIST
+/// is comma-separated integers or `A..B` (A, 2A, 4A, ... up to B); the
+/// cartesian product of the lists. Throws tuna::Error (InvalidArgument)
+/// naming the spec.
+std::vector<Shape> parseShapeSpec(const std::string &spec);
+
+/// One size of a memref given by --dims: a constant or a key value.
+struct DimValue {
+  int key = -1; ///< dI, or -1 for `constant`.
+  int64_t constant = 0;
+};
+
+/// What the command line says about arguments outside the key.
+struct ArgSettings {
+  std::map<int, std::vector<DimValue>> dims; ///< --dims aI=E,E...
+  std::map<int, std::string> scalars;        ///< --arg aI=VALUE
+};
+
+/// Parses `aI=E,E...` into settings.dims; throws tuna::Error.
+void parseDims(const std::string &text, ArgSettings &settings);
+/// Parses `aI=VALUE` into settings.scalars; throws tuna::Error.
+void parseArg(const std::string &text, ArgSettings &settings);
+
+/// Launch arguments of `kernel` for `shape`, memrefs allocated on `backend`
+/// and filled from `rng`; freed with the object.
+class ShapeArgs {
+public:
+  ShapeArgs(Backend &backend, const Kernel &kernel, const Shape &shape,
+            const ArgSettings &settings, std::mt19937 &rng);
+  ~ShapeArgs();
+  ShapeArgs(const ShapeArgs &) = delete;
+  ShapeArgs &operator=(const ShapeArgs &) = delete;
+
+  const ArgValue *data() const { return args.data(); }
+  size_t size() const { return args.size(); }
+
+private:
+  Backend &backend;
+  std::vector<ArgValue> args;
+  std::vector<void *> buffers;
+};
+
+} // namespace tuna::tune
+
+#endif // TUNA_TOOLS_TUNA_TUNE_SHAPES_H
