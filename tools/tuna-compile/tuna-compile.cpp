@@ -15,8 +15,6 @@
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -220,46 +218,36 @@ static LogicalResult compileFile(llvm::SourceMgr &sourceMgr,
                                  MLIRContext &context,
                                  const CompileOptions &options) {
   auto start = std::chrono::steady_clock::now();
-  auto phase = [&, last = start](StringRef name) mutable {
-    auto now = std::chrono::steady_clock::now();
+  auto printPhase = [](StringRef name, double seconds) {
     if (timing)
-      llvm::errs() << llvm::format(
-          "tuna-compile: %-16s %8.3f s\n", name.str().c_str(),
-          std::chrono::duration<double>(now - last).count());
-    last = now;
+      llvm::errs() << llvm::format("tuna-compile: %-16s %8.3f s\n",
+                                   name.str().c_str(), seconds);
   };
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
-  if (!module)
-    return failure();
-  phase("parse");
-
-  PassManager pm(&context, ModuleOp::getOperationName());
   TunaExpandOptions expandOptions;
   expandOptions.maxThreadsPerBlock = maxThreadsPerBlock;
   expandOptions.maxSharedMemory = maxSharedMemory;
   expandOptions.maxVariants = maxVariants;
   expandOptions.dedupe = dedupe;
   expandOptions.reportDropped = reportDropped;
-  pm.addPass(createTunaExpand(expandOptions));
-  if (failed(pm.run(*module)))
-    return failure();
-  phase("expand");
-  if (!emitVariants.empty()) {
+  auto writeVariants = [](ModuleOp module) -> LogicalResult {
+    if (emitVariants.empty())
+      return success();
     std::string text;
     llvm::raw_string_ostream os(text);
     module->print(os);
-    if (failed(writeFile(emitVariants, text)))
-      return failure();
-  }
+    return writeFile(emitVariants, text);
+  };
 
   CompileReport report;
-  FailureOr<::tuna::Bundle> bundle = compileBundle(*module, options, report);
+  FailureOr<::tuna::Bundle> bundle = compileSource(
+      sourceMgr, context, expandOptions, options, report, writeVariants);
   for (const std::string &message : report.notes)
     note(message);
+  for (const CompileReport::PhaseTime &phase : report.phases)
+    printPhase(phase.phase, phase.seconds);
   if (failed(bundle))
     return failure();
-  phase("compile");
+  auto compiled = std::chrono::steady_clock::now();
 
   llvm::Expected<std::string> bytes = serializeBundle(*bundle);
   if (!bytes)
@@ -294,7 +282,9 @@ static LogicalResult compileFile(llvm::SourceMgr &sourceMgr,
         return failure();
     }
   }
-  phase("write");
+  printPhase("write", std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - compiled)
+                          .count());
 
   printSummary(
       *bundle, report,

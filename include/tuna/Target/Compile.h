@@ -4,17 +4,21 @@
 // every `tuna.dispatch` and, per requested target, the compiled code of every
 // variant (PTX and cubins, AMDGCN assembly and HSA code objects, a host shared
 // library). Variants compile in parallel on the context's thread pool.
+// compileSource is the whole path from MLIR text to a bundle (parse,
+// tuna-expand, compileBundle), shared by tuna-compile and tuna_jit.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TUNA_TARGET_COMPILE_H
 #define TUNA_TARGET_COMPILE_H
 
 #include "tuna/Pipelines/Pipelines.h"
+#include "tuna/Transforms/Passes.h"
 #include "tuna/runtime/Manifest.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <string>
 #include <vector>
@@ -45,16 +49,21 @@ struct CompileOptions {
 /// Defaults for the external tools, as found when Tuna was built.
 CompileOptions getDefaultCompileOptions();
 
-/// What happened besides the bundle: notes for the user (e.g. no ptxas) and
-/// the wall time of every target.
+/// What happened besides the bundle: notes for the user (e.g. no ptxas), the
+/// wall time of every target and, from compileSource, of every phase.
 struct CompileReport {
   struct TargetTime {
     std::string target;
     unsigned variants = 0;
     double seconds = 0;
   };
+  struct PhaseTime {
+    std::string phase; ///< "parse", "expand", "compile".
+    double seconds = 0;
+  };
   std::vector<std::string> notes;
   std::vector<TargetTime> times;
+  std::vector<PhaseTime> phases;
 };
 
 /// Compiles every tuna.dispatch of `module` (already expanded) for every
@@ -63,6 +72,17 @@ struct CompileReport {
 FailureOr<::tuna::Bundle> compileBundle(ModuleOp module,
                                         const CompileOptions &options,
                                         CompileReport &report);
+
+/// Parses the main buffer of `sourceMgr` in `context`, runs tuna-expand with
+/// `expandOptions`, hands the expanded module to `expanded` (when given; a
+/// failure there stops the compile) and compiles it with compileBundle.
+/// Errors are emitted as MLIR diagnostics in `context`, at their source
+/// location; the caller's diagnostic handler decides where they go.
+FailureOr<::tuna::Bundle>
+compileSource(llvm::SourceMgr &sourceMgr, MLIRContext &context,
+              const TunaExpandOptions &expandOptions,
+              const CompileOptions &options, CompileReport &report,
+              function_ref<LogicalResult(ModuleOp)> expanded = nullptr);
 
 /// Validates `bundle` and returns its file bytes (tuna::writeBundle), or an
 /// error naming what the runtime would reject.

@@ -1,0 +1,431 @@
+//===- Jit.cpp - Compile tunable MLIR kernels inside an application -------===//
+//
+// The one path from source to bundle is mlir::tuna::compileSource (what
+// tuna-compile runs); this file adds what an application needs around it:
+// a private MLIRContext per compile whose diagnostics are collected instead
+// of printed, errors as exceptions, and the memory and disk caches.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tuna/JIT/Jit.h"
+
+#include "tuna/Target/Compile.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <future>
+#include <mutex>
+#include <unordered_map>
+
+namespace tuna::jit {
+
+std::string Diagnostic::str() const {
+  std::string text;
+  if (!file.empty()) {
+    text = file;
+    if (line)
+      text += ":" + std::to_string(line) + ":" + std::to_string(column);
+    text += ": ";
+  }
+  switch (severity) {
+  case Severity::Error:
+    text += "error: ";
+    break;
+  case Severity::Warning:
+    text += "warning: ";
+    break;
+  case Severity::Note:
+    text += "note: ";
+    break;
+  case Severity::Remark:
+    text += "remark: ";
+    break;
+  }
+  return text + message;
+}
+
+static std::string errorMessage(const std::string &summary,
+                                const std::vector<Diagnostic> &diagnostics) {
+  std::string text = summary;
+  for (const Diagnostic &diagnostic : diagnostics)
+    text += "\n" + diagnostic.str();
+  return text;
+}
+
+CompileError::CompileError(const std::string &summary,
+                           std::vector<Diagnostic> diagnostics)
+    : Error(ErrorCode::InvalidArgument, errorMessage(summary, diagnostics)),
+      diags(std::move(diagnostics)) {}
+
+CompileError::~CompileError() = default;
+
+static Diagnostic unlocated(Severity severity, std::string message) {
+  Diagnostic diagnostic;
+  diagnostic.severity = severity;
+  diagnostic.message = std::move(message);
+  return diagnostic;
+}
+
+static Severity severityOf(mlir::DiagnosticSeverity severity) {
+  switch (severity) {
+  case mlir::DiagnosticSeverity::Error:
+    return Severity::Error;
+  case mlir::DiagnosticSeverity::Warning:
+    return Severity::Warning;
+  case mlir::DiagnosticSeverity::Note:
+    return Severity::Note;
+  case mlir::DiagnosticSeverity::Remark:
+    return Severity::Remark;
+  }
+  return Severity::Error;
+}
+
+static Diagnostic convert(const mlir::Diagnostic &from) {
+  Diagnostic diagnostic = unlocated(severityOf(from.getSeverity()), from.str());
+  // Call sites, names and fused locations wrap the file location.
+  if (auto loc = from.getLocation()->findInstanceOf<mlir::FileLineColLoc>()) {
+    diagnostic.file = loc.getFilename().str();
+    diagnostic.line = loc.getLine();
+    diagnostic.column = loc.getColumn();
+  }
+  return diagnostic;
+}
+
+/// Collects every diagnostic of a context, its notes after it. MLIR calls
+/// the handler under its own lock, also from the compile threads.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(mlir::MLIRContext &context) : context(context) {
+    id = context.getDiagEngine().registerHandler([this](mlir::Diagnostic &d) {
+      diagnostics.push_back(convert(d));
+      for (const mlir::Diagnostic &note : d.getNotes())
+        diagnostics.push_back(convert(note));
+      return mlir::success();
+    });
+  }
+  ~DiagnosticCollector() { context.getDiagEngine().eraseHandler(id); }
+
+  std::vector<Diagnostic> diagnostics;
+
+private:
+  mlir::MLIRContext &context;
+  mlir::DiagnosticEngine::HandlerID id;
+};
+
+struct Compiler::Impl {
+  CompilerOptions options;
+  mlir::tuna::CompileOptions compileOptions;
+  mlir::tuna::TunaExpandOptions expandOptions;
+  mlir::DialectRegistry registry;
+  std::unique_ptr<llvm::DefaultThreadPool> pool;
+
+  mutable std::mutex mutex;
+  std::unordered_map<std::string,
+                     std::shared_future<std::shared_ptr<const Compiled>>>
+      cache;
+  Stats stats;
+
+  explicit Impl(CompilerOptions options);
+  std::string keyOf(std::string_view source) const;
+  std::shared_ptr<const Compiled>
+  build(std::string_view source, std::string_view name, const std::string &key);
+  std::shared_ptr<const Compiled> compileNow(std::string_view source,
+                                             std::string_view name,
+                                             const std::string &key);
+  std::string diskPath(const std::string &key) const;
+  std::shared_ptr<const Compiled> readDisk(const std::string &key,
+                                           std::vector<Diagnostic> &notes);
+  void writeDisk(const Compiled &compiled, std::vector<Diagnostic> &notes);
+};
+
+Compiler::Impl::Impl(CompilerOptions opts) : options(std::move(opts)) {
+  if (options.targets.empty())
+    options.targets.push_back(detectTarget());
+  compileOptions = mlir::tuna::getDefaultCompileOptions();
+  std::vector<Diagnostic> errors;
+  for (const std::string &spec : options.targets) {
+    llvm::Expected<mlir::tuna::Target> target = mlir::tuna::Target::parse(spec);
+    if (!target)
+      errors.push_back(
+          unlocated(Severity::Error, llvm::toString(target.takeError())));
+    else
+      compileOptions.targets.push_back(*target);
+  }
+  if (!errors.empty())
+    throw CompileError("tuna_jit: invalid target", std::move(errors));
+  compileOptions.ptxas = options.ptxas;
+  compileOptions.noPtxas = options.noPtxas;
+  if (!options.rocmBitcodeDir.empty())
+    compileOptions.rocmBitcodeDir = options.rocmBitcodeDir;
+  if (!options.ldLld.empty())
+    compileOptions.ldLld = options.ldLld;
+  compileOptions.hostCpu = options.hostCpu;
+
+  expandOptions.maxThreadsPerBlock = options.maxThreadsPerBlock;
+  expandOptions.maxSharedMemory = options.maxSharedMemory;
+  expandOptions.maxVariants = options.maxVariants;
+  expandOptions.dedupe = options.dedupe;
+
+  mlir::tuna::registerTunaDialects(registry);
+  if (options.threads != 1)
+    pool = std::make_unique<llvm::DefaultThreadPool>(
+        llvm::hardware_concurrency(options.threads));
+}
+
+std::string Compiler::Impl::keyOf(std::string_view source) const {
+  // Every field is length-prefixed, so that no two inputs share a text.
+  llvm::SHA256 hash;
+  auto add = [&](llvm::StringRef field) {
+    hash.update(std::to_string(field.size()) + ":");
+    hash.update(field);
+  };
+  add("tuna-jit 1");
+  add(TUNA_VERSION_STRING);
+  for (const mlir::tuna::Target &target : compileOptions.targets)
+    add(target.str());
+  add(compileOptions.ptxas);
+  add(compileOptions.noPtxas ? "no-ptxas" : "ptxas");
+  add(compileOptions.rocmBitcodeDir);
+  add(compileOptions.ldLld);
+  add(compileOptions.hostCpu);
+  for (int64_t value :
+       {expandOptions.maxThreadsPerBlock, expandOptions.maxSharedMemory,
+        expandOptions.maxVariants})
+    add(std::to_string(value));
+  add(expandOptions.dedupe ? "dedupe" : "no-dedupe");
+  add(llvm::StringRef(source.data(), source.size()));
+  return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}
+
+std::string Compiler::Impl::diskPath(const std::string &key) const {
+  llvm::SmallString<256> path(options.cacheDir);
+  llvm::sys::path::append(path, "jit", key + ".tuna");
+  return std::string(path);
+}
+
+std::shared_ptr<const Compiled>
+Compiler::Impl::readDisk(const std::string &key,
+                         std::vector<Diagnostic> &notes) {
+  std::string path = diskPath(key);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path);
+  if (!file)
+    return nullptr; // Not cached yet.
+  auto compiled = std::make_shared<Compiled>();
+  try {
+    compiled->bundle = readBundle((*file)->getBuffer(), path);
+  } catch (const Error &error) {
+    // A damaged entry is compiled again and replaced.
+    notes.push_back(unlocated(Severity::Note,
+                              std::string("ignored the disk cache entry: ") +
+                                  error.what()));
+    return nullptr;
+  }
+  compiled->key = key;
+  compiled->origin = Origin::DiskCache;
+  return compiled;
+}
+
+void Compiler::Impl::writeDisk(const Compiled &compiled,
+                               std::vector<Diagnostic> &notes) {
+  auto note = [&](const llvm::Twine &message) {
+    notes.push_back(unlocated(
+        Severity::Note, "not written to the disk cache: " + message.str()));
+  };
+  llvm::Expected<std::string> bytes =
+      mlir::tuna::serializeBundle(compiled.bundle);
+  if (!bytes)
+    return note(llvm::toString(bytes.takeError()));
+  std::string path = diskPath(compiled.key);
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return note("cannot create '" + dir + "': " + ec.message());
+  // A unique temporary file renamed into place: readers in other processes
+  // see the old file or the whole new one.
+  int fd;
+  llvm::SmallString<256> temporary;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          path + ".%%%%%%%%.tmp", fd, temporary))
+    return note("cannot create a file in '" + dir + "': " + ec.message());
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << *bytes;
+    os.close();
+    if (os.has_error()) {
+      std::string message = os.error().message();
+      os.clear_error();
+      llvm::sys::fs::remove(temporary);
+      return note("cannot write '" + temporary + "': " + message);
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temporary, path)) {
+    llvm::sys::fs::remove(temporary);
+    return note("cannot rename '" + temporary + "' to '" + path +
+                "': " + ec.message());
+  }
+}
+
+std::shared_ptr<const Compiled>
+Compiler::Impl::compileNow(std::string_view source, std::string_view name,
+                           const std::string &key) {
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  if (pool)
+    context.setThreadPool(*pool);
+  // Diagnostics point at the source; a dump of the failing op is noise.
+  context.printOpOnDiagnostic(false);
+  DiagnosticCollector collector(context);
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(source.data(), source.size()),
+          llvm::StringRef(name.data(), name.size())),
+      llvm::SMLoc());
+  mlir::tuna::CompileReport report;
+  mlir::FailureOr<Bundle> bundle = mlir::tuna::compileSource(
+      sourceMgr, context, expandOptions, compileOptions, report);
+  for (const std::string &note : report.notes)
+    collector.diagnostics.push_back(unlocated(Severity::Note, note));
+  if (mlir::failed(bundle)) {
+    std::string targets;
+    for (const std::string &target : options.targets)
+      targets += (targets.empty() ? "" : ", ") + target;
+    throw CompileError("tuna_jit: cannot compile '" + std::string(name) +
+                           "' for " + targets,
+                       std::move(collector.diagnostics));
+  }
+
+  auto compiled = std::make_shared<Compiled>();
+  compiled->bundle = std::move(*bundle);
+  compiled->key = key;
+  compiled->diagnostics = std::move(collector.diagnostics);
+  for (const mlir::tuna::CompileReport::PhaseTime &phase : report.phases)
+    compiled->phases.push_back({phase.phase, 0, phase.seconds});
+  for (const mlir::tuna::CompileReport::TargetTime &time : report.times)
+    compiled->targets.push_back({time.target, time.variants, time.seconds});
+  return compiled;
+}
+
+std::shared_ptr<const Compiled> Compiler::Impl::build(std::string_view source,
+                                                      std::string_view name,
+                                                      const std::string &key) {
+  std::vector<Diagnostic> cacheNotes;
+  if (!options.cacheDir.empty())
+    if (std::shared_ptr<const Compiled> cached = readDisk(key, cacheNotes)) {
+      std::lock_guard<std::mutex> lock(mutex);
+      ++stats.diskHits;
+      return cached;
+    }
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++stats.compiles;
+  }
+  std::shared_ptr<const Compiled> compiled = compileNow(source, name, key);
+  if (!options.cacheDir.empty()) {
+    writeDisk(*compiled, cacheNotes);
+    if (!cacheNotes.empty()) {
+      auto withNotes = std::make_shared<Compiled>(*compiled);
+      withNotes->diagnostics.insert(withNotes->diagnostics.end(),
+                                    cacheNotes.begin(), cacheNotes.end());
+      compiled = std::move(withNotes);
+    }
+  }
+  return compiled;
+}
+
+Compiler::Compiler(CompilerOptions options)
+    : impl(std::make_unique<Impl>(std::move(options))) {}
+
+Compiler::~Compiler() = default;
+
+std::shared_ptr<const Compiled> Compiler::compile(std::string_view source,
+                                                  std::string_view name) {
+  std::string key = impl->keyOf(source);
+  std::promise<std::shared_ptr<const Compiled>> promise;
+  std::shared_future<std::shared_ptr<const Compiled>> future;
+  {
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    auto it = impl->cache.find(key);
+    if (it != impl->cache.end()) {
+      ++impl->stats.memoryHits;
+      future = it->second;
+    } else {
+      impl->cache.emplace(key, promise.get_future().share());
+    }
+  }
+  // A hit, or a compile of the same key under way in another thread.
+  if (future.valid())
+    return future.get();
+
+  try {
+    std::shared_ptr<const Compiled> compiled = impl->build(source, name, key);
+    promise.set_value(compiled);
+    return compiled;
+  } catch (...) {
+    // Waiting callers get the error; later ones try again.
+    promise.set_exception(std::current_exception());
+    std::lock_guard<std::mutex> lock(impl->mutex);
+    impl->cache.erase(key);
+    throw;
+  }
+}
+
+std::shared_ptr<const Compiled> Compiler::compileFile(const std::string &path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!file)
+    throw CompileError(
+        "tuna_jit: cannot read '" + path + "'",
+        {unlocated(Severity::Error, "cannot read '" + path +
+                                        "': " + file.getError().message())});
+  llvm::StringRef text = (*file)->getBuffer();
+  return compile(std::string_view(text.data(), text.size()), path);
+}
+
+Compiler::Stats Compiler::stats() const {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  return impl->stats;
+}
+
+void Compiler::clearMemoryCache() {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  impl->cache.clear();
+}
+
+const CompilerOptions &Compiler::options() const { return impl->options; }
+
+std::string targetFor(const Device &device) {
+  const DeviceInfo &info = device.info();
+  if (info.platform == "cuda")
+    return "nvptx:" + info.arch;
+  if (info.platform == "hip")
+    return "amdgcn:" + info.arch;
+  if (info.platform == "host")
+    return "host";
+  throw Error(ErrorCode::Unsupported, "tuna_jit: no compile target for a '" +
+                                          info.platform + "' device ('" +
+                                          info.name + "')");
+}
+
+std::string detectTarget() {
+  try {
+    return targetFor(Device::cuda(0));
+  } catch (const Error &) {
+    // No driver, no device, or a build without the CUDA backend. AMD GPUs
+    // would be next, but their detection needs the HIP backend, which is
+    // not built.
+    return "host";
+  }
+}
+
+} // namespace tuna::jit

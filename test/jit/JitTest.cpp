@@ -1,0 +1,355 @@
+//===- JitTest.cpp - tuna_jit: errors, caches, threads, end to end --------===//
+
+#include "tuna/JIT/Jit.h"
+
+#include "gtest/gtest.h"
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <set>
+#include <thread>
+
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using tuna::jit::CompileError;
+using tuna::jit::Compiler;
+using tuna::jit::CompilerOptions;
+using tuna::jit::Diagnostic;
+using tuna::jit::Severity;
+
+/// y = a * x on the host, two variants; `unroll` is the constant the
+/// threads test varies to make different sources.
+std::string hostAxpy(int unroll = 1) {
+  return R"(
+func.func @axpy(%a: f32, %x: memref<?xf32>, %y: memref<?xf32>, %n: index) attributes {tuna.space = #tuna.space<
+    params = [#tuna.param<"step", [1, )" +
+         std::to_string(unroll + 1) + R"(]>], defaults = {step = 1},
+    key = [#tuna.key<arg = 3, bucket = pow2>]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %step = tuna.param "step" : index
+  %rem = arith.remui %n, %step : index
+  %main = arith.subi %n, %rem : index
+  scf.for %i = %c0 to %main step %step {
+    scf.for %j = %c0 to %step step %c1 {
+      %k = arith.addi %i, %j : index
+      %v = memref.load %x[%k] : memref<?xf32>
+      %r = arith.mulf %a, %v : f32
+      memref.store %r, %y[%k] : memref<?xf32>
+    }
+  }
+  scf.for %k = %main to %n step %c1 {
+    %v = memref.load %x[%k] : memref<?xf32>
+    %r = arith.mulf %a, %v : f32
+    memref.store %r, %y[%k] : memref<?xf32>
+  }
+  return
+}
+)";
+}
+
+CompilerOptions hostOptions() {
+  CompilerOptions options;
+  options.targets = {"host"};
+  return options;
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(file),
+                     std::istreambuf_iterator<char>());
+}
+
+/// A fresh directory under the test's temporary directory.
+fs::path freshDir(const std::string &name) {
+  fs::path dir = fs::temp_directory_path() /
+                 ("tuna-jit-test-" + std::to_string(::getpid())) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+/// Runs `fn`, which must throw CompileError, and returns its diagnostics.
+template <typename Fn> std::vector<Diagnostic> compileErrors(Fn fn) {
+  try {
+    fn();
+  } catch (const CompileError &error) {
+    return error.diagnostics();
+  }
+  ADD_FAILURE() << "no CompileError";
+  return {};
+}
+
+/// %x is used on line 2, column 19, and never defined.
+constexpr const char *kBadSource = "func.func @k() {\n"
+                                   "  %0 = arith.addi %x, %x : index\n"
+                                   "  return\n"
+                                   "}\n";
+
+TEST(Jit, ParseErrorHasLineAndColumn) {
+  Compiler jit(hostOptions());
+  std::vector<Diagnostic> diagnostics =
+      compileErrors([&] { jit.compile(kBadSource, "bad.mlir"); });
+  ASSERT_FALSE(diagnostics.empty());
+  const Diagnostic &first = diagnostics.front();
+  EXPECT_EQ(first.severity, Severity::Error);
+  EXPECT_EQ(first.file, "bad.mlir");
+  EXPECT_EQ(first.line, 2u);
+  EXPECT_EQ(first.column, 19u);
+  EXPECT_NE(first.message.find("undeclared"), std::string::npos)
+      << first.message;
+  EXPECT_EQ(first.str().rfind("bad.mlir:2:19: error: ", 0), 0u) << first.str();
+  // A failed compile is not cached: the next request compiles again.
+  EXPECT_THROW(jit.compile(kBadSource, "bad.mlir"), CompileError);
+  EXPECT_EQ(jit.stats().compiles, 2u);
+  EXPECT_EQ(jit.stats().memoryHits, 0u);
+}
+
+TEST(Jit, WhatListsTheDiagnostics) {
+  Compiler jit(hostOptions());
+  try {
+    jit.compile("func.func @k( {", "broken.mlir");
+    FAIL() << "no CompileError";
+  } catch (const tuna::Error &error) {
+    std::string what = error.what();
+    EXPECT_NE(what.find("cannot compile 'broken.mlir' for host"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("\nbroken.mlir:1:"), std::string::npos) << what;
+  }
+}
+
+TEST(Jit, UnknownTarget) {
+  for (const char *target : {"nvptx:sm_10", "cuda:sm_90", "amdgcn:x", ""}) {
+    CompilerOptions options;
+    options.targets = {"host", target};
+    std::vector<Diagnostic> diagnostics =
+        compileErrors([&] { Compiler jit(options); });
+    ASSERT_EQ(diagnostics.size(), 1u) << target;
+    EXPECT_EQ(diagnostics[0].line, 0u);
+    EXPECT_NE(diagnostics[0].message.find("unknown target '" +
+                                          std::string(target) + "'"),
+              std::string::npos)
+        << diagnostics[0].message;
+  }
+}
+
+TEST(Jit, DroppedDefaultIsADiagnostic) {
+  Compiler jit(hostOptions());
+  std::vector<Diagnostic> diagnostics = compileErrors([&] {
+    jit.compile(R"(#small = affine_set<()[b] : (64 - b >= 0)>
+func.func @k() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [32, 64, 128]>], defaults = {b = 128}, constraints = [#small]>} {
+  return
+}
+)",
+                "dropped.mlir");
+  });
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_EQ(diagnostics[0].severity, Severity::Error);
+  EXPECT_EQ(diagnostics[0].file, "dropped.mlir");
+  EXPECT_EQ(diagnostics[0].line, 2u);
+  EXPECT_EQ(diagnostics[0].message,
+            "kernel 'k': the default configuration {b = 128} is dropped: it "
+            "breaks constraint #0");
+}
+
+TEST(Jit, NoSpaceIsAnError) {
+  Compiler jit(hostOptions());
+  std::vector<Diagnostic> diagnostics = compileErrors(
+      [&] { jit.compile("func.func @k() {\n  return\n}\n", "plain.mlir"); });
+  ASSERT_FALSE(diagnostics.empty());
+  EXPECT_NE(diagnostics[0].message.find("no tuna.dispatch"), std::string::npos)
+      << diagnostics[0].message;
+}
+
+TEST(Jit, UnreadableFile) {
+  Compiler jit(hostOptions());
+  std::vector<Diagnostic> diagnostics =
+      compileErrors([&] { jit.compileFile("/nonexistent/k.mlir"); });
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_NE(diagnostics[0].message.find("cannot read '/nonexistent/k.mlir'"),
+            std::string::npos);
+}
+
+TEST(Jit, MemoryCacheHit) {
+  Compiler jit(hostOptions());
+  std::shared_ptr<const tuna::jit::Compiled> first = jit.compile(hostAxpy());
+  EXPECT_EQ(first->origin, tuna::jit::Origin::Compiled);
+  ASSERT_EQ(first->bundle.kernels.size(), 1u);
+  EXPECT_EQ(first->bundle.kernels[0].variants.size(), 2u);
+  EXPECT_EQ(first->key.size(), 64u);
+  ASSERT_EQ(first->targets.size(), 1u);
+  EXPECT_EQ(first->targets[0].name, "host");
+  EXPECT_EQ(first->targets[0].variants, 2u);
+
+  // The same text under another name is the same key: the same object.
+  std::shared_ptr<const tuna::jit::Compiled> second =
+      jit.compile(hostAxpy(), "other-name.mlir");
+  EXPECT_EQ(first.get(), second.get());
+  EXPECT_EQ(jit.stats().compiles, 1u);
+  EXPECT_EQ(jit.stats().memoryHits, 1u);
+
+  // Other options are another key.
+  CompilerOptions native = hostOptions();
+  native.hostCpu = "native";
+  Compiler other(native);
+  EXPECT_NE(other.compile(hostAxpy())->key, first->key);
+
+  jit.clearMemoryCache();
+  EXPECT_NE(jit.compile(hostAxpy()).get(), first.get());
+  EXPECT_EQ(jit.stats().compiles, 2u);
+}
+
+TEST(Jit, ConcurrentCompilesFromEightThreads) {
+  Compiler jit(hostOptions());
+  // Threads 0-3 ask for source A, threads 4-7 each for a source of their
+  // own; all start together.
+  constexpr int kThreads = 8;
+  std::vector<std::shared_ptr<const tuna::jit::Compiled>> results(kThreads);
+  std::atomic<int> ready{0}, errors{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i)
+    threads.emplace_back([&, i] {
+      std::string source = hostAxpy(i < 4 ? 1 : i);
+      ++ready;
+      while (ready < kThreads)
+        std::this_thread::yield();
+      try {
+        results[i] = jit.compile(source);
+      } catch (const tuna::Error &error) {
+        ADD_FAILURE() << error.what();
+        ++errors;
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  ASSERT_EQ(errors, 0);
+  for (int i = 1; i < 4; ++i)
+    EXPECT_EQ(results[i].get(), results[0].get());
+  std::set<std::string> keys;
+  for (const auto &result : results)
+    keys.insert(result->key);
+  EXPECT_EQ(keys.size(), 5u);
+  EXPECT_EQ(jit.stats().compiles, 5u);
+  EXPECT_EQ(jit.stats().memoryHits, 3u);
+  for (int i = 4; i < kThreads; ++i)
+    EXPECT_EQ(results[i]->bundle.kernels[0].variants[1].config[0].second,
+              i + 1);
+}
+
+TEST(Jit, DiskCacheRoundTrip) {
+  fs::path dir = freshDir("disk");
+  CompilerOptions options = hostOptions();
+  options.cacheDir = dir.string();
+  std::string written;
+  {
+    Compiler jit(options);
+    std::shared_ptr<const tuna::jit::Compiled> compiled =
+        jit.compile(hostAxpy());
+    EXPECT_EQ(compiled->origin, tuna::jit::Origin::Compiled);
+    fs::path file = dir / "jit" / (compiled->key + ".tuna");
+    ASSERT_TRUE(fs::exists(file));
+    written = readFile(file.string());
+    EXPECT_EQ(written, tuna::writeBundle(compiled->bundle));
+    // Only the entry is left: the temporary file was renamed into place.
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir / "jit"),
+                            fs::directory_iterator()),
+              1);
+  }
+  {
+    Compiler jit(options); // A new process, as far as caches go.
+    std::shared_ptr<const tuna::jit::Compiled> cached = jit.compile(hostAxpy());
+    EXPECT_EQ(cached->origin, tuna::jit::Origin::DiskCache);
+    EXPECT_EQ(tuna::writeBundle(cached->bundle), written);
+    EXPECT_EQ(jit.stats().diskHits, 1u);
+    EXPECT_EQ(jit.stats().compiles, 0u);
+    // And then from memory.
+    EXPECT_EQ(jit.compile(hostAxpy()).get(), cached.get());
+    EXPECT_EQ(jit.stats().memoryHits, 1u);
+  }
+  {
+    // A damaged entry is noted, compiled again and replaced.
+    Compiler jit(options);
+    std::string key = jit.compile(hostAxpy(2))->key;
+    fs::path file = dir / "jit" / (key + ".tuna");
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << "garbage";
+    Compiler again(options);
+    std::shared_ptr<const tuna::jit::Compiled> compiled =
+        again.compile(hostAxpy(2));
+    EXPECT_EQ(compiled->origin, tuna::jit::Origin::Compiled);
+    EXPECT_EQ(again.stats().compiles, 1u);
+    bool noted = false;
+    for (const Diagnostic &diagnostic : compiled->diagnostics)
+      noted |= diagnostic.message.find("ignored the disk cache entry") !=
+               std::string::npos;
+    EXPECT_TRUE(noted);
+    EXPECT_EQ(readFile(file.string()), tuna::writeBundle(compiled->bundle));
+  }
+  fs::remove_all(dir);
+}
+
+TEST(Jit, NvptxWithoutPtxas) {
+  CompilerOptions options;
+  options.targets = {"nvptx:sm_90"};
+  options.noPtxas = true;
+  Compiler jit(options);
+  std::shared_ptr<const tuna::jit::Compiled> compiled =
+      jit.compileFile(TUNA_SOURCE_DIR "/kernels-mlir/scale.mlir");
+  ASSERT_EQ(compiled->bundle.kernels.size(), 1u);
+  EXPECT_EQ(compiled->bundle.kernels[0].name, "scale");
+  EXPECT_EQ(compiled->bundle.kernels[0].variants.size(), 15u);
+  for (const tuna::Object &object : compiled->bundle.objects) {
+    EXPECT_EQ(object.target, "nvptx:sm_90");
+    EXPECT_EQ(object.format, "ptx");
+  }
+  // The host kernel is left out with a note, not an error.
+  bool noted = false;
+  for (const Diagnostic &diagnostic : compiled->diagnostics)
+    noted |= diagnostic.severity == Severity::Note &&
+             diagnostic.message.find("scale_host") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+TEST(Jit, LoadAndRunOnTheHost) {
+  Compiler jit(hostOptions());
+  tuna::Options options;
+  options.cacheDir.clear();
+  tuna::Module module =
+      jit.load(readFile(TUNA_SOURCE_DIR "/kernels-mlir/scale.mlir"),
+               tuna::Device::host(), options, "scale.mlir");
+  tuna::TunedKernel &kernel = module.kernel("scale_host");
+  for (int64_t n : {1, 100, 4099}) {
+    std::vector<float> x(n), y(n, std::numeric_limits<float>::quiet_NaN());
+    for (int64_t i = 0; i < n; ++i)
+      x[i] = static_cast<float>(i) * 0.5f - 3.0f;
+    kernel.launch(nullptr, tuna::memref(x.data(), {n}),
+                  tuna::memref(y.data(), {n}), 3.0f, n);
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_EQ(y[i], 3.0f * x[i]) << "n=" << n << " i=" << i;
+  }
+}
+
+TEST(Jit, DetectTarget) {
+  EXPECT_EQ(tuna::jit::targetFor(tuna::Device::host()), "host");
+  std::string target = tuna::jit::detectTarget();
+  bool cuda = true;
+  try {
+    EXPECT_EQ(target, "nvptx:" + tuna::Device::cuda(0).info().arch);
+  } catch (const tuna::Error &) {
+    cuda = false;
+  }
+  if (!cuda) {
+    EXPECT_EQ(target, "host");
+  }
+  // A Compiler without targets compiles for the detected one.
+  EXPECT_EQ(Compiler().options().targets, std::vector<std::string>{target});
+}
+
+} // namespace
