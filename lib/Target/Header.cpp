@@ -141,14 +141,13 @@ llvm::Expected<std::string> mlir::tuna::emitHeader(const ::tuna::Bundle &bundle,
     return std::move(err);
   for (const ::tuna::Kernel &kernel : bundle.kernels) {
     if (kernel.name == "module" || kernel.name == "detail")
-      return error("kernel '" + kernel.name +
-                   "' cannot have a launcher: the "
-                   "header's namespace declares '" +
-                   kernel.name + "' itself; rename the kernel");
+      return error(
+          "kernel '" + kernel.name +
+          "' cannot have a launcher: the header's namespace declares '" +
+          kernel.name + "' itself; rename the kernel");
     if (!isIdentifier(kernel.name))
       return error("kernel '" + kernel.name +
-                   "' cannot name a C++ launcher "
-                   "function; rename the kernel");
+                   "' cannot name a C++ launcher function; rename the kernel");
   }
 
   std::string out;
