@@ -72,3 +72,37 @@ if c:
 PY
 echo "tests rc=$tests_rc bench rc=$bench_rc"
 [ $tests_rc -eq 0 ] && [ $bench_rc -eq 0 ]
+scale_ok=$?
+
+# The kernel library (kernels-mlir/): Tuna tuned and default against the
+# Triton twins, PyTorch and a copy of as many bytes; tuned on a fresh cache.
+# One log for both (what comes back from the GPU machine is counted in files).
+TUNA_CACHE_DIR=$(mktemp -d) "$build/bin/tuna-kernels-bench" "$root/bench/out/bundles" \
+  > "$logs/kernels.log" 2>&1
+kernels_rc=$?
+python3 "$root/bench/gpu/triton_kernels.py" >> "$logs/kernels.log" 2>&1
+ktriton_rc=$?
+python3 - "$logs/kernels.log" <<'PY'
+import json, sys
+def rows(path, tag):
+    return [json.loads(l[len(tag) + 1:]) for l in open(path) if l.startswith(tag + " ")]
+tuna, triton = rows(sys.argv[1], "TUNA"), rows(sys.argv[1], "TRITON")
+tr = {(r["kernel"], r["shape"]): r for r in triton}
+print("\nkernel library (GB/s, bytes read + written once; ok = tuned, default and triton correct)")
+print("%-15s %-22s %-20s %7s %7s %7s %7s %7s %7s %7s %8s %3s" % (
+    "kernel", "shape", "tuna pick", "tuned", "default", "copy", "triton", "torch",
+    "tun/cpy", "tun/trt", "max err", "ok"))
+for r in tuna:
+    t = tr.get((r["kernel"], r["shape"]), {})
+    ok = r["ok"] and t.get("ok", 0)
+    err = max(r["err_tuned"], r["err_default"], t.get("err", float("inf")))
+    print("%-15s %-22s %-20s %7.0f %7.0f %7.0f %7s %7s %6.1f%% %7s %8.1e %3s" % (
+        r["kernel"], r["shape"], r["pick"], r["tuned_gbps"], r["default_gbps"],
+        r["copy_gbps"], t.get("gbps", "-"), t.get("torch_gbps", "-"),
+        100 * r["tuned_gbps"] / r["copy_gbps"],
+        "%.2f" % (r["tuned_gbps"] / t["gbps"]) if t else "-", err,
+        "yes" if ok else "NO"))
+PY
+grep -v '^TUNA\|^TRITON\|^device' "$logs/kernels.log" | tail -8
+echo "kernels rc=$kernels_rc triton rc=$ktriton_rc"
+[ $scale_ok -eq 0 ] && [ $kernels_rc -eq 0 ] && [ $ktriton_rc -eq 0 ]
