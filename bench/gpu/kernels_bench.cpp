@@ -265,7 +265,7 @@ Case colorCase(std::mt19937 &rng, int64_t images, int64_t h, int64_t w) {
 /// the tuned and the default variant were correct.
 bool runCase(Device &device, const std::string &bundles, const Case &c) {
   Backend &backend = device.backend();
-  const cuda::CudaDriver &driver = cuda::CudaDriver::get();
+  const cuda::Driver &driver = cuda::Driver::get();
   Options off;
   off.mode = TuneMode::Off;
   const std::string path = bundles + "/" + c.kernel + ".tuna";
@@ -322,8 +322,8 @@ bool runCase(Device &device, const std::string &bundles, const Case &c) {
   Buffer src(backend, half), dst(backend, half);
   double copyMs = deviceMs(backend, [&] {
     driver.check(
-        driver.cuMemcpyDtoDAsync(reinterpret_cast<cuda::CUdeviceptr>(dst.ptr),
-                                 reinterpret_cast<cuda::CUdeviceptr>(src.ptr),
+        driver.cuMemcpyDtoDAsync(reinterpret_cast<CUdeviceptr>(dst.ptr),
+                                 reinterpret_cast<CUdeviceptr>(src.ptr),
                                  half, nullptr),
         "cuMemcpyDtoDAsync", "copy reference");
   });
