@@ -101,7 +101,6 @@ static Diagnostic convert(const mlir::Diagnostic &from) {
   return diagnostic;
 }
 
-namespace {
 /// Collects every diagnostic of a context, its notes after it. MLIR calls
 /// the handler under its own lock, also from the compile threads.
 class DiagnosticCollector {
@@ -122,7 +121,6 @@ private:
   mlir::MLIRContext &context;
   mlir::DiagnosticEngine::HandlerID id;
 };
-} // namespace
 
 struct Compiler::Impl {
   CompilerOptions options;

@@ -459,15 +459,13 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
   int known = table.load(std::memory_order_acquire)->lookup(signature);
   if (known >= 0)
     return known;
-  // The disk cache, then the tuning databases: in TuneMode::On a persisted
-  // decision replaces the tuning; a fresh one is persisted in the cache
-  // (Always skips the lookups only, Off both).
+  // The disk cache: in TuneMode::On a persisted decision replaces the
+  // tuning; a fresh one is persisted (Always skips the lookup only).
   const Options &options = module.options;
   bool persistent = !options.cacheDir.empty() && options.mode != TuneMode::Off;
   TuningCache cache = TuningCache::inDirectory(options.cacheDir);
   int cached = -1;
-  if (options.mode == TuneMode::On &&
-      (persistent || !options.databases.empty())) {
+  if (persistent && options.mode == TuneMode::On) {
     const DeviceInfo &info = backend.info();
     CacheKey key = {
         info.name,
@@ -477,13 +475,8 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
         spec.name,
         spec.sourceHash,
         std::vector<int64_t>(signature, signature + spec.key.size())};
-    std::optional<CacheEntry> entry;
-    if (persistent)
-      entry = cache.lookup(key, options.versionCheck);
-    for (size_t d = 0; !entry && d < options.databases.size(); ++d)
-      entry =
-          TuningCache(options.databases[d]).lookup(key, options.versionCheck);
-    if (entry)
+    if (std::optional<CacheEntry> entry =
+            cache.lookup(key, options.versionCheck))
       cached = cachedVariant(*entry);
   }
   TuningReport report =
