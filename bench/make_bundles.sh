@@ -8,3 +8,11 @@ mkdir -p "$root/bench/out/bundles"
 cmake --build "$build" --target tuna-compile
 "$build/bin/tuna-compile" "$root/kernels-mlir/scale.mlir" --target=nvptx:sm_90 \
   -o "$root/bench/out/bundles/scale.tuna"
+# The kernel library, one bundle per kernel, named after it (for
+# tuna-kernels-bench).
+for pair in axpy:axpy reduce:row_sum softmax:softmax layernorm:layernorm \
+  transpose:transpose color_normalize:color_normalize; do
+  "$build/bin/tuna-compile" "$root/kernels-mlir/${pair%%:*}.mlir" \
+    --target=nvptx:sm_90 -o "$root/bench/out/bundles/${pair##*:}.tuna" |
+    tail -2
+done

@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
-# Everything on the GPU machine in one call: build the runtime from source
-# (no LLVM/MLIR there), run the GPU tests and the runtime's unit tests, run
-# Tuna's benchmark on the bundle compiled on the CPU side, run the Triton
-# twin, and print a short table last. Logs go to $OUT when set.
+# Everything on the GPU machine in one call: build the runtime, the GPU tests
+# and the benchmarks from source (no LLVM/MLIR there), run the tests, run
+# Tuna's scale benchmark and its Triton twin, then the kernel library's, and
+# print short tables last. Logs go to $OUT when set.
 #
 # On the CPU side first: bash bench/make_bundles.sh (writes bench/out/bundles)
 # then carry bench/out to the GPU machine and run: bash bench/run_gpu.sh
+# Without bench/out/bundles/scale.tuna the scale benchmark runs on the
+# nvcc-made PTX variants of test/gpu/scale_variants.cu instead (the "code"
+# column says which); without the kernel library's bundles, that part is
+# skipped.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 logs=${OUT:-$root/bench/out/logs}
 build=${TUNA_GPU_BUILD:-/tmp/tuna-gpu-build}
-bundle=$root/bench/out/bundles/scale.tuna
+bundles=$root/bench/out/bundles
 mkdir -p "$logs"
-[ -f "$bundle" ] || { echo "missing $bundle: run bench/make_bundles.sh on the CPU side" >&2; exit 1; }
+scale_args=()
+if [ -f "$bundles/scale.tuna" ]; then
+  scale_args=("$bundles/scale.tuna")
+  export TUNA_GPU_BUNDLE=$bundles/scale.tuna
+else
+  echo "no $bundles/scale.tuna (bench/make_bundles.sh): scale runs on nvcc-made PTX"
+fi
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$logs/gpu.txt"
 date -u +"%Y-%m-%d %H:%M UTC" | tee -a "$logs/gpu.txt"
@@ -20,16 +30,16 @@ date -u +"%Y-%m-%d %H:%M UTC" | tee -a "$logs/gpu.txt"
 cmake -G Ninja -S "$root" -B "$build" -DTUNA_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release > "$logs/configure.log" 2>&1 &&
   cmake --build "$build" > "$logs/build.log" 2>&1 || { tail -30 "$logs/build.log"; exit 1; }
 
-TUNA_GPU_BUNDLE=$bundle ctest --test-dir "$build" --output-on-failure > "$logs/ctest.log" 2>&1
+ctest --test-dir "$build" --output-on-failure > "$logs/ctest.log" 2>&1
 tests_rc=$?
 tail -12 "$logs/ctest.log"
 
 # Two processes on one fresh disk cache: the first tunes, the second starts
 # warm and must decide every shape from the cache.
 export TUNA_CACHE_DIR=$(mktemp -d)
-"$build/bin/tuna-gpu-bench" "$bundle" 2>&1 | tee "$logs/tuna.log"
+"$build/bin/tuna-gpu-bench" "${scale_args[@]}" 2>&1 | tee "$logs/tuna.log"
 bench_rc=${PIPESTATUS[0]}
-"$build/bin/tuna-gpu-bench" "$bundle" > "$logs/tuna-warm.log" 2>&1 || bench_rc=1
+"$build/bin/tuna-gpu-bench" "${scale_args[@]}" > "$logs/tuna-warm.log" 2>&1 || bench_rc=1
 unset TUNA_CACHE_DIR
 python3 "$root/bench/gpu/triton_scale.py" 2>&1 | tee "$logs/triton.log"
 
@@ -43,7 +53,12 @@ def rows(path, tag):
     return out
 tuna, triton = rows(sys.argv[1], "TUNA"), rows(sys.argv[2], "TRITON")
 tshape = {r["n"]: r for r in triton if "n" in r}
-print("\n%-10s %-16s %9s %9s %9s %9s %9s %9s %10s %7s" % (
+if not tuna:
+    sys.exit("no results from tuna-gpu-bench: see tuna.log")
+print("\nscale, code: %s (%d variants; default %s)" % (
+    "nvcc-made PTX" if tuna[0]["source"] == "nvcc-ptx" else "bench/out/bundles/scale.tuna",
+    tuna[0]["variants"], tuna[0]["default"]))
+print("%-10s %-16s %9s %9s %9s %9s %9s %9s %10s %7s" % (
     "n", "tuna pick", "tuna GB/s", "dflt GB/s", "copy GB/s", "triton", "tuna 1st", "triton 1st", "tuna/copy", "wrong"))
 for r in tuna:
     if "n" not in r:
@@ -56,8 +71,8 @@ for r in tuna:
 d = [r for r in tuna if "dispatch_n" in r]
 td = [r for r in triton if "dispatch_n" in r]
 if d:
-    print("\nhost time per cached launch (n=%d): raw cuLaunchKernel %.3f us, tuna %.3f us (+%.3f us; untyped %.3f us), triton %s us" % (
-        d[0]["dispatch_n"], d[0]["raw_launch_us"], d[0]["tuna_launch_us"], d[0]["overhead_us"],
+    print("\nhost time per cached launch (n=%d, %s; median of 10^5): raw cuLaunchKernel %.3f us, tuna %.3f us (+%.3f us; untyped %.3f us), triton %s us" % (
+        d[0]["dispatch_n"], d[0]["dispatch_pick"], d[0]["raw_launch_us"], d[0]["tuna_launch_us"], d[0]["overhead_us"],
         d[0]["tuna_untyped_us"], td[0]["launch_us"] if td else "-"))
 cold = {r["n"]: r for r in tuna if "n" in r}
 warm = {r["n"]: r for r in rows(sys.argv[3], "TUNA") if "n" in r}
@@ -72,3 +87,41 @@ if c:
 PY
 echo "tests rc=$tests_rc bench rc=$bench_rc"
 [ $tests_rc -eq 0 ] && [ $bench_rc -eq 0 ]
+scale_ok=$?
+
+# The kernel library (kernels-mlir/): Tuna tuned and default against the
+# Triton twins, PyTorch and a copy of as many bytes; tuned on a fresh cache.
+# One log for both (what comes back from the GPU machine is counted in files).
+if [ ! -f "$bundles/axpy.tuna" ]; then
+  echo "no kernel library bundles in $bundles: kernel library skipped"
+  exit $scale_ok
+fi
+TUNA_CACHE_DIR=$(mktemp -d) "$build/bin/tuna-kernels-bench" "$root/bench/out/bundles" \
+  > "$logs/kernels.log" 2>&1
+kernels_rc=$?
+python3 "$root/bench/gpu/triton_kernels.py" >> "$logs/kernels.log" 2>&1
+ktriton_rc=$?
+python3 - "$logs/kernels.log" <<'PY'
+import json, sys
+def rows(path, tag):
+    return [json.loads(l[len(tag) + 1:]) for l in open(path) if l.startswith(tag + " ")]
+tuna, triton = rows(sys.argv[1], "TUNA"), rows(sys.argv[1], "TRITON")
+tr = {(r["kernel"], r["shape"]): r for r in triton}
+print("\nkernel library (GB/s, bytes read + written once; ok = tuned, default and triton correct)")
+print("%-15s %-22s %-20s %7s %7s %7s %7s %7s %7s %7s %8s %3s" % (
+    "kernel", "shape", "tuna pick", "tuned", "default", "copy", "triton", "torch",
+    "tun/cpy", "tun/trt", "max err", "ok"))
+for r in tuna:
+    t = tr.get((r["kernel"], r["shape"]), {})
+    ok = r["ok"] and t.get("ok", 0)
+    err = max(r["err_tuned"], r["err_default"], t.get("err", float("inf")))
+    print("%-15s %-22s %-20s %7.0f %7.0f %7.0f %7s %7s %6.1f%% %7s %8.1e %3s" % (
+        r["kernel"], r["shape"], r["pick"], r["tuned_gbps"], r["default_gbps"],
+        r["copy_gbps"], t.get("gbps", "-"), t.get("torch_gbps", "-"),
+        100 * r["tuned_gbps"] / r["copy_gbps"],
+        "%.2f" % (r["tuned_gbps"] / t["gbps"]) if t else "-", err,
+        "yes" if ok else "NO"))
+PY
+grep -v '^TUNA\|^TRITON\|^device' "$logs/kernels.log" | tail -8
+echo "kernels rc=$kernels_rc triton rc=$ktriton_rc"
+[ $scale_ok -eq 0 ] && [ $kernels_rc -eq 0 ] && [ $ktriton_rc -eq 0 ]

@@ -20,7 +20,8 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tuna_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tuna-opt", "tuna-compile"], tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["tuna-opt", "tuna-compile", "tuna-tune", "tuna-cache"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # Optional external tools: tests that need them say `REQUIRES: ptxas`.

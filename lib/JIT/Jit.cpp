@@ -101,6 +101,7 @@ static Diagnostic convert(const mlir::Diagnostic &from) {
   return diagnostic;
 }
 
+namespace {
 /// Collects every diagnostic of a context, its notes after it. MLIR calls
 /// the handler under its own lock, also from the compile threads.
 class DiagnosticCollector {
@@ -121,6 +122,7 @@ private:
   mlir::MLIRContext &context;
   mlir::DiagnosticEngine::HandlerID id;
 };
+} // namespace
 
 struct Compiler::Impl {
   CompilerOptions options;

@@ -4,8 +4,10 @@
 #include "tuna/runtime/Cache.h"
 #include "tuna/runtime/Error.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 namespace tuna {
 
@@ -48,6 +50,13 @@ Options Options::fromEnvironment() {
   options.verbose = readFlag("TUNA_PRINT_AUTOTUNING", options.verbose);
   options.check = readFlag("TUNA_CHECK", options.check);
   options.cacheDir = defaultCacheDirectory();
+  if (const char *list = std::getenv("TUNA_TUNING_DB"))
+    for (std::string_view rest = list; !rest.empty();) {
+      size_t colon = std::min(rest.find(':'), rest.size());
+      if (colon)
+        options.databases.emplace_back(rest.substr(0, colon));
+      rest.remove_prefix(std::min(colon + 1, rest.size()));
+    }
   options.versionCheck = readFlag("TUNA_VERSION_CHECK", options.versionCheck);
   options.atol = readNumber("TUNA_CHECK_ATOL", options.atol);
   options.rtol = readNumber("TUNA_CHECK_RTOL", options.rtol);

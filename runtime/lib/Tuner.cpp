@@ -459,13 +459,15 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
   int known = table.load(std::memory_order_acquire)->lookup(signature);
   if (known >= 0)
     return known;
-  // The disk cache: in TuneMode::On a persisted decision replaces the
-  // tuning; a fresh one is persisted (Always skips the lookup only).
+  // The disk cache, then the tuning databases: in TuneMode::On a persisted
+  // decision replaces the tuning; a fresh one is persisted in the cache
+  // (Always skips the lookups only, Off both).
   const Options &options = module.options;
   bool persistent = !options.cacheDir.empty() && options.mode != TuneMode::Off;
   TuningCache cache = TuningCache::inDirectory(options.cacheDir);
   int cached = -1;
-  if (persistent && options.mode == TuneMode::On) {
+  if (options.mode == TuneMode::On &&
+      (persistent || !options.databases.empty())) {
     const DeviceInfo &info = backend.info();
     CacheKey key = {
         info.name,
@@ -475,8 +477,13 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
         spec.name,
         spec.sourceHash,
         std::vector<int64_t>(signature, signature + spec.key.size())};
-    if (std::optional<CacheEntry> entry =
-            cache.lookup(key, options.versionCheck))
+    std::optional<CacheEntry> entry;
+    if (persistent)
+      entry = cache.lookup(key, options.versionCheck);
+    for (size_t d = 0; !entry && d < options.databases.size(); ++d)
+      entry =
+          TuningCache(options.databases[d]).lookup(key, options.versionCheck);
+    if (entry)
       cached = cachedVariant(*entry);
   }
   TuningReport report =

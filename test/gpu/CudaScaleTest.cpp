@@ -73,9 +73,9 @@ double runScale(Module &module, int64_t n, float s) {
                nullptr);
   backend.copy(dy.ptr, y.data(), n * sizeof(float), CopyKind::HostToDevice,
                nullptr);
-  module.kernel("scale").launch(nullptr, memref(static_cast<float *>(dx.ptr), {n}),
-                                memref(static_cast<float *>(dy.ptr), {n}), s,
-                                n);
+  module.kernel("scale").launch(
+      nullptr, memref(static_cast<float *>(dx.ptr), {n}),
+      memref(static_cast<float *>(dy.ptr), {n}), s, n);
   backend.synchronize(nullptr);
   backend.copy(y.data(), dy.ptr, n * sizeof(float), CopyKind::DeviceToHost,
                nullptr);
@@ -116,7 +116,8 @@ TEST(CudaScaleTest, EveryVariantIsCorrectWhenForced) {
   const TuningReport report = module.kernel("scale").reports().back();
   EXPECT_TRUE(report.checked) << report.checkSkipped;
   for (const CandidateResult &c : report.candidates)
-    EXPECT_NE(c.status, CandidateStatus::WrongResult) << c.name << ": " << c.reason;
+    EXPECT_NE(c.status, CandidateStatus::WrongResult)
+        << c.name << ": " << c.reason;
 }
 
 TEST(CudaScaleTest, TuningOffLaunchesTheDefault) {

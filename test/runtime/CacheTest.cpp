@@ -399,3 +399,22 @@ TEST(CacheFileTest, MakeCacheEntryRecordsTheDecision) {
   EXPECT_EQ(TuningCache::inDirectory(dir.path).entries().at(0).variant,
             entry.variant);
 }
+
+TEST(CacheFileTest, ATuningDatabaseAnswersAfterTheCache) {
+  TempDir tuned, empty;
+  TuningReport first = decideOnce(cachedOptions(tuned.path), 96);
+  std::string database = tuned.path + "/db.json";
+  writeCacheFile(database, TuningCache::inDirectory(tuned.path).entries());
+
+  Options options = cachedOptions(empty.path);
+  options.databases = {empty.path + "/missing.json", database};
+  TuningReport shipped = decideOnce(options, 96);
+  EXPECT_EQ(shipped.source, DecisionSource::Cache);
+  EXPECT_EQ(shipped.chosenName, first.chosenName);
+  EXPECT_TRUE(empty.files().empty()) << "nothing new to persist";
+
+  ::setenv("TUNA_TUNING_DB", "/a/b.json::/c.json", 1);
+  EXPECT_EQ(Options::fromEnvironment().databases,
+            (std::vector<std::string>{"/a/b.json", "/c.json"}));
+  ::unsetenv("TUNA_TUNING_DB");
+}

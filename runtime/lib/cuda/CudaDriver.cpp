@@ -12,96 +12,138 @@ namespace tuna::cuda {
 
 namespace {
 
-/// Resolves `name` (trying `name_v2` first where the header versions it).
-template <typename Fn>
-void resolve(void *library, Fn &slot, const char *name, bool versioned,
-             std::string &missing) {
-  void *symbol = nullptr;
-  if (versioned)
-    symbol = dlsym(library, (std::string(name) + "_v2").c_str());
-  if (!symbol)
-    symbol = dlsym(library, name);
-  if (!symbol)
-    missing += std::string(missing.empty() ? "" : ", ") + name;
-  slot = reinterpret_cast<Fn>(symbol);
-}
+// The symbol a cuda.h name maps to: TUNA_SYMBOL(cuMemAlloc) is
+// "cuMemAlloc_v2".
+#define TUNA_STRINGIFY(x) #x
+#define TUNA_SYMBOL(name) TUNA_STRINGIFY(name)
 
-CudaDriver load() {
+Driver load() {
   void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *why = dlerror();
     throw Error(ErrorCode::Unsupported,
                 std::string("CUDA driver (libcuda.so.1) not found: ") +
                     (why ? why : "dlopen failed") +
-                    "; is an NVIDIA driver installed?");
+                    " (is an NVIDIA driver installed?)");
   }
-  CudaDriver d{};
+  Driver driver;
   std::string missing;
-#define TUNA_RESOLVE(name, versioned)                                          \
-  resolve(library, d.name, #name, versioned, missing)
-  TUNA_RESOLVE(cuInit, false);
-  TUNA_RESOLVE(cuDriverGetVersion, false);
-  TUNA_RESOLVE(cuDeviceGetCount, false);
-  TUNA_RESOLVE(cuDeviceGet, false);
-  TUNA_RESOLVE(cuDeviceGetName, false);
-  TUNA_RESOLVE(cuDeviceGetAttribute, false);
-  TUNA_RESOLVE(cuDevicePrimaryCtxRetain, false);
-  TUNA_RESOLVE(cuDevicePrimaryCtxRelease, true);
-  TUNA_RESOLVE(cuCtxGetCurrent, false);
-  TUNA_RESOLVE(cuCtxSetCurrent, false);
-  TUNA_RESOLVE(cuModuleLoadDataEx, false);
-  TUNA_RESOLVE(cuModuleUnload, false);
-  TUNA_RESOLVE(cuModuleGetFunction, false);
-  TUNA_RESOLVE(cuFuncGetAttribute, false);
-  TUNA_RESOLVE(cuFuncSetAttribute, false);
-  TUNA_RESOLVE(cuLaunchKernel, false);
-  TUNA_RESOLVE(cuStreamSynchronize, false);
-  TUNA_RESOLVE(cuMemAlloc, true);
-  TUNA_RESOLVE(cuMemFree, true);
-  TUNA_RESOLVE(cuMemcpyHtoDAsync, true);
-  TUNA_RESOLVE(cuMemcpyDtoHAsync, true);
-  TUNA_RESOLVE(cuMemcpyDtoDAsync, true);
-  TUNA_RESOLVE(cuEventCreate, false);
-  TUNA_RESOLVE(cuEventDestroy, true);
-  TUNA_RESOLVE(cuEventRecord, false);
-  TUNA_RESOLVE(cuEventSynchronize, false);
-  TUNA_RESOLVE(cuEventElapsedTime, false);
-  TUNA_RESOLVE(cuGetErrorName, false);
-  TUNA_RESOLVE(cuGetErrorString, false);
-#undef TUNA_RESOLVE
-  if (!missing.empty())
-    throw Error(ErrorCode::Unsupported,
-                "CUDA driver (libcuda.so.1) lacks " + missing +
-                    ": the driver is too old for Tuna");
-  d.check(d.cuInit(0), "cuInit", "initializing the CUDA driver");
-  return d;
+#define TUNA_CUDA_RESOLVE(name)                                                \
+  driver.name = reinterpret_cast<decltype(driver.name)>(                       \
+      dlsym(library, TUNA_SYMBOL(name)));                                      \
+  if (!driver.name)                                                            \
+    missing += std::string(missing.empty() ? "" : ", ") + TUNA_SYMBOL(name);
+  TUNA_CUDA_DRIVER_FUNCTIONS(TUNA_CUDA_RESOLVE)
+#undef TUNA_CUDA_RESOLVE
+  if (!missing.empty()) {
+    dlclose(library);
+    throw Error(ErrorCode::Unsupported, "CUDA driver (libcuda.so.1) lacks " +
+                                            missing +
+                                            ": the driver is too old for Tuna");
+  }
+  // No device or a broken installation: a machine that cannot run CUDA.
+  CUresult result = driver.cuInit(0);
+  if (result != CUDA_SUCCESS)
+    throw Error(
+        ErrorCode::Unsupported,
+        driver.message(result, "cuInit", "initializing the CUDA driver"));
+  return driver;
 }
 
 } // namespace
 
-const CudaDriver &CudaDriver::get() {
-  // Loading is retried on every call while it fails, so that the error
-  // always says why; once loaded, the driver stays.
+const Driver &Driver::get() {
+  // Loading is retried on every call while it fails, so that every error
+  // says why; once loaded, the driver stays for the life of the process.
   static std::mutex mutex;
-  static std::unique_ptr<CudaDriver> driver;
+  static std::unique_ptr<Driver> driver;
   std::lock_guard<std::mutex> lock(mutex);
   if (!driver)
-    driver = std::make_unique<CudaDriver>(load());
+    driver = std::make_unique<Driver>(load());
   return *driver;
 }
 
-void CudaDriver::check(CUresult result, const char *call,
-                       std::string_view what) const {
-  if (result == CUDA_SUCCESS)
-    return;
+void Driver::fail(CUresult result, const char *call,
+                  std::string_view what) const {
+  throw Error(ErrorCode::Backend, message(result, call, what));
+}
+
+std::string Driver::message(CUresult result, const char *call,
+                            std::string_view what) const {
   const char *name = nullptr, *text = nullptr;
   if (cuGetErrorName(result, &name) != CUDA_SUCCESS || !name)
     name = "unknown CUDA error";
   if (cuGetErrorString(result, &text) != CUDA_SUCCESS || !text)
     text = "";
-  throw Error(ErrorCode::Backend,
-              std::string(what) + ": " + call + " failed: " + name + " (" +
-                  std::to_string(result) + ")" + (*text ? ": " : "") + text);
+  return std::string(what) + ": " + call + " failed: " + name + " (" +
+         std::to_string(result) + ")" + (*text ? ": " : "") + text;
+}
+
+ScopedContext::ScopedContext(const Driver &driver, CUcontext context) noexcept
+    : driver(driver) {
+  CUcontext current = nullptr;
+  if (driver.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current != context)
+    pushed = driver.cuCtxPushCurrent(context) == CUDA_SUCCESS;
+}
+
+ScopedContext::~ScopedContext() {
+  CUcontext popped = nullptr;
+  if (pushed)
+    driver.cuCtxPopCurrent(&popped);
+}
+
+Module::Module(const Driver &driver, CUcontext context, const char *image,
+               std::string_view what)
+    : driver(driver), context(context) {
+  ScopedContext scope(driver, context);
+  char log[8192] = {};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {log, reinterpret_cast<void *>(sizeof(log) - 1)};
+  CUresult result =
+      driver.cuModuleLoadDataEx(&module, image, 2, options, values);
+  if (result == CUDA_SUCCESS)
+    return;
+  std::string why = driver.message(result, "cuModuleLoadDataEx", what);
+  if (log[0])
+    why += std::string("\nJIT log:\n") + log;
+  throw Error(ErrorCode::Backend, why);
+}
+
+Module::~Module() {
+  ScopedContext scope(driver, context);
+  driver.cuModuleUnload(module);
+}
+
+Event::Event(const Driver &driver, CUcontext context)
+    : driver(driver), context(context) {
+  ScopedContext scope(driver, context);
+  TUNA_CU(driver, "creating a timing event", cuEventCreate, &event,
+          CU_EVENT_DEFAULT);
+}
+
+Event::~Event() {
+  if (!event)
+    return;
+  ScopedContext scope(driver, context);
+  driver.cuEventDestroy(event);
+}
+
+DeviceMemory::DeviceMemory(const Driver &driver, CUcontext context,
+                           size_t bytes)
+    : driver(driver), context(context) {
+  ScopedContext scope(driver, context);
+  CUresult result = driver.cuMemAlloc(&ptr, bytes ? bytes : 1);
+  if (result != CUDA_SUCCESS)
+    driver.fail(result, "cuMemAlloc",
+                "allocating " + std::to_string(bytes) + " bytes on the device");
+}
+
+DeviceMemory::~DeviceMemory() {
+  if (!ptr)
+    return;
+  ScopedContext scope(driver, context);
+  driver.cuMemFree(ptr);
 }
 
 } // namespace tuna::cuda

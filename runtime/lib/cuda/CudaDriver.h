@@ -1,15 +1,25 @@
 //===- CudaDriver.h - The CUDA Driver API, loaded at run time --*- C++ -*-===//
 //
 // libcuda.so.1 is opened with dlopen, so one tuna_runtime runs on machines
-// with and without NVIDIA's driver. The few types and constants Tuna uses are
-// declared here from the driver's stable ABI (cuda.h), so building needs no
-// CUDA toolkit either. Every call goes through CudaDriver::check, which
-// turns a failure into a tuna::Error naming the call, the driver's error
-// name and text, and what was being done ("kernel 'scale' variant ...").
+// with and without NVIDIA's driver. cuda.h is used for types and constants
+// only: every entry point is resolved by the exact symbol the header maps its
+// name to (cuMemAlloc -> cuMemAlloc_v2, ...), and typed from the header's own
+// declaration, so a signature cannot drift from the driver's.
+//
+// Every call is checked by TUNA_CU(driver, what, call, args...), which turns a
+// failure into a tuna::Error naming what was being done (kernel and variant
+// when there is one), the call, and the driver's error name and text:
+//   "kernel 'scale' variant 'scale_v3': cuModuleLoadDataEx failed:
+//    CUDA_ERROR_INVALID_PTX (218): a PTX JIT compilation failed"
+//
+// Module, Event and DeviceMemory own one driver object each and release it in
+// their context when destroyed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TUNA_RUNTIME_LIB_CUDA_CUDADRIVER_H
 #define TUNA_RUNTIME_LIB_CUDA_CUDADRIVER_H
+
+#include <cuda.h>
 
 #include <cstddef>
 #include <string>
@@ -17,79 +27,146 @@
 
 namespace tuna::cuda {
 
-using CUresult = int;
-using CUdevice = int;
-using CUdeviceptr = unsigned long long;
-using CUcontext = struct CUctx_st *;
-using CUmodule = struct CUmod_st *;
-using CUfunction = struct CUfunc_st *;
-using CUstream = struct CUstream_st *;
-using CUevent = struct CUevent_st *;
+/// Every driver entry point Tuna uses. The names go through cuda.h's macros,
+/// so the members and the resolved symbols are the versioned ones.
+#define TUNA_CUDA_DRIVER_FUNCTIONS(X)                                          \
+  X(cuGetErrorName)                                                            \
+  X(cuGetErrorString)                                                          \
+  X(cuInit)                                                                    \
+  X(cuDriverGetVersion)                                                        \
+  X(cuDeviceGetCount)                                                          \
+  X(cuDeviceGet)                                                               \
+  X(cuDeviceGetName)                                                           \
+  X(cuDeviceGetAttribute)                                                      \
+  X(cuDevicePrimaryCtxRetain)                                                  \
+  X(cuDevicePrimaryCtxRelease)                                                 \
+  X(cuCtxGetCurrent)                                                           \
+  X(cuCtxSetCurrent)                                                           \
+  X(cuCtxPushCurrent)                                                          \
+  X(cuCtxPopCurrent)                                                           \
+  X(cuCtxGetDevice)                                                            \
+  X(cuModuleLoadDataEx)                                                        \
+  X(cuModuleUnload)                                                            \
+  X(cuModuleGetFunction)                                                       \
+  X(cuFuncGetAttribute)                                                        \
+  X(cuFuncSetAttribute)                                                        \
+  X(cuLaunchKernel)                                                            \
+  X(cuStreamSynchronize)                                                       \
+  X(cuMemAlloc)                                                                \
+  X(cuMemFree)                                                                 \
+  X(cuMemcpyHtoDAsync)                                                         \
+  X(cuMemcpyDtoHAsync)                                                         \
+  X(cuMemcpyDtoDAsync)                                                         \
+  X(cuEventCreate)                                                             \
+  X(cuEventDestroy)                                                            \
+  X(cuEventRecord)                                                             \
+  X(cuEventSynchronize)                                                        \
+  X(cuEventElapsedTime)
 
-constexpr CUresult CUDA_SUCCESS = 0;
-constexpr CUresult CUDA_ERROR_INVALID_CONTEXT = 201;
-
-enum DeviceAttribute : int {
-  MaxThreadsPerBlock = 1,
-  MultiprocessorCount = 16,
-  ComputeCapabilityMajor = 75,
-  ComputeCapabilityMinor = 76,
-  MaxSharedMemoryPerBlockOptin = 97,
-};
-enum FunctionAttribute : int {
-  FuncMaxThreadsPerBlock = 0,
-  FuncSharedSizeBytes = 1,
-  FuncNumRegs = 4,
-  FuncMaxDynamicSharedSizeBytes = 8,
-};
-enum JitOption : int {
-  JitErrorLogBuffer = 5,
-  JitErrorLogBufferSizeBytes = 6,
-};
-
-/// The entry points, resolved once per process.
-struct CudaDriver {
-  CUresult (*cuInit)(unsigned);
-  CUresult (*cuDriverGetVersion)(int *);
-  CUresult (*cuDeviceGetCount)(int *);
-  CUresult (*cuDeviceGet)(CUdevice *, int);
-  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
-  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
-  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
-  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
-  CUresult (*cuCtxGetCurrent)(CUcontext *);
-  CUresult (*cuCtxSetCurrent)(CUcontext);
-  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
-                                 void **);
-  CUresult (*cuModuleUnload)(CUmodule);
-  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
-  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
-  CUresult (*cuStreamSynchronize)(CUstream);
-  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
-  CUresult (*cuMemFree)(CUdeviceptr);
-  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
-  CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
-  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
-  CUresult (*cuEventCreate)(CUevent *, unsigned);
-  CUresult (*cuEventDestroy)(CUevent);
-  CUresult (*cuEventRecord)(CUevent, CUstream);
-  CUresult (*cuEventSynchronize)(CUevent);
-  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
-  CUresult (*cuGetErrorName)(CUresult, const char **);
-  CUresult (*cuGetErrorString)(CUresult, const char **);
+/// The driver's entry points, resolved once per process.
+struct Driver {
+#define TUNA_CUDA_DECLARE(name) decltype(&::name) name = nullptr;
+  TUNA_CUDA_DRIVER_FUNCTIONS(TUNA_CUDA_DECLARE)
+#undef TUNA_CUDA_DECLARE
 
   /// The driver of this process, loaded and initialized (cuInit) on first
-  /// use. Throws tuna::Error (Unsupported) when libcuda.so.1 is absent or
-  /// cuInit fails, saying why.
-  static const CudaDriver &get();
+  /// use. Throws tuna::Error (Unsupported) when libcuda.so.1 is absent, lacks
+  /// an entry point, or cuInit fails, saying why. Retried while it fails.
+  static const Driver &get();
 
   /// Throws tuna::Error (Backend) unless `result` is CUDA_SUCCESS:
-  /// "<what>: <call> failed: CUDA_ERROR_X: <text>".
-  void check(CUresult result, const char *call, std::string_view what) const;
+  /// "<what>: <call> failed: CUDA_ERROR_X (n): <text>".
+  void check(CUresult result, const char *call, std::string_view what) const {
+    if (result != CUDA_SUCCESS)
+      fail(result, call, what);
+  }
+  [[noreturn]] void fail(CUresult result, const char *call,
+                         std::string_view what) const;
+  /// The message fail() throws.
+  std::string message(CUresult result, const char *call,
+                      std::string_view what) const;
+};
+
+/// Calls `driver.call(args...)` and checks its result, naming the call.
+#define TUNA_CU(driver, what, call, ...)                                       \
+  (driver).check((driver).call(__VA_ARGS__), #call, what)
+
+/// Makes `context` current on this thread for the guard's lifetime and then
+/// restores what was current before; does nothing if it already is current.
+/// Never throws: if the switch fails, the guarded call fails and says so.
+class ScopedContext {
+public:
+  ScopedContext(const Driver &driver, CUcontext context) noexcept;
+  ~ScopedContext();
+  ScopedContext(const ScopedContext &) = delete;
+  ScopedContext &operator=(const ScopedContext &) = delete;
+
+private:
+  const Driver &driver;
+  bool pushed = false;
+};
+
+/// Owns one CUmodule, loaded in `context` from a PTX text or a cubin (PTX
+/// must be NUL-terminated, as std::string::c_str() is). A PTX the driver
+/// cannot compile is an error that carries the JIT's log.
+class Module {
+public:
+  Module(const Driver &driver, CUcontext context, const char *image,
+         std::string_view what);
+  ~Module();
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+
+  CUmodule get() const { return module; }
+
+private:
+  const Driver &driver;
+  CUcontext context;
+  CUmodule module = nullptr;
+};
+
+/// Owns one CUevent, created in `context`.
+class Event {
+public:
+  Event(const Driver &driver, CUcontext context);
+  ~Event();
+  Event(const Event &) = delete;
+  Event &operator=(const Event &) = delete;
+
+  CUevent get() const { return event; }
+  /// Gives up ownership.
+  CUevent release() {
+    CUevent result = event;
+    event = nullptr;
+    return result;
+  }
+
+private:
+  const Driver &driver;
+  CUcontext context;
+  CUevent event = nullptr;
+};
+
+/// Owns `bytes` (at least 1) of device memory, allocated in `context`.
+class DeviceMemory {
+public:
+  DeviceMemory(const Driver &driver, CUcontext context, size_t bytes);
+  ~DeviceMemory();
+  DeviceMemory(const DeviceMemory &) = delete;
+  DeviceMemory &operator=(const DeviceMemory &) = delete;
+
+  CUdeviceptr get() const { return ptr; }
+  /// Gives up ownership.
+  CUdeviceptr release() {
+    CUdeviceptr result = ptr;
+    ptr = 0;
+    return result;
+  }
+
+private:
+  const Driver &driver;
+  CUcontext context;
+  CUdeviceptr ptr = 0;
 };
 
 } // namespace tuna::cuda

@@ -3,6 +3,7 @@
 #define TUNA_RUNTIME_OPTIONS_H
 
 #include <string>
+#include <vector>
 
 namespace tuna {
 
@@ -53,14 +54,18 @@ struct Options {
   /// nowhere. fromEnvironment() sets it to $TUNA_CACHE_DIR, else
   /// $XDG_CACHE_HOME/tuna, else ~/.cache/tuna.
   std::string cacheDir;
+  /// Tuning databases (files written by `tuna-tune -o`, e.g. shipped with
+  /// an app), read only: looked up in order after cacheDir. fromEnvironment()
+  /// sets them from TUNA_TUNING_DB, a colon-separated list of files.
+  std::vector<std::string> databases;
   /// Use persisted results only from the same driver and Tuna version.
   bool versionCheck = true;
 
   /// The defaults overridden by the environment: TUNA_AUTOTUNE=0|1,
   /// TUNA_ALWAYS_TUNE=0|1, TUNA_PRINT_AUTOTUNING=0|1, TUNA_CHECK=0|1,
-  /// TUNA_CACHE_DIR, TUNA_VERSION_CHECK=0|1, TUNA_CHECK_ATOL=<float>,
-  /// TUNA_CHECK_RTOL=<float>. A malformed value is a tuna::Error naming the
-  /// variable.
+  /// TUNA_CACHE_DIR, TUNA_TUNING_DB, TUNA_VERSION_CHECK=0|1,
+  /// TUNA_CHECK_ATOL=<float>, TUNA_CHECK_RTOL=<float>. A malformed value is a
+  /// tuna::Error naming the variable.
   static Options fromEnvironment();
 };
 

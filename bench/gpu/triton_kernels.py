@@ -1,0 +1,281 @@
+"""The Triton twins of kernels-mlir/ (the same algorithms, each with
+@triton.autotune), and what a PyTorch user would call instead. At the shapes
+of kernels_bench.cpp: fresh random inputs, outputs poisoned with NaN, the
+relative L2 error against a float64 torch reference, then the median device
+time (triton.testing.do_bench). Prints one `TRITON {json}` line per kernel
+and shape for bench/run_gpu.sh; GB/s count each input read once and each
+output written once, as kernels_bench.cpp does."""
+
+import json
+
+import torch
+import triton
+import triton.language as tl
+
+
+def configs(**grid):
+    """Every combination of the given values; `num_warps` is Triton's own."""
+    out = [{}]
+    for name, values in grid.items():
+        out = [dict(c, **{name: v}) for c in out for v in values]
+    return [triton.Config({k: v for k, v in c.items() if k != "num_warps"},
+                          num_warps=c["num_warps"]) for c in out]
+
+
+@triton.autotune(configs=configs(BLOCK=[256, 1024, 4096], num_warps=[1, 4, 8]),
+                 key=["n"], restore_value=["y_ptr"])
+@triton.jit
+def axpy_kernel(a, x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, a * x + y, mask=mask)
+
+
+def axpy(a, x, y):
+    n = x.numel()
+    axpy_kernel[lambda m: (triton.cdiv(n, m["BLOCK"]),)](a, x, y, n)
+
+
+@triton.autotune(
+    configs=configs(ROWS=[1], BLOCK=[256, 1024, 4096], num_warps=[4, 8])
+    + configs(ROWS=[4, 16], BLOCK=[256], num_warps=[4, 8]),
+    key=["rows", "cols"])
+@triton.jit
+def row_sum_kernel(x_ptr, y_ptr, rows, cols, ROWS: tl.constexpr,
+                   BLOCK: tl.constexpr):
+    r = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    acc = tl.zeros([ROWS, BLOCK], dtype=tl.float32)
+    for start in range(0, cols, BLOCK):
+        c = start + tl.arange(0, BLOCK)
+        mask = (r[:, None] < rows) & (c[None, :] < cols)
+        acc += tl.load(x_ptr + r[:, None] * cols + c[None, :], mask=mask,
+                       other=0.0)
+    tl.store(y_ptr + r, tl.sum(acc, axis=1), mask=r < rows)
+
+
+def row_sum(x, y):
+    rows, cols = x.shape
+    row_sum_kernel[lambda m: (triton.cdiv(rows, m["ROWS"]),)](
+        x, y, rows, cols)
+
+
+@triton.autotune(configs=configs(BLOCK=[1024, 2048, 4096],
+                                 num_warps=[4, 8, 16]),
+                 key=["rows", "cols"])
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, rows, cols, BLOCK: tl.constexpr):
+    # Pass 1: online (max, sum of exp) per lane; pass 2: write.
+    base = tl.program_id(0).to(tl.int64) * cols
+    m = tl.full([BLOCK], -3.0e38, dtype=tl.float32)
+    s = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, cols, BLOCK):
+        c = start + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + base + c, mask=c < cols, other=-3.0e38)
+        nm = tl.maximum(m, x)
+        s = s * tl.exp(m - nm) + tl.exp(x - nm)
+        m = nm
+    row_max = tl.max(m, axis=0)
+    inv = 1.0 / tl.sum(s * tl.exp(m - row_max), axis=0)
+    for start in range(0, cols, BLOCK):
+        c = start + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + base + c, mask=c < cols)
+        tl.store(y_ptr + base + c, tl.exp(x - row_max) * inv, mask=c < cols)
+
+
+def softmax(x, y):
+    rows, cols = x.shape
+    softmax_kernel[(rows,)](x, y, rows, cols)
+
+
+@triton.autotune(configs=configs(BLOCK=[1024, 2048, 4096],
+                                 num_warps=[4, 8, 16]),
+                 key=["rows", "cols"])
+@triton.jit
+def layernorm_kernel(x_ptr, g_ptr, b_ptr, y_ptr, eps, rows, cols,
+                     BLOCK: tl.constexpr):
+    # Pass 1: sums of d and d * d, d = x - x[r, 0]; pass 2: write.
+    base = tl.program_id(0).to(tl.int64) * cols
+    shift = tl.load(x_ptr + base)
+    s1 = tl.zeros([BLOCK], dtype=tl.float32)
+    s2 = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, cols, BLOCK):
+        c = start + tl.arange(0, BLOCK)
+        d = tl.where(c < cols, tl.load(x_ptr + base + c, mask=c < cols) - shift,
+                     0.0)
+        s1 += d
+        s2 += d * d
+    md = tl.sum(s1, axis=0) / cols
+    var = tl.maximum(tl.sum(s2, axis=0) / cols - md * md, 0.0)
+    mean = shift + md
+    rstd = 1.0 / tl.sqrt(var + eps)
+    for start in range(0, cols, BLOCK):
+        c = start + tl.arange(0, BLOCK)
+        mask = c < cols
+        x = tl.load(x_ptr + base + c, mask=mask)
+        g = tl.load(g_ptr + c, mask=mask)
+        b = tl.load(b_ptr + c, mask=mask)
+        tl.store(y_ptr + base + c, (x - mean) * rstd * g + b, mask=mask)
+
+
+def layernorm(x, g, b, y, eps):
+    rows, cols = x.shape
+    layernorm_kernel[(rows,)](x, g, b, y, eps, rows, cols)
+
+
+@triton.autotune(configs=configs(BM=[32, 64], BN=[32, 64, 128],
+                                 num_warps=[4, 8]),
+                 key=["rows", "cols"])
+@triton.jit
+def transpose_kernel(x_ptr, y_ptr, rows, cols, BM: tl.constexpr,
+                     BN: tl.constexpr):
+    r = tl.program_id(1) * BM + tl.arange(0, BM)
+    c = tl.program_id(0) * BN + tl.arange(0, BN)
+    mask = (r[:, None] < rows) & (c[None, :] < cols)
+    tile = tl.load(x_ptr + r[:, None] * cols + c[None, :], mask=mask)
+    tl.store(y_ptr + c[:, None] * rows + r[None, :], tl.trans(tile),
+             mask=tl.trans(mask))
+
+
+def transpose(x, y):
+    rows, cols = x.shape
+    transpose_kernel[lambda m: (triton.cdiv(cols, m["BN"]),
+                                triton.cdiv(rows, m["BM"]))](x, y, rows, cols)
+
+
+@triton.autotune(configs=configs(BLOCK=[512, 1024, 2048, 4096],
+                                 num_warps=[4, 8]),
+                 key=["images", "hw"])
+@triton.jit
+def color_kernel(x_ptr, y_ptr, images, hw, brightness, saturation, mr, mg, mb,
+                 sr, sg, sb, BLOCK: tl.constexpr):
+    p = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = p < hw
+    base = tl.program_id(1).to(tl.int64) * 3 * hw
+    r = tl.load(x_ptr + base + p, mask=mask)
+    g = tl.load(x_ptr + base + hw + p, mask=mask)
+    b = tl.load(x_ptr + base + 2 * hw + p, mask=mask)
+    r = tl.minimum(tl.maximum(r * brightness, 0.0), 1.0)
+    g = tl.minimum(tl.maximum(g * brightness, 0.0), 1.0)
+    b = tl.minimum(tl.maximum(b * brightness, 0.0), 1.0)
+    gray = 0.299 * r + 0.587 * g + 0.114 * b
+    r = tl.minimum(tl.maximum(gray + saturation * (r - gray), 0.0), 1.0)
+    g = tl.minimum(tl.maximum(gray + saturation * (g - gray), 0.0), 1.0)
+    b = tl.minimum(tl.maximum(gray + saturation * (b - gray), 0.0), 1.0)
+    tl.store(y_ptr + base + p, (r - mr) * sr, mask=mask)
+    tl.store(y_ptr + base + hw + p, (g - mg) * sg, mask=mask)
+    tl.store(y_ptr + base + 2 * hw + p, (b - mb) * sb, mask=mask)
+
+
+MEAN = (0.485, 0.456, 0.406)
+STD = (0.229, 0.224, 0.225)
+
+
+def color(x, y, brightness, saturation):
+    images, _, h, w = x.shape
+    hw = h * w
+    color_kernel[lambda m: (triton.cdiv(hw, m["BLOCK"]), images)](
+        x, y, images, hw, brightness, saturation, *MEAN,
+        *(1.0 / s for s in STD))
+
+
+def color_torch(x, brightness, saturation):
+    """torchvision's three steps, in PyTorch eager (several kernels)."""
+    x = (x * brightness).clamp(0, 1)
+    w = torch.tensor([0.299, 0.587, 0.114], device=x.device, dtype=x.dtype)
+    gray = (x * w.view(1, 3, 1, 1)).sum(dim=1, keepdim=True)
+    x = (gray + saturation * (x - gray)).clamp(0, 1)
+    mean = torch.tensor(MEAN, device=x.device).view(1, 3, 1, 1)
+    std = torch.tensor(STD, device=x.device).view(1, 3, 1, 1)
+    return (x - mean) / std
+
+
+def rel_error(got, want):
+    if not torch.isfinite(got).all():
+        return float("inf")
+    want = want.double()
+    return ((got.double() - want).norm() / want.norm()).item()
+
+
+def report(kernel, shape, nbytes, err, tolerance, triton_fn, torch_fn):
+    gbps = lambda ms: nbytes / (ms * 1e6)
+    ms = triton.testing.do_bench(triton_fn, return_mode="median")
+    torch_ms = triton.testing.do_bench(torch_fn, return_mode="median")
+    print("TRITON " + json.dumps({
+        "kernel": kernel, "shape": shape, "ok": int(err <= tolerance),
+        "err": float("%.3g" % err), "gbps": round(gbps(ms), 1),
+        "torch_gbps": round(gbps(torch_ms), 1)}), flush=True)
+
+
+def nan_like(x):
+    return torch.full_like(x, float("nan"))
+
+
+def main():
+    dev = "cuda"
+    for n in (1 << 24, 1 << 26):
+        a = 1.75
+        x = torch.empty(n, device=dev).uniform_(-1000, 1000)
+        y0 = torch.empty(n, device=dev).uniform_(-1000, 1000)
+        y = y0.clone()
+        axpy(a, x, y)
+        err = rel_error(y, a * x.double() + y0.double())
+        report("axpy", "n=%d" % n, 12 * n, err, 1e-5,
+               lambda: axpy(a, x, y), lambda: y.add_(x, alpha=a))
+
+    for rows, cols in ((131072, 256), (8192, 4096)):
+        x = torch.empty(rows, cols, device=dev).uniform_(-1, 1)
+        y = torch.full((rows,), float("nan"), device=dev)
+        row_sum(x, y)
+        err = rel_error(y, x.double().sum(dim=1))
+        report("row_sum", "rows=%d,cols=%d" % (rows, cols),
+               4 * (rows * cols + rows), err, 1e-5,
+               lambda: row_sum(x, y), lambda: torch.sum(x, dim=1))
+
+    for rows, cols in ((32768, 1024), (4096, 8192)):
+        x = torch.empty(rows, cols, device=dev).uniform_(-8, 8)
+        y = nan_like(x)
+        softmax(x, y)
+        err = rel_error(y, torch.softmax(x.double(), dim=1))
+        report("softmax", "rows=%d,cols=%d" % (rows, cols), 8 * rows * cols,
+               err, 1e-5, lambda: softmax(x, y),
+               lambda: torch.softmax(x, dim=1))
+
+    for rows, cols in ((32768, 1024), (4096, 8192)):
+        eps = 1e-5
+        x = torch.empty(rows, cols, device=dev).uniform_(2, 6)
+        g = torch.empty(cols, device=dev).uniform_(0.5, 1.5)
+        b = torch.empty(cols, device=dev).uniform_(-0.5, 0.5)
+        y = nan_like(x)
+        layernorm(x, g, b, y, eps)
+        want = torch.nn.functional.layer_norm(x.double(), (cols,), g.double(),
+                                              b.double(), eps)
+        err = rel_error(y, want)
+        report("layernorm", "rows=%d,cols=%d" % (rows, cols),
+               8 * rows * cols + 8 * cols, err, 1e-5,
+               lambda: layernorm(x, g, b, y, eps),
+               lambda: torch.nn.functional.layer_norm(x, (cols,), g, b, eps))
+
+    for rows, cols in ((8192, 4096), (4000, 6000)):
+        x = torch.empty(rows, cols, device=dev).uniform_(-1000, 1000)
+        y = torch.full((cols, rows), float("nan"), device=dev)
+        transpose(x, y)
+        err = rel_error(y, x.t())
+        report("transpose", "rows=%d,cols=%d" % (rows, cols), 8 * rows * cols,
+               err, 0.0, lambda: transpose(x, y),
+               lambda: y.copy_(x.t()))
+
+    for images, h, w in ((64, 512, 512), (256, 224, 224)):
+        bright, sat = 1.2, 0.7
+        x = torch.rand(images, 3, h, w, device=dev)
+        y = nan_like(x)
+        color(x, y, bright, sat)
+        err = rel_error(y, color_torch(x.double(), bright, sat))
+        report("color_normalize", "images=%d,hw=%dx%d" % (images, h, w),
+               8 * x.numel(), err, 1e-5, lambda: color(x, y, bright, sat),
+               lambda: color_torch(x, bright, sat))
+
+
+if __name__ == "__main__":
+    main()

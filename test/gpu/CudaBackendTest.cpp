@@ -1,0 +1,363 @@
+//===- CudaBackendTest.cpp - The CUDA backend on nvcc-made PTX ------------===//
+//
+// The backend alone (load, launch, limits, errors) and the whole tuning loop
+// on an in-memory bundle of the 15 scale variants of scale_variants.cu.
+// Results are compared with the CPU on fresh random inputs, the output
+// poisoned with NaN first. Every test skips, saying why, without a CUDA
+// driver and device or without the nvcc-made PTX.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScaleBundle.h"
+
+#include "tuna/runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <thread>
+#include <vector>
+
+using namespace tuna;
+
+namespace {
+
+/// The device and the PTX, or the reason the tests cannot run.
+struct Setup {
+  std::string skip;
+  std::string ptx;
+  std::unique_ptr<Device> device;
+};
+
+const Setup &setup() {
+  static const Setup s = [] {
+    Setup s;
+    try {
+      s.device = std::make_unique<Device>(Device::cuda(0));
+      s.ptx = gpu::readScalePtx();
+    } catch (const Error &e) {
+      s.skip = e.what();
+    }
+    return s;
+  }();
+  return s;
+}
+
+#define REQUIRE_GPU()                                                          \
+  do {                                                                         \
+    if (!setup().skip.empty())                                                 \
+      GTEST_SKIP() << setup().skip;                                            \
+  } while (0)
+
+Backend &backend() { return setup().device->backend(); }
+
+Object ptxObject(std::string text) {
+  Object object;
+  object.target = gpu::ptxTarget(setup().ptx);
+  object.format = "ptx";
+  object.data = std::move(text);
+  return object;
+}
+
+/// Device memory that frees itself.
+class Buffer {
+public:
+  explicit Buffer(size_t bytes) : ptr(backend().allocate(bytes)) {}
+  ~Buffer() { backend().deallocate(ptr); }
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  float *data() const { return static_cast<float *>(ptr); }
+
+private:
+  void *ptr;
+};
+
+/// A loaded module that unloads itself.
+class LoadedPtx {
+public:
+  explicit LoadedPtx(const std::string &ptx)
+      : handle(backend().loadModule(ptxObject(ptx), "scale_variants.ptx")) {}
+  ~LoadedPtx() { backend().unloadModule(handle); }
+  LoadedPtx(const LoadedPtx &) = delete;
+  LoadedPtx &operator=(const LoadedPtx &) = delete;
+  FunctionHandle function(const std::string &symbol) {
+    return backend().getFunction(handle, symbol, "kernel '" + symbol + "'");
+  }
+
+private:
+  ModuleHandle handle;
+};
+
+/// Fresh random x and a NaN-poisoned y, on the host and the device.
+struct Vectors {
+  explicit Vectors(int64_t n)
+      : n(n), x(n), y(n, std::numeric_limits<float>::quiet_NaN()),
+        dx(n * sizeof(float)), dy(n * sizeof(float)) {
+    std::mt19937 rng(std::random_device{}());
+    std::uniform_real_distribution<float> dist(-100.0f, 100.0f);
+    for (float &v : x)
+      v = dist(rng);
+    backend().copy(dx.data(), x.data(), bytes(), CopyKind::HostToDevice,
+                   nullptr);
+    backend().copy(dy.data(), y.data(), bytes(), CopyKind::HostToDevice,
+                   nullptr);
+  }
+  size_t bytes() const { return n * sizeof(float); }
+
+  /// Elements of y (read back from the device) other than s * x, NaN
+  /// (never written) included.
+  int64_t wrong(float s) {
+    backend().synchronize(nullptr);
+    backend().copy(y.data(), dy.data(), bytes(), CopyKind::DeviceToHost,
+                   nullptr);
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; ++i)
+      count += !(y[i] == s * x[i]);
+    return count;
+  }
+
+  int64_t n;
+  std::vector<float> x, y;
+  Buffer dx, dy;
+};
+
+/// Launches one variant directly, with the lowered parameter array of the
+/// memref calling convention.
+void launchScale(FunctionHandle function, Vectors &v, float s, uint32_t block,
+                 uint32_t ept, uint32_t sharedBytes = 0) {
+  void *x = v.dx.data(), *y = v.dy.data();
+  int64_t zero = 0, one = 1, n = v.n;
+  void *params[] = {&x, &x, &zero, &n, &one, &y, &y, &zero, &n, &one, &s, &n};
+  LaunchDims dims;
+  dims.grid[0] = static_cast<uint32_t>((n + block * ept - 1) / (block * ept));
+  dims.block[0] = block;
+  dims.sharedBytes = sharedBytes;
+  backend().launch(function, nullptr, dims, params);
+}
+
+Module scaleModule(TuneMode mode = TuneMode::On) {
+  Options options; // No cache directory: every process tunes afresh.
+  options.mode = mode;
+  return Module::fromBundle(gpu::makeScaleBundle(setup().ptx), *setup().device,
+                            "scale_variants.ptx", options);
+}
+
+void expectMessageHas(const std::string &message, const std::string &part) {
+  EXPECT_NE(message.find(part), std::string::npos)
+      << "'" << part << "' not in: " << message;
+}
+
+} // namespace
+
+TEST(CudaBackendTest, ReportsTheDevice) {
+  REQUIRE_GPU();
+  const DeviceInfo &info = backend().info();
+  EXPECT_EQ(info.platform, "cuda");
+  EXPECT_EQ(info.arch.rfind("sm_", 0), 0u) << info.arch;
+  EXPECT_NE(info.fingerprint.find(info.name), std::string::npos);
+  EXPECT_NE(info.fingerprint.find(info.driverVersion), std::string::npos);
+  EXPECT_GE(info.maxThreadsPerBlock, 1024);
+  EXPECT_GE(info.maxSharedBytesPerBlock, 48 * 1024);
+  EXPECT_GT(info.multiProcessors, 0);
+}
+
+TEST(CudaBackendTest, ChoosesCubinForItsChipElsePtxNoNewerThanTheDevice) {
+  REQUIRE_GPU();
+  std::string sm = backend().info().arch; // "sm_90"
+  int number = std::stoi(sm.substr(3));
+  auto score = [&](const std::string &chip, const char *format) {
+    Object object;
+    object.target = "nvptx:" + chip;
+    object.format = format;
+    return backend().objectScore(object);
+  };
+  std::string older = "sm_" + std::to_string(number - 10);
+  std::string newer = "sm_" + std::to_string(number + 10);
+  EXPECT_GT(score(sm, "cubin"), score(sm, "ptx"));
+  EXPECT_GT(score(sm, "ptx"), score(older, "ptx"));
+  EXPECT_GE(score(older, "ptx"), 0);
+  EXPECT_EQ(score(older, "cubin"), -1);
+  EXPECT_EQ(score(newer, "ptx"), -1);
+  EXPECT_EQ(score(newer, "cubin"), -1);
+  EXPECT_GE(score(sm + "a", "cubin"), 0);
+  EXPECT_EQ(score(older + "a", "ptx"), -1);
+  EXPECT_EQ(score(sm, "hsaco"), -1);
+  Object host;
+  host.target = "host";
+  host.format = "elf-so";
+  EXPECT_EQ(backend().objectScore(host), -1);
+}
+
+TEST(CudaBackendTest, PtxLaunchMatchesTheCpu) {
+  REQUIRE_GPU();
+  LoadedPtx module(setup().ptx);
+  FunctionHandle function = module.function("scale_b128_e4");
+  FunctionLimits limits = backend().functionLimits(function);
+  EXPECT_EQ(limits.maxThreadsPerBlock, 128); // __launch_bounds__(128)
+  EXPECT_EQ(limits.staticSharedBytes, 0);
+  EXPECT_GT(limits.registers, 0);
+  for (int64_t n : {1, 511, 512, 4097, (1 << 20) + 3}) {
+    Vectors v(n);
+    launchScale(function, v, -2.5f, 128, 4);
+    EXPECT_EQ(v.wrong(-2.5f), 0) << "n = " << n;
+  }
+}
+
+TEST(CudaBackendTest, DynamicSharedMemoryAbove48KiBIsOptedInto) {
+  REQUIRE_GPU();
+  LoadedPtx module(setup().ptx);
+  FunctionHandle function = module.function("scale_b256_e1");
+  Vectors v(10000);
+  launchScale(function, v, 3.0f, 256, 1, 64 * 1024);
+  EXPECT_EQ(v.wrong(3.0f), 0);
+}
+
+TEST(CudaBackendTest, BadPtxIsAnErrorNamingTheKernelAndTheCall) {
+  REQUIRE_GPU();
+  std::string bad = setup().ptx.substr(0, setup().ptx.find(".visible")) +
+                    ".visible .entry broken() { this is not ptx; }\n";
+  try {
+    backend().loadModule(ptxObject(bad), "kernel 'broken' variant 'v0'");
+    FAIL() << "broken PTX loaded";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::Backend);
+    expectMessageHas(e.what(), "kernel 'broken' variant 'v0'");
+    expectMessageHas(e.what(), "cuModuleLoadDataEx failed");
+    expectMessageHas(e.what(), "CUDA_ERROR_INVALID_PTX");
+    expectMessageHas(e.what(), "JIT log:");
+  }
+}
+
+TEST(CudaBackendTest, MissingSymbolIsAnErrorNamingIt) {
+  REQUIRE_GPU();
+  LoadedPtx module(setup().ptx);
+  try {
+    module.function("scale_b96_e3");
+    FAIL() << "found a symbol that does not exist";
+  } catch (const Error &e) {
+    expectMessageHas(e.what(), "'scale_b96_e3'");
+    expectMessageHas(e.what(), "cuModuleGetFunction failed");
+    expectMessageHas(e.what(), "CUDA_ERROR_NOT_FOUND");
+  }
+}
+
+TEST(CudaBackendTest, TooManyThreadsIsAClearError) {
+  REQUIRE_GPU();
+  LoadedPtx module(setup().ptx);
+  Vectors v(4096);
+  struct Case {
+    const char *symbol;
+    uint32_t block;
+    const char *limit;
+  };
+  // Over the function's __launch_bounds__, and over any block's limit.
+  for (Case c : {Case{"scale_b256_e1", 512, "exceeds the 256"},
+                 Case{"scale_b1024_e1", 2048, "exceeds the 1024"}}) {
+    try {
+      launchScale(module.function(c.symbol), v, 1.0f, c.block, 1);
+      backend().synchronize(nullptr);
+      FAIL() << c.symbol << " launched with " << c.block << " threads";
+    } catch (const Error &e) {
+      expectMessageHas(e.what(), std::string("kernel '") + c.symbol + "'");
+      expectMessageHas(e.what(), "cuLaunchKernel failed");
+      expectMessageHas(e.what(), "block " + std::to_string(c.block) + "x1x1");
+      expectMessageHas(e.what(), c.limit);
+    }
+  }
+  // The failed launches left the device usable.
+  launchScale(module.function("scale_b256_e1"), v, 1.0f, 256, 1);
+  EXPECT_EQ(v.wrong(1.0f), 0);
+}
+
+TEST(CudaBackendTest, TuningLoopPicksAVariantPerShapeAndIsCorrect) {
+  REQUIRE_GPU();
+  Module module = scaleModule();
+  TunedKernel &kernel = module.kernel("scale");
+  const float s = 1.25f;
+  const std::vector<int64_t> sizes = {1000, 1 << 16, (1 << 22) + 3};
+  for (int64_t n : sizes) {
+    Vectors v(n);
+    kernel.launch(nullptr, memref(v.dx.data(), {n}), memref(v.dy.data(), {n}),
+                  s, n);
+    EXPECT_EQ(v.wrong(s), 0) << "n = " << n;
+    // The decided shape again: the cached path, on fresh inputs.
+    Vectors again(n);
+    kernel.launch(nullptr, memref(again.dx.data(), {n}),
+                  memref(again.dy.data(), {n}), s, n);
+    EXPECT_EQ(again.wrong(s), 0) << "n = " << n << ", cached";
+  }
+  const std::vector<TuningReport> reports = kernel.reports();
+  ASSERT_EQ(reports.size(), sizes.size());
+  for (const TuningReport &report : reports) {
+    EXPECT_EQ(report.source, DecisionSource::Tuned);
+    ASSERT_EQ(report.candidates.size(), 15u);
+    ASSERT_GE(report.chosen, 0);
+    EXPECT_GT(report.candidates[report.chosen].medianMs, 0);
+    for (const CandidateResult &c : report.candidates)
+      EXPECT_TRUE(c.status == CandidateStatus::Measured ||
+                  c.status == CandidateStatus::Eliminated)
+          << c.name << ": " << candidateStatusName(c.status) << " " << c.reason;
+  }
+}
+
+TEST(CudaBackendTest, StridedViewsFollowTheMemrefConvention) {
+  REQUIRE_GPU();
+  Module module = scaleModule();
+  const int64_t n = 3000, offset = 7, stride = 3;
+  Vectors v(offset + n * stride);
+  MemRefView x = memref(v.dx.data(), {n}), y = memref(v.dy.data(), {n});
+  x.offset = y.offset = offset;
+  x.strides[0] = y.strides[0] = stride;
+  module.kernel("scale").launch(nullptr, x, y, 0.5f, n);
+  backend().synchronize(nullptr);
+  backend().copy(v.y.data(), v.dy.data(), v.bytes(), CopyKind::DeviceToHost,
+                 nullptr);
+  for (int64_t i = 0; i < v.n; ++i) {
+    bool inView = i >= offset && (i - offset) % stride == 0;
+    if (inView)
+      EXPECT_EQ(v.y[i], 0.5f * v.x[i]) << "element " << i;
+    else
+      EXPECT_TRUE(std::isnan(v.y[i])) << "element " << i << " was written";
+  }
+}
+
+TEST(CudaBackendTest, TuningOffLaunchesTheDefault) {
+  REQUIRE_GPU();
+  Module module = scaleModule(TuneMode::Off);
+  TunedKernel &kernel = module.kernel("scale");
+  Vectors v(50000);
+  kernel.launch(nullptr, memref(v.dx.data(), {v.n}), memref(v.dy.data(), {v.n}),
+                2.0f, v.n);
+  EXPECT_EQ(v.wrong(2.0f), 0);
+  const std::vector<TuningReport> reports = kernel.reports();
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].chosenName, "scale_b256_e1");
+}
+
+TEST(CudaBackendTest, ThreadsWithoutAContextLaunch) {
+  REQUIRE_GPU();
+  Module module = scaleModule();
+  TunedKernel &kernel = module.kernel("scale");
+  Vectors first(1 << 14), second(1 << 14);
+  auto run = [&](Vectors &v) {
+    kernel.launch(nullptr, memref(v.dx.data(), {v.n}),
+                  memref(v.dy.data(), {v.n}), 4.0f, v.n);
+  };
+  // Fresh threads have no current context: one tunes the shape, the next
+  // takes the cached path.
+  for (Vectors *v : {&first, &second}) {
+    std::string failure;
+    std::thread([&] {
+      try {
+        run(*v);
+      } catch (const Error &e) {
+        failure = e.what();
+      }
+    }).join();
+    EXPECT_EQ(failure, "");
+  }
+  EXPECT_EQ(first.wrong(4.0f), 0);
+  EXPECT_EQ(second.wrong(4.0f), 0);
+}

@@ -1,0 +1,46 @@
+// tuna-tune on the host kernel of kernels-mlir/scale.mlir: one decision per
+// pow2 bucket, written to the cache, a database and an HTML report.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: tuna-compile %S/../../kernels-mlir/scale.mlir --target=host -o %t/scale.tuna > /dev/null 2>&1
+// RUN: env TUNA_CACHE_DIR=%t/cache tuna-tune %t/scale.tuna --shape "d0=1000,1024,4096" --arg a2=2.5 --check -o %t/db.json --report %t/report.html | FileCheck %s
+// RUN: env TUNA_CACHE_DIR=%t/cache tuna-cache list | FileCheck %s --check-prefix=CACHE
+// RUN: tuna-cache --dir %t/none import %t/db.json | FileCheck %s --check-prefix=DB
+// RUN: FileCheck %s --check-prefix=HTML < %t/report.html
+
+// CHECK:      [1/3] scale_host [d0=1000]: tuned bucket [d0=1024]: scale_host__v{{[0-9]+}} (chunk={{[0-9]+}}) {{.*}} ms
+// CHECK-NEXT: [2/3] scale_host [d0=1024]: bucket [d0=1024] already decided
+// CHECK-NEXT: [3/3] scale_host [d0=4096]: tuned bucket [d0=4096]: scale_host__v
+// CHECK-NEXT: scale_host: default config chunk={{[0-9]+}} wins {{[12]}} of 2 tuned shapes
+// CHECK-NEXT: cache: {{.*}}/cache/tuning.json
+// CHECK-NEXT: database: {{.*}}/db.json (2 added, 0 replaced, 0 kept)
+// CHECK-NEXT: report: {{.*}}/report.html
+
+// CACHE:      cache/tuning.json: 2 entries
+// CACHE:      scale_host {{ *}}[d0=1024]
+// CACHE-NEXT: scale_host {{ *}}[d0=4096]
+
+// DB: db.json: 2 added, 0 replaced, 0 kept
+
+// HTML:     <h2>scale_host [d0=1024]</h2>
+// HTML-NEXT: <p>Key values [d0=1000]; tuned in {{.*}}; outputs checked against the default variant.</p>
+// HTML:     <g class="pick"><title>scale_host__v{{[0-9]+}}: median
+
+// A shapes file, ranges, and shapes that do not fit the kernel.
+// RUN: printf '# sizes\nd0=64..256  # three buckets\n\nd0=300\n' > %t/shapes.txt
+// RUN: tuna-tune %t/scale.tuna --shapes %t/shapes.txt --no-cache | FileCheck %s --check-prefix=FILE
+// FILE: [1/4] scale_host [d0=64]: {{tuned|default}} bucket [d0=64]
+// FILE: [4/4] scale_host [d0=300]: {{tuned|default}} bucket [d0=512]
+// RUN: not tuna-tune %t/scale.tuna --shape "d0=4 d1=8" --no-cache 2>&1 | FileCheck %s --check-prefix=KEYS
+// KEYS: tuna-tune: error: kernel 'scale_host' has 1 key values, the shape [d0=4, d1=8] gives 2
+// RUN: not tuna-tune %t/scale.tuna --shape d1=8 --no-cache 2>&1 | FileCheck %s --check-prefix=GAP
+// GAP: tuna-tune: error: shape 'd1=8' gives no value for d0
+// RUN: not tuna-tune %t/scale.tuna --shape d0=8..4 --no-cache 2>&1 | FileCheck %s --check-prefix=RANGE
+// RANGE: tuna-tune: error: shape 'd0=8..4': '8..4' is not an integer or a range A..B (0 < A <= B)
+// RUN: not tuna-tune %t/scale.tuna --shape d0=8 --arg a3=5 --no-cache 2>&1 | FileCheck %s --check-prefix=KEYARG
+// KEYARG: [1/1] scale_host [d0=8]: error: kernel 'scale_host': --arg a3: argument 3 is a key value (give it in the shape)
+// RUN: not tuna-tune %t/scale.tuna --shape d0=8 --dims a2=4 --no-cache 2>&1 | FileCheck %s --check-prefix=DIMS
+// DIMS: error: kernel 'scale_host': --dims a2: argument 2 is not a memref
+// RUN: not tuna-tune %t/scale.tuna --shape d0=8 --kernel nope --no-cache 2>&1 | FileCheck %s --check-prefix=KERNEL
+// KERNEL: tuna-tune: error: {{.*}}nope
+// RUN: not tuna-tune %t/scale.tuna --no-cache 2>&1 | FileCheck %s --check-prefix=NOSHAPE
+// NOSHAPE: tuna-tune: error: no shape: give --shape or --shapes
