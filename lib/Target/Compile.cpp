@@ -1,6 +1,14 @@
 //===- Compile.cpp - Compile expanded kernels into a bundle ---------------===//
+//
+// compileBundle compiles every variant now; planBundle and compileObjects
+// split the same work in two: the manifest with objects that have no bytes
+// yet, then the code of some variants when they are first needed.
+//
+//===----------------------------------------------------------------------===//
 
 #include "TargetImpl.h"
+
+#include "llvm/ADT/DenseMap.h"
 
 #include <chrono>
 
@@ -14,72 +22,52 @@ CompileOptions mlir::tuna::getDefaultCompileOptions() {
   return options;
 }
 
-FailureOr<::tuna::Bundle>
-mlir::tuna::compileBundle(ModuleOp module, const CompileOptions &options,
-                          CompileReport &report) {
-  if (options.targets.empty())
-    return emitError(module.getLoc()) << "no target to compile for";
-  SmallVector<DispatchOp> dispatches(module.getOps<DispatchOp>());
-  if (dispatches.empty())
-    return emitError(module.getLoc())
-           << "no tuna.dispatch in the module: nothing declares a tuna.space";
-
+namespace {
+/// The dispatches of an expanded module with their manifests (no code yet)
+/// and the variants' kernel references, in the same order.
+struct Dispatches {
+  SmallVector<DispatchOp> ops;
   SmallVector<::tuna::Kernel> kernels;
-  SmallVector<SymbolRefAttr> gpuKernels;
-  SmallVector<StringRef> hostFunctions;
-  for (DispatchOp dispatch : dispatches) {
-    FailureOr<::tuna::Kernel> kernel = compiler::buildKernel(dispatch);
-    if (failed(kernel))
-      return failure();
-    kernels.push_back(std::move(*kernel));
-    bool gpu = compiler::isGpuDispatch(dispatch);
-    for (auto variant : dispatch.getBody().getOps<VariantOp>()) {
-      if (gpu)
-        gpuKernels.push_back(variant.getKernel());
-      else
-        hostFunctions.push_back(variant.getKernel().getRootReference());
+  SmallVector<SmallVector<SymbolRefAttr>> variantKernels;
+
+  LogicalResult build(ModuleOp module, const CompileOptions &options) {
+    if (options.targets.empty())
+      return emitError(module.getLoc()) << "no target to compile for";
+    ops.assign(module.getOps<DispatchOp>().begin(),
+               module.getOps<DispatchOp>().end());
+    if (ops.empty())
+      return emitError(module.getLoc())
+             << "no tuna.dispatch in the module: nothing declares a "
+                "tuna.space";
+    for (DispatchOp dispatch : ops) {
+      FailureOr<::tuna::Kernel> kernel = compiler::buildKernel(dispatch);
+      if (failed(kernel))
+        return failure();
+      kernels.push_back(std::move(*kernel));
+      variantKernels.emplace_back();
+      for (auto variant : dispatch.getBody().getOps<VariantOp>())
+        variantKernels.back().push_back(variant.getKernel());
     }
+    return success();
   }
 
-  ::tuna::Bundle bundle;
-  bundle.tunaVersion = TUNA_VERSION_STRING;
-  SmallVector<compiler::CodeMap> codes(options.targets.size());
-  for (auto [target, code] : llvm::zip_equal(options.targets, codes)) {
-    bool host = target.kind == Target::Kind::Host;
-    size_t variants = host ? hostFunctions.size() : gpuKernels.size();
-    if (variants == 0) {
-      report.notes.push_back(target.str() + ": no " + (host ? "host" : "GPU") +
-                             " kernels in the input; nothing to compile");
-      continue;
-    }
-    auto start = std::chrono::steady_clock::now();
-    LogicalResult result =
-        host ? compiler::compileHost(module, hostFunctions, options, bundle,
-                                     code, report)
-             : compiler::compileGpu(module, target, gpuKernels, options, bundle,
-                                    code, report);
-    if (failed(result))
-      return failure();
-    std::chrono::duration<double> elapsed =
-        std::chrono::steady_clock::now() - start;
-    report.times.push_back(
-        {target.str(), static_cast<unsigned>(variants), elapsed.count()});
+  /// Whether a target compiles the variants of dispatch `i`.
+  bool compiles(const Target &target, size_t i) const {
+    return (target.kind == Target::Kind::Host) !=
+           compiler::isGpuDispatch(ops[i]);
   }
+};
 
-  for (auto [dispatch, kernel] : llvm::zip_equal(dispatches, kernels)) {
-    bool hasCode = false;
-    for (auto [op, variant] : llvm::zip_equal(
-             dispatch.getBody().getOps<VariantOp>(), kernel.variants)) {
-      StringRef key = op.getKernel().getRootReference();
-      for (compiler::CodeMap &code : codes) {
-        auto it = code.find(key);
-        if (it == code.end())
-          continue;
-        variant.code.insert(variant.code.end(), it->second.begin(),
-                            it->second.end());
-        hasCode = true;
-      }
-    }
+/// Moves the kernels that got code into `bundle`; notes those that did not.
+LogicalResult keepKernelsWithCode(ModuleOp module, Dispatches &dispatches,
+                                  const CompileOptions &options,
+                                  ::tuna::Bundle &bundle,
+                                  CompileReport &report) {
+  for (auto [dispatch, kernel] :
+       llvm::zip_equal(dispatches.ops, dispatches.kernels)) {
+    bool hasCode = llvm::any_of(kernel.variants, [](const ::tuna::Variant &v) {
+      return !v.code.empty();
+    });
     if (hasCode)
       bundle.kernels.push_back(std::move(kernel));
     else
@@ -88,14 +76,210 @@ mlir::tuna::compileBundle(ModuleOp module, const CompileOptions &options,
           (compiler::isGpuDispatch(dispatch) ? "GPU" : "host") +
           " kernel and no requested target compiles it: left out");
   }
-  if (bundle.kernels.empty()) {
-    std::string targets;
-    for (const Target &target : options.targets)
-      targets += (targets.empty() ? "" : ", ") + target.str();
-    return emitError(module.getLoc())
-           << "nothing to put in the bundle: no kernel has variants for the "
-              "requested targets ("
-           << targets << ")";
+  if (!bundle.kernels.empty())
+    return success();
+  std::string targets;
+  for (const Target &target : options.targets)
+    targets += (targets.empty() ? "" : ", ") + target.str();
+  return emitError(module.getLoc())
+         << "nothing to put in the bundle: no kernel has variants for the "
+            "requested targets ("
+         << targets << ")";
+}
+
+/// Compiles `variants` (each a kernel reference) for `target` into `bundle`.
+LogicalResult compileFor(ModuleOp module, const Target &target,
+                         ArrayRef<SymbolRefAttr> variants,
+                         const CompileOptions &options, ::tuna::Bundle &bundle,
+                         compiler::CodeMap &code, CompileReport &report) {
+  if (target.kind != Target::Kind::Host)
+    return compiler::compileGpu(module, target, variants, options, bundle,
+                                code, report);
+  SmallVector<StringRef> functions;
+  for (SymbolRefAttr variant : variants)
+    functions.push_back(variant.getRootReference().getValue());
+  return compiler::compileHost(module, functions, options, bundle, code,
+                               report);
+}
+} // namespace
+
+FailureOr<::tuna::Bundle>
+mlir::tuna::compileBundle(ModuleOp module, const CompileOptions &options,
+                          CompileReport &report) {
+  Dispatches dispatches;
+  if (failed(dispatches.build(module, options)))
+    return failure();
+
+  ::tuna::Bundle bundle;
+  bundle.tunaVersion = TUNA_VERSION_STRING;
+  SmallVector<compiler::CodeMap> codes(options.targets.size());
+  for (auto [target, code] : llvm::zip_equal(options.targets, codes)) {
+    SmallVector<SymbolRefAttr> variants;
+    for (size_t i = 0; i < dispatches.ops.size(); ++i)
+      if (dispatches.compiles(target, i))
+        llvm::append_range(variants, dispatches.variantKernels[i]);
+    bool host = target.kind == Target::Kind::Host;
+    if (variants.empty()) {
+      report.notes.push_back(target.str() + ": no " + (host ? "host" : "GPU") +
+                             " kernels in the input; nothing to compile");
+      continue;
+    }
+    auto start = std::chrono::steady_clock::now();
+    if (failed(compileFor(module, target, variants, options, bundle, code,
+                          report)))
+      return failure();
+    std::chrono::duration<double> elapsed =
+        std::chrono::steady_clock::now() - start;
+    report.times.push_back(
+        {target.str(), static_cast<unsigned>(variants.size()), elapsed.count()});
   }
+
+  for (auto [kernel, refs] :
+       llvm::zip_equal(dispatches.kernels, dispatches.variantKernels))
+    for (auto [variant, ref] : llvm::zip_equal(kernel.variants, refs))
+      for (compiler::CodeMap &code : codes) {
+        auto it = code.find(ref.getRootReference().getValue());
+        if (it != code.end())
+          variant.code.insert(variant.code.end(), it->second.begin(),
+                              it->second.end());
+      }
+  if (failed(keepKernelsWithCode(module, dispatches, options, bundle, report)))
+    return failure();
   return bundle;
+}
+
+FailureOr<::tuna::Bundle> mlir::tuna::planBundle(ModuleOp module,
+                                                 const CompileOptions &options,
+                                                 CompileReport &report) {
+  Dispatches dispatches;
+  if (failed(dispatches.build(module, options)))
+    return failure();
+
+  ::tuna::Bundle bundle;
+  bundle.tunaVersion = TUNA_VERSION_STRING;
+  for (const Target &target : options.targets) {
+    SmallVector<StringRef, 2> formats = {"elf-so"};
+    StringRef triple = "host";
+    if (target.kind != Target::Kind::Host) {
+      FailureOr<SmallVector<StringRef, 2>> gpuFormats =
+          compiler::gpuObjectFormats(module.getLoc(), target, options);
+      if (failed(gpuFormats))
+        return failure();
+      formats = std::move(*gpuFormats);
+      triple = target.kind == Target::Kind::NVPTX ? "nvptx64-nvidia-cuda"
+                                                  : "amdgcn-amd-amdhsa";
+    }
+    for (size_t i = 0; i < dispatches.ops.size(); ++i) {
+      if (!dispatches.compiles(target, i))
+        continue;
+      for (auto [variant, ref] : llvm::zip_equal(
+               dispatches.kernels[i].variants, dispatches.variantKernels[i]))
+        for (StringRef format : formats) {
+          ::tuna::VariantCode code;
+          code.object = static_cast<int>(bundle.objects.size());
+          code.symbol = target.kind == Target::Kind::Host
+                            ? variant.name + "__packed"
+                            : variant.name;
+          variant.code.push_back(std::move(code));
+          bundle.objects.push_back(
+              {target.str(), format.str(), triple.str(), std::string()});
+        }
+    }
+  }
+  if (failed(keepKernelsWithCode(module, dispatches, options, bundle, report)))
+    return failure();
+  return bundle;
+}
+
+FailureOr<std::vector<std::string>>
+mlir::tuna::compileObjects(ModuleOp module, const ::tuna::Bundle &plan,
+                           ArrayRef<int> objects, const CompileOptions &options,
+                           CompileReport &report) {
+  Dispatches dispatches;
+  if (failed(dispatches.build(module, options)))
+    return failure();
+  llvm::StringMap<size_t> dispatchOf;
+  for (auto [i, kernel] : llvm::enumerate(dispatches.kernels))
+    dispatchOf[kernel.name] = i;
+
+  // Which variant (its kernel reference) owns each object of the plan.
+  struct Owner {
+    SymbolRefAttr ref;
+    const ::tuna::VariantCode *code = nullptr;
+  };
+  llvm::DenseMap<int, Owner> owners;
+  for (const ::tuna::Kernel &kernel : plan.kernels) {
+    auto it = dispatchOf.find(kernel.name);
+    if (it == dispatchOf.end() ||
+        dispatches.kernels[it->second].variants.size() != kernel.variants.size())
+      return emitError(module.getLoc())
+             << "the plan's kernel '" << kernel.name
+             << "' is not the module's";
+    for (auto [variant, ref] : llvm::zip_equal(
+             kernel.variants, dispatches.variantKernels[it->second]))
+      for (const ::tuna::VariantCode &code : variant.code)
+        owners[code.object] = {ref, &code};
+  }
+
+  // The variants to compile, per target, each once.
+  SmallVector<SmallVector<SymbolRefAttr>> wanted(options.targets.size());
+  for (int object : objects) {
+    auto owner = owners.find(object);
+    if (owner == owners.end() || object < 0 ||
+        static_cast<size_t>(object) >= plan.objects.size())
+      return emitError(module.getLoc())
+             << "object #" << object << " is not in the plan";
+    const std::string &targetName = plan.objects[object].target;
+    auto target = llvm::find_if(options.targets, [&](const Target &t) {
+      return t.str() == targetName;
+    });
+    if (target == options.targets.end())
+      return emitError(module.getLoc())
+             << "object #" << object << " is for " << targetName
+             << ", which is not a target of this compile";
+    auto &list = wanted[target - options.targets.begin()];
+    if (!llvm::is_contained(list, owner->second.ref))
+      list.push_back(owner->second.ref);
+  }
+
+  ::tuna::Bundle compiled;
+  SmallVector<compiler::CodeMap> codes(options.targets.size());
+  for (auto [target, variants, code] :
+       llvm::zip_equal(options.targets, wanted, codes)) {
+    if (variants.empty())
+      continue;
+    auto start = std::chrono::steady_clock::now();
+    if (failed(compileFor(module, target, variants, options, compiled, code,
+                          report)))
+      return failure();
+    std::chrono::duration<double> elapsed =
+        std::chrono::steady_clock::now() - start;
+    report.times.push_back(
+        {target.str(), static_cast<unsigned>(variants.size()), elapsed.count()});
+  }
+
+  std::vector<std::string> bytes;
+  for (int object : objects) {
+    const ::tuna::Object &planned = plan.objects[object];
+    const Owner &owner = owners[object];
+    size_t t = llvm::find_if(options.targets,
+                             [&](const Target &target) {
+                               return target.str() == planned.target;
+                             }) -
+               options.targets.begin();
+    auto it = codes[t].find(owner.ref.getRootReference().getValue());
+    const ::tuna::VariantCode *made = nullptr;
+    if (it != codes[t].end())
+      for (const ::tuna::VariantCode &code : it->second)
+        if (compiled.objects[code.object].format == planned.format &&
+            code.symbol == owner.code->symbol)
+          made = &code;
+    if (!made)
+      return emitError(module.getLoc())
+             << "variant " << owner.ref << " compiled to no " << planned.format
+             << " for " << planned.target
+             << " (were the tools removed since the plan was made?)";
+    bytes.push_back(compiled.objects[made->object].data);
+  }
+  return bytes;
 }

@@ -11,36 +11,59 @@
 using namespace mlir;
 using namespace mlir::tuna;
 
-FailureOr<::tuna::Bundle>
-mlir::tuna::compileSource(llvm::SourceMgr &sourceMgr, MLIRContext &context,
-                          const TunaExpandOptions &expandOptions,
-                          const CompileOptions &options, CompileReport &report,
-                          function_ref<LogicalResult(ModuleOp)> expanded) {
-  auto last = std::chrono::steady_clock::now();
-  auto phase = [&](StringRef name) {
+namespace {
+/// Appends the wall time since the previous phase to a report.
+class PhaseClock {
+public:
+  explicit PhaseClock(CompileReport &report) : report(report) {}
+  void done(StringRef phase) {
     auto now = std::chrono::steady_clock::now();
     report.phases.push_back(
-        {name.str(), std::chrono::duration<double>(now - last).count()});
+        {phase.str(), std::chrono::duration<double>(now - last).count()});
     last = now;
-  };
+  }
 
+private:
+  CompileReport &report;
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+};
+} // namespace
+
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::tuna::parseAndExpand(llvm::SourceMgr &sourceMgr, MLIRContext &context,
+                           const TunaExpandOptions &expandOptions,
+                           CompileReport &report) {
+  PhaseClock clock(report);
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
     return failure();
-  phase("parse");
+  clock.done("parse");
 
   PassManager pm(&context, ModuleOp::getOperationName());
   pm.addPass(createTunaExpand(expandOptions));
   if (failed(pm.run(*module)))
     return failure();
-  phase("expand");
-  if (expanded && failed(expanded(*module)))
+  clock.done("expand");
+  return module;
+}
+
+FailureOr<::tuna::Bundle>
+mlir::tuna::compileSource(llvm::SourceMgr &sourceMgr, MLIRContext &context,
+                          const TunaExpandOptions &expandOptions,
+                          const CompileOptions &options, CompileReport &report,
+                          function_ref<LogicalResult(ModuleOp)> expanded) {
+  FailureOr<OwningOpRef<ModuleOp>> module =
+      parseAndExpand(sourceMgr, context, expandOptions, report);
+  if (failed(module))
+    return failure();
+  if (expanded && failed(expanded(**module)))
     return failure();
 
-  FailureOr<::tuna::Bundle> bundle = compileBundle(*module, options, report);
+  PhaseClock clock(report);
+  FailureOr<::tuna::Bundle> bundle = compileBundle(**module, options, report);
   if (failed(bundle))
     return failure();
-  phase("compile");
+  clock.done("compile");
   return bundle;
 }

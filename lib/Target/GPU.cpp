@@ -116,6 +116,24 @@ static ::tuna::Resources parsePtxasReport(StringRef log) {
   return resources;
 }
 
+FailureOr<SmallVector<StringRef, 2>>
+compiler::gpuObjectFormats(Location loc, const Target &target,
+                           const CompileOptions &options) {
+  if (target.kind == Target::Kind::NVPTX) {
+    if (options.noPtxas)
+      return SmallVector<StringRef, 2>{"ptx"};
+    FailureOr<std::string> ptxas = findPtxas(loc, options);
+    if (failed(ptxas))
+      return failure();
+    return ptxas->empty() ? SmallVector<StringRef, 2>{"ptx"}
+                          : SmallVector<StringRef, 2>{"cubin", "ptx"};
+  }
+  bool linker =
+      !options.ldLld.empty() && llvm::sys::fs::can_execute(options.ldLld);
+  return linker ? SmallVector<StringRef, 2>{"hsaco", "amdgcn-asm"}
+                : SmallVector<StringRef, 2>{"amdgcn-asm"};
+}
+
 //===----------------------------------------------------------------------===//
 // AMDGCN
 //===----------------------------------------------------------------------===//

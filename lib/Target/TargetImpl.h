@@ -33,6 +33,12 @@ LogicalResult compileGpu(ModuleOp module, const Target &target,
                          const CompileOptions &options, ::tuna::Bundle &bundle,
                          CodeMap &code, CompileReport &report);
 
+/// The formats of the objects compileGpu makes of each variant for `target`,
+/// in the order it adds them (binary first, when the tools are there).
+FailureOr<SmallVector<StringRef, 2>>
+gpuObjectFormats(Location loc, const Target &target,
+                 const CompileOptions &options);
+
 /// Lowers the host functions named in `functions`, compiles them and links
 /// them into one shared library.
 LogicalResult compileHost(ModuleOp module, ArrayRef<StringRef> functions,

@@ -54,17 +54,24 @@ struct VariantState {
 };
 
 struct Module::Impl {
-  Impl(Bundle bundle, std::string origin, Device device, Options options);
+  Impl(Bundle bundle, std::string origin, Device device, Options options,
+       ObjectProvider provider = nullptr);
   ~Impl();
 
-  /// The loaded object `index`; loads it on first use. Call with the
-  /// device's tuning mutex held.
+  /// The loaded object `index`; loads it on first use (asking the provider
+  /// for its bytes first if it has none). Call with the device's tuning
+  /// mutex held.
   ModuleHandle object(int index, std::string_view what);
+  /// Asks the provider, in one call, for the bytes of those of `objects`
+  /// that have none. A failure is not reported here: object() asks again
+  /// for each, so that each variant gets its own error.
+  void prepare(const std::vector<int> &objects);
 
   Bundle bundle;
   std::string origin;
   Device device;
   Options options;
+  ObjectProvider provider;
   std::vector<ModuleHandle> loaded; ///< Per object; nullptr until loaded.
   std::vector<std::unique_ptr<TunedKernel>> kernels;
 };

@@ -4,12 +4,15 @@
 
 #include "tuna/runtime/Bundle.h"
 
+#include <algorithm>
+
 namespace tuna {
 
 Module::Impl::Impl(Bundle bundle, std::string origin, Device device,
-                   Options options)
+                   Options options, ObjectProvider provider)
     : bundle(std::move(bundle)), origin(std::move(origin)),
       device(std::move(device)), options(options),
+      provider(std::move(provider)),
       loaded(this->bundle.objects.size(), nullptr) {
   for (const Kernel &spec : this->bundle.kernels)
     kernels.push_back(std::unique_ptr<TunedKernel>(
@@ -24,9 +27,47 @@ Module::Impl::~Impl() {
 }
 
 ModuleHandle Module::Impl::object(int index, std::string_view what) {
-  if (!loaded[index])
-    loaded[index] = device.backend().loadModule(bundle.objects[index], what);
+  if (loaded[index])
+    return loaded[index];
+  Object &object = bundle.objects[index];
+  if (object.data.empty() && provider) {
+    std::vector<std::string> bytes;
+    try {
+      bytes = provider({index});
+    } catch (const Error &e) {
+      throw Error(e.code(), std::string(what) + ": " + e.what());
+    }
+    if (bytes.size() != 1 || bytes[0].empty())
+      throw Error(ErrorCode::Internal,
+                  std::string(what) + ": the object provider returned no "
+                                      "code for object #" +
+                      std::to_string(index));
+    object.data = std::move(bytes[0]);
+  }
+  loaded[index] = device.backend().loadModule(object, what);
   return loaded[index];
+}
+
+void Module::Impl::prepare(const std::vector<int> &objects) {
+  if (!provider)
+    return;
+  std::vector<int> missing;
+  for (int index : objects)
+    if (!loaded[index] && bundle.objects[index].data.empty() &&
+        std::find(missing.begin(), missing.end(), index) == missing.end())
+      missing.push_back(index);
+  if (missing.size() < 2)
+    return; // object() asks for a single one itself.
+  std::vector<std::string> bytes;
+  try {
+    bytes = provider(missing);
+  } catch (const Error &) {
+    return; // object() asks again, one by one, and reports each failure.
+  }
+  if (bytes.size() != missing.size())
+    return;
+  for (size_t i = 0; i < missing.size(); ++i)
+    bundle.objects[missing[i]].data = std::move(bytes[i]);
 }
 
 Module::Module(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
@@ -60,6 +101,14 @@ Module Module::fromBundle(Bundle bundle, const Device &device,
   validateBundle(bundle, origin);
   return Module(std::make_unique<Impl>(std::move(bundle), std::string(origin),
                                        device, options));
+}
+
+Module Module::fromBundle(Bundle bundle, const Device &device,
+                          std::string_view origin, const Options &options,
+                          ObjectProvider provider) {
+  validateBundle(bundle, origin);
+  return Module(std::make_unique<Impl>(std::move(bundle), std::string(origin),
+                                       device, options, std::move(provider)));
 }
 
 TunedKernel &Module::kernel(std::string_view name) {

@@ -1,8 +1,10 @@
 //===- Tuner.cpp - Deciding the variant of a new signature ----------------===//
 //
 // The miss path of TunedKernel::launch. With the device's tuning mutex held:
-// classify every variant (constraints, code for the device, limits), then
-// either take the default (mode off, or a single candidate) or benchmark the
+// classify every variant (constraints, code for the device), then take the
+// disk cache's pick, or the default (mode off, or a single candidate), or
+// benchmark the candidates; only the variants a decision needs are loaded
+// and checked against the device's limits. Benchmarking runs the
 // candidates on scratch copies of the written buffers: optional correctness
 // check against the default variant, warm-up, batched timed samples until
 // the median is stable or the budget is spent, early elimination of clear
@@ -75,6 +77,8 @@ public:
   }
 
   /// Decides; `cached` is the variant the disk cache remembers, or -1.
+  /// Loads only the code the decision needs: the cache's pick, or the
+  /// default when nothing is measured, or every candidate when tuning.
   TuningReport run(int cached) {
     Clock::time_point start = Clock::now();
     classify();
@@ -84,22 +88,37 @@ public:
         candidates.push_back(result.variant);
     if (candidates.empty())
       throw Error(ErrorCode::Unsupported, noCandidateMessage());
-    if (cached >= 0 && !isCandidate(cached) && options.verbose)
-      std::fprintf(stderr,
-                   "tuna: %s: not using the tuning cache's pick '%s': %s\n",
-                   where().c_str(), report.candidates[cached].name.c_str(),
-                   report.candidates[cached].reason.c_str());
-    if (cached >= 0 && isCandidate(cached)) {
+    bool measure = options.mode != TuneMode::Off && candidates.size() > 1;
+    int fallback = isCandidate(kernel.spec.defaultVariant)
+                       ? kernel.spec.defaultVariant
+                       : candidates.front();
+    if (cached >= 0 && isCandidate(cached) && admit(cached)) {
       report.chosen = cached;
       report.source = DecisionSource::Cache;
-    } else if (options.mode == TuneMode::Off || candidates.size() == 1) {
-      report.chosen = isCandidate(kernel.spec.defaultVariant)
-                          ? kernel.spec.defaultVariant
-                          : candidates.front();
-      report.source = DecisionSource::Default;
     } else {
-      benchmark(candidates);
-      report.source = DecisionSource::Tuned;
+      if (cached >= 0 && options.verbose)
+        std::fprintf(stderr,
+                     "tuna: %s: not using the tuning cache's pick '%s': %s\n",
+                     where().c_str(), report.candidates[cached].name.c_str(),
+                     report.candidates[cached].reason.c_str());
+      if (!measure && admit(fallback)) {
+        report.chosen = fallback;
+      } else {
+        candidates = admitAll(candidates);
+        if (candidates.empty())
+          throw Error(ErrorCode::Unsupported, noCandidateMessage());
+        measure = measure && candidates.size() > 1;
+        if (!measure)
+          report.chosen = isCandidate(kernel.spec.defaultVariant)
+                              ? kernel.spec.defaultVariant
+                              : candidates.front();
+      }
+      if (measure) {
+        benchmark(candidates);
+        report.source = DecisionSource::Tuned;
+      } else {
+        report.source = DecisionSource::Default;
+      }
     }
     report.chosenName = kernel.spec.variants[report.chosen].name;
     report.wallMs = msSince(start);
@@ -118,7 +137,9 @@ private:
     return report.candidates[variant].status == CandidateStatus::NotTimed;
   }
 
-  /// Fills report.candidates: NotTimed for candidates, else why not.
+  /// Fills report.candidates from what needs no code: NotTimed for the
+  /// variants whose constraints hold and that have code for the device,
+  /// else why not.
   void classify() {
     const DeviceInfo &info = backend.info();
     for (size_t v = 0; v < kernel.variants.size(); ++v) {
@@ -127,23 +148,46 @@ private:
       result.variant = static_cast<int>(v);
       result.name = variant.spec->name;
       result.config = variant.config;
-      std::string why = excludedBy(variant);
-      if (!why.empty()) {
+      result.reason = excludedBy(variant);
+      if (!result.reason.empty()) {
         result.status = CandidateStatus::Excluded;
       } else if (variant.code < 0) {
-        why = "no code for " + info.platform + " " + info.arch;
+        result.reason = "no code for " + info.platform + " " + info.arch;
         result.status = CandidateStatus::Unrunnable;
-      } else if (!kernel.ensureLoaded(variant)) {
-        why = variant.loadError;
-        result.status = CandidateStatus::Unrunnable;
-      } else {
-        why = overLimits(variant, dims[v]);
-        if (!why.empty())
-          result.status = CandidateStatus::Unrunnable;
       }
-      result.reason = why;
       report.candidates.push_back(std::move(result));
     }
+  }
+
+  /// Loads candidate `v` and checks the launch against the device and the
+  /// function's limits; marks it Unrunnable (false) when either fails.
+  bool admit(int v) {
+    VariantState &variant = kernel.variants[v];
+    std::string why = kernel.ensureLoaded(variant)
+                          ? overLimits(variant, dims[v])
+                          : variant.loadError;
+    if (why.empty())
+      return true;
+    report.candidates[v].status = CandidateStatus::Unrunnable;
+    report.candidates[v].reason = why;
+    return false;
+  }
+
+  /// Admits every candidate, after asking for all their code in one go;
+  /// returns those admitted.
+  std::vector<int> admitAll(const std::vector<int> &candidates) {
+    std::vector<int> objects;
+    for (int v : candidates) {
+      const VariantState &variant = kernel.variants[v];
+      if (!variant.function)
+        objects.push_back(variant.spec->code[variant.code].object);
+    }
+    kernel.module.prepare(objects);
+    std::vector<int> admitted;
+    for (int v : candidates)
+      if (isCandidate(v) && admit(v))
+        admitted.push_back(v);
+    return admitted;
   }
 
   /// The first constraint that fails for the key values, described.

@@ -16,6 +16,7 @@
 #include "tuna/runtime/Manifest.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SourceMgr.h"
@@ -72,6 +73,30 @@ struct CompileReport {
 FailureOr<::tuna::Bundle> compileBundle(ModuleOp module,
                                         const CompileOptions &options,
                                         CompileReport &report);
+
+/// The manifest compileBundle would make of `module`, with the objects each
+/// variant will have (format, target, entry symbol) but without their bytes,
+/// for compiling variants only when they are needed (compileObjects). What
+/// the target compilers report (resources) is unknown (-1) in a plan.
+FailureOr<::tuna::Bundle> planBundle(ModuleOp module,
+                                     const CompileOptions &options,
+                                     CompileReport &report);
+
+/// Compiles the variants that own `objects` (indices into `plan.objects`;
+/// `plan` is planBundle's result for the same `module` and `options`), all of
+/// one target together and in parallel, and returns each object's bytes, in
+/// the order of `objects`. Host objects of one call share one library.
+FailureOr<std::vector<std::string>>
+compileObjects(ModuleOp module, const ::tuna::Bundle &plan,
+               ArrayRef<int> objects, const CompileOptions &options,
+               CompileReport &report);
+
+/// Parses the main buffer of `sourceMgr` in `context` and runs tuna-expand
+/// with `expandOptions` (the phases "parse" and "expand" of `report`).
+/// Errors are emitted as MLIR diagnostics in `context`.
+FailureOr<OwningOpRef<ModuleOp>>
+parseAndExpand(llvm::SourceMgr &sourceMgr, MLIRContext &context,
+               const TunaExpandOptions &expandOptions, CompileReport &report);
 
 /// Parses the main buffer of `sourceMgr` in `context`, runs tuna-expand with
 /// `expandOptions`, hands the expanded module to `expanded` (when given; a

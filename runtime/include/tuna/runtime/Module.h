@@ -6,12 +6,23 @@
 #include "tuna/runtime/Kernel.h"
 #include "tuna/runtime/Options.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace tuna {
+
+/// Supplies the bytes of bundle objects that a bundle holds empty, when the
+/// runtime first needs them: a JIT that compiles variants on demand
+/// (tuna::jit, CompilerOptions::lazy). Called with the indices (into
+/// Bundle::objects) of the objects the runtime is about to load, all those a
+/// tuning needs at once; returns their bytes in that order or throws
+/// tuna::Error. Called under the device's tuning lock, never concurrently
+/// for one Module.
+using ObjectProvider =
+    std::function<std::vector<std::string>(const std::vector<int> &objects)>;
 
 /// A bundle loaded for one device. Code is loaded lazily, the first time a
 /// variant is needed. Moving a Module keeps its kernels' addresses.
@@ -30,6 +41,10 @@ public:
   /// Uses a bundle already in memory (validated here).
   static Module fromBundle(Bundle bundle, const Device &device,
                            std::string_view origin, const Options &options);
+  /// Uses a bundle whose empty objects `provider` fills on first need.
+  static Module fromBundle(Bundle bundle, const Device &device,
+                           std::string_view origin, const Options &options,
+                           ObjectProvider provider);
 
   Module(Module &&) noexcept;
   Module &operator=(Module &&) noexcept;
