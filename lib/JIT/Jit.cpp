@@ -23,6 +23,8 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <chrono>
 #include <future>
 #include <mutex>
 #include <unordered_map>
@@ -129,7 +131,8 @@ struct Compiler::Impl {
   mlir::tuna::CompileOptions compileOptions;
   mlir::tuna::TunaExpandOptions expandOptions;
   mlir::DialectRegistry registry;
-  std::unique_ptr<llvm::DefaultThreadPool> pool;
+  /// Shared with lazy results, whose contexts use it after compile().
+  std::shared_ptr<llvm::DefaultThreadPool> pool;
 
   mutable std::mutex mutex;
   std::unordered_map<std::string,
@@ -144,6 +147,9 @@ struct Compiler::Impl {
   std::shared_ptr<const Compiled> compileNow(std::string_view source,
                                              std::string_view name,
                                              const std::string &key);
+  std::shared_ptr<const Compiled> plan(std::string_view source,
+                                       std::string_view name,
+                                       const std::string &key);
   std::string diskPath(const std::string &key) const;
   std::shared_ptr<const Compiled> readDisk(const std::string &key,
                                            std::vector<Diagnostic> &notes);
@@ -180,7 +186,7 @@ Compiler::Impl::Impl(CompilerOptions opts) : options(std::move(opts)) {
 
   mlir::tuna::registerTunaDialects(registry);
   if (options.threads != 1)
-    pool = std::make_unique<llvm::DefaultThreadPool>(
+    pool = std::make_shared<llvm::DefaultThreadPool>(
         llvm::hardware_concurrency(options.threads));
 }
 
@@ -205,6 +211,7 @@ std::string Compiler::Impl::keyOf(std::string_view source) const {
         expandOptions.maxVariants})
     add(std::to_string(value));
   add(expandOptions.dedupe ? "dedupe" : "no-dedupe");
+  add(options.lazy ? "lazy" : "eager");
   add(llvm::StringRef(source.data(), source.size()));
   return llvm::toHex(hash.final(), /*LowerCase=*/true);
 }
@@ -318,9 +325,173 @@ Compiler::Impl::compileNow(std::string_view source, std::string_view name,
   return compiled;
 }
 
+/// The expanded module of a lazy compile, kept with its own context, and
+/// the objects compiled from it so far.
+class LazyCode {
+public:
+  LazyCode(const mlir::DialectRegistry &registry,
+           std::shared_ptr<llvm::DefaultThreadPool> pool,
+           mlir::tuna::CompileOptions options, std::string name,
+           std::string targets)
+      : pool(std::move(pool)),
+        context(registry, mlir::MLIRContext::Threading::DISABLED),
+        options(std::move(options)), name(std::move(name)),
+        targets(std::move(targets)) {
+    if (this->pool)
+      context.setThreadPool(*this->pool);
+    context.printOpOnDiagnostic(false);
+  }
+
+  std::vector<std::string> get(const std::vector<int> &objects);
+  unsigned compiledVariants() const {
+    std::lock_guard<std::mutex> lock(mutex);
+    return variants;
+  }
+
+  // Declared in this order so that the context goes before its pool.
+  std::shared_ptr<llvm::DefaultThreadPool> pool;
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  mlir::tuna::CompileOptions options;
+  Bundle plan; ///< The manifest, with empty objects.
+  std::string name, targets;
+
+private:
+  mutable std::mutex mutex; ///< The context is single-threaded.
+  std::vector<std::string> bytes; ///< Per object; empty until compiled.
+  unsigned variants = 0;
+};
+
+std::vector<std::string> LazyCode::get(const std::vector<int> &objects) {
+  std::lock_guard<std::mutex> lock(mutex);
+  bytes.resize(plan.objects.size());
+  std::vector<int> missing;
+  for (int object : objects) {
+    if (object < 0 || static_cast<size_t>(object) >= plan.objects.size())
+      throw Error(ErrorCode::InvalidArgument,
+                  "tuna_jit: '" + name + "' has no object #" +
+                      std::to_string(object));
+    if (bytes[object].empty() &&
+        std::find(missing.begin(), missing.end(), object) == missing.end())
+      missing.push_back(object);
+  }
+  if (!missing.empty()) {
+    DiagnosticCollector collector(context);
+    mlir::tuna::CompileReport report;
+    mlir::FailureOr<std::vector<std::string>> compiled =
+        mlir::tuna::compileObjects(*module, plan, missing, options, report);
+    if (mlir::failed(compiled))
+      throw CompileError("tuna_jit: cannot compile variants of '" + name +
+                             "' for " + targets,
+                         std::move(collector.diagnostics));
+    for (const mlir::tuna::CompileReport::TargetTime &time : report.times)
+      variants += time.variants;
+    for (size_t i = 0; i < missing.size(); ++i)
+      bytes[missing[i]] = std::move((*compiled)[i]);
+  }
+  std::vector<std::string> result;
+  for (int object : objects)
+    result.push_back(bytes[object]);
+  return result;
+}
+
+std::shared_ptr<const Compiled>
+Compiler::Impl::plan(std::string_view source, std::string_view name,
+                     const std::string &key) {
+  std::string targets;
+  for (const std::string &target : options.targets)
+    targets += (targets.empty() ? "" : ", ") + target;
+  auto lazy = std::make_shared<LazyCode>(registry, pool, compileOptions,
+                                         std::string(name), targets);
+  DiagnosticCollector collector(lazy->context);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(source.data(), source.size()),
+          llvm::StringRef(name.data(), name.size())),
+      llvm::SMLoc());
+  mlir::tuna::CompileReport report;
+  auto start = std::chrono::steady_clock::now();
+  mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
+      mlir::tuna::parseAndExpand(sourceMgr, lazy->context, expandOptions,
+                                 report);
+  mlir::FailureOr<Bundle> bundle = mlir::failure();
+  if (mlir::succeeded(module)) {
+    lazy->module = std::move(*module);
+    start = std::chrono::steady_clock::now();
+    bundle = mlir::tuna::planBundle(*lazy->module, compileOptions, report);
+  }
+  for (const std::string &note : report.notes)
+    collector.diagnostics.push_back(unlocated(Severity::Note, note));
+  if (mlir::failed(bundle))
+    throw CompileError("tuna_jit: cannot compile '" + std::string(name) +
+                           "' for " + targets,
+                       std::move(collector.diagnostics));
+  report.phases.push_back(
+      {"plan", std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                             start)
+                   .count()});
+  lazy->plan = *bundle;
+
+  auto compiled = std::make_shared<Compiled>();
+  compiled->bundle = std::move(*bundle);
+  compiled->key = key;
+  compiled->diagnostics = std::move(collector.diagnostics);
+  for (const mlir::tuna::CompileReport::PhaseTime &phase : report.phases)
+    compiled->phases.push_back({phase.phase, 0, phase.seconds});
+  compiled->lazyCode = std::move(lazy);
+  return compiled;
+}
+
+std::vector<std::string>
+Compiled::objectBytes(const std::vector<int> &objects) const {
+  if (lazyCode)
+    return lazyCode->get(objects);
+  std::vector<std::string> result;
+  for (int object : objects) {
+    if (object < 0 || static_cast<size_t>(object) >= bundle.objects.size())
+      throw Error(ErrorCode::InvalidArgument,
+                  "tuna_jit: the bundle has no object #" +
+                      std::to_string(object));
+    result.push_back(bundle.objects[object].data);
+  }
+  return result;
+}
+
+ObjectProvider Compiled::objectProvider() const {
+  if (!lazyCode)
+    return nullptr;
+  return [code = lazyCode](const std::vector<int> &objects) {
+    return code->get(objects);
+  };
+}
+
+unsigned Compiled::compiledVariants() const {
+  if (lazyCode)
+    return lazyCode->compiledVariants();
+  unsigned variants = 0;
+  for (const Kernel &kernel : bundle.kernels)
+    for (const Variant &variant : kernel.variants) {
+      std::vector<std::string> targets;
+      for (const VariantCode &code : variant.code)
+        if (std::find(targets.begin(), targets.end(),
+                      bundle.objects[code.object].target) == targets.end())
+          targets.push_back(bundle.objects[code.object].target);
+      variants += targets.size();
+    }
+  return variants;
+}
+
 std::shared_ptr<const Compiled> Compiler::Impl::build(std::string_view source,
                                                       std::string_view name,
                                                       const std::string &key) {
+  if (options.lazy) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      ++stats.compiles;
+    }
+    return plan(source, name, key);
+  }
   std::vector<Diagnostic> cacheNotes;
   if (!options.cacheDir.empty())
     if (std::shared_ptr<const Compiled> cached = readDisk(key, cacheNotes)) {

@@ -9,6 +9,7 @@
 #include "TargetImpl.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <chrono>
 
@@ -159,7 +160,7 @@ FailureOr<::tuna::Bundle> mlir::tuna::planBundle(ModuleOp module,
   bundle.tunaVersion = TUNA_VERSION_STRING;
   for (const Target &target : options.targets) {
     SmallVector<StringRef, 2> formats = {"elf-so"};
-    StringRef triple = "host";
+    std::string triple = llvm::sys::getDefaultTargetTriple();
     if (target.kind != Target::Kind::Host) {
       FailureOr<SmallVector<StringRef, 2>> gpuFormats =
           compiler::gpuObjectFormats(module.getLoc(), target, options);
@@ -182,7 +183,7 @@ FailureOr<::tuna::Bundle> mlir::tuna::planBundle(ModuleOp module,
                             : variant.name;
           variant.code.push_back(std::move(code));
           bundle.objects.push_back(
-              {target.str(), format.str(), triple.str(), std::string()});
+              {target.str(), format.str(), triple, std::string()});
         }
     }
   }

@@ -336,6 +336,182 @@ TEST(Jit, LoadAndRunOnTheHost) {
   }
 }
 
+/// Launches scale_host (y = 3x) on `n` elements and checks it.
+void runScaleHost(tuna::TunedKernel &kernel, int64_t n) {
+  std::vector<float> x(n), y(n, std::numeric_limits<float>::quiet_NaN());
+  for (int64_t i = 0; i < n; ++i)
+    x[i] = static_cast<float>(i % 11) - 5.0f;
+  kernel.launch(nullptr, tuna::memref(x.data(), {n}),
+                tuna::memref(y.data(), {n}), 3.0f, n);
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(y[i], 3.0f * x[i]) << "n=" << n << " i=" << i;
+}
+
+CompilerOptions lazyHostOptions() {
+  CompilerOptions options = hostOptions();
+  options.lazy = true;
+  return options;
+}
+
+TEST(Jit, LazyCompileOnlyPlans) {
+  Compiler jit(lazyHostOptions());
+  auto compiled = jit.compileFile(TUNA_SOURCE_DIR "/kernels-mlir/scale.mlir");
+  ASSERT_EQ(compiled->bundle.kernels.size(), 1u);
+  EXPECT_EQ(compiled->bundle.kernels[0].variants.size(), 6u);
+  EXPECT_EQ(compiled->bundle.objects.size(), 6u); // One per variant.
+  for (const tuna::Object &object : compiled->bundle.objects) {
+    EXPECT_EQ(object.format, "elf-so");
+    EXPECT_TRUE(object.data.empty());
+  }
+  EXPECT_EQ(compiled->compiledVariants(), 0u);
+  std::vector<std::string> bytes = compiled->objectBytes({4});
+  ASSERT_EQ(bytes.size(), 1u);
+  EXPECT_EQ(bytes[0].substr(0, 4), "\x7f" "ELF");
+  EXPECT_EQ(compiled->compiledVariants(), 1u);
+  compiled->objectBytes({4});
+  EXPECT_EQ(compiled->compiledVariants(), 1u);
+}
+
+TEST(Jit, LazyModeOffCompilesTheDefaultAlone) {
+  Compiler jit(lazyHostOptions());
+  tuna::Options options;
+  options.cacheDir.clear();
+  options.mode = tuna::TuneMode::Off;
+  std::string source = readFile(TUNA_SOURCE_DIR "/kernels-mlir/scale.mlir");
+  tuna::Module module =
+      jit.load(source, tuna::Device::host(), options, "scale.mlir");
+  runScaleHost(module.kernel("scale_host"), 1000);
+  EXPECT_EQ(jit.compile(source)->compiledVariants(), 1u);
+}
+
+TEST(Jit, LazyTuningCompilesEveryCandidateOnce) {
+  Compiler jit(lazyHostOptions());
+  tuna::Options options;
+  options.cacheDir.clear();
+  options.minRuns = 2;
+  options.maxRuns = 3;
+  std::string source = readFile(TUNA_SOURCE_DIR "/kernels-mlir/scale.mlir");
+  tuna::Module first =
+      jit.load(source, tuna::Device::host(), options, "scale.mlir");
+  runScaleHost(first.kernel("scale_host"), 1 << 16);
+  auto compiled = jit.compile(source);
+  EXPECT_EQ(compiled->compiledVariants(), 6u);
+  EXPECT_EQ(first.kernel("scale_host").reports().at(0).source,
+            tuna::DecisionSource::Tuned);
+  // A second module of the same source reuses the compiled code.
+  tuna::Module second =
+      jit.load(source, tuna::Device::host(), options, "scale.mlir");
+  runScaleHost(second.kernel("scale_host"), 1 << 16);
+  EXPECT_EQ(compiled->compiledVariants(), 6u);
+  EXPECT_EQ(jit.stats().compiles, 1u);
+}
+
+TEST(Jit, LazyCachedPickCompilesItAlone) {
+  fs::path cache = freshDir("lazy-tuning-cache");
+  tuna::Options options;
+  options.cacheDir = cache.string();
+  options.minRuns = 2;
+  options.maxRuns = 3;
+  std::string source = readFile(TUNA_SOURCE_DIR "/kernels-mlir/scale.mlir");
+  {
+    Compiler jit(lazyHostOptions());
+    tuna::Module module =
+        jit.load(source, tuna::Device::host(), options, "scale.mlir");
+    runScaleHost(module.kernel("scale_host"), 1 << 16);
+  }
+  // A new process would start here: a new Compiler, the same disk cache.
+  Compiler jit(lazyHostOptions());
+  tuna::Module module =
+      jit.load(source, tuna::Device::host(), options, "scale.mlir");
+  runScaleHost(module.kernel("scale_host"), 1 << 16);
+  EXPECT_EQ(module.kernel("scale_host").reports().at(0).source,
+            tuna::DecisionSource::Cache);
+  EXPECT_EQ(jit.compile(source)->compiledVariants(), 1u);
+}
+
+TEST(Jit, LazyPlanErrorsAreCompileErrors) {
+  Compiler jit(lazyHostOptions());
+  std::vector<Diagnostic> errors =
+      compileErrors([&] { jit.compile(kBadSource, "bad.mlir"); });
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(errors[0].file, "bad.mlir");
+  EXPECT_EQ(errors[0].line, 2u);
+}
+
+/// Variant mode=1 cannot be compiled for the host (gpu.thread_id); the
+/// default mode=0 can. An eager compile fails; a lazy one loses mode=1 only.
+constexpr const char *kOneBadVariant = R"(
+func.func @fill(%y: memref<?xf32>, %n: index) attributes {tuna.space = #tuna.space<
+    params = [#tuna.param<"mode", [0, 1]>], defaults = {mode = 0},
+    key = [#tuna.key<arg = 1>]>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %mode = tuna.param "mode" : index
+  %v = scf.index_switch %mode -> f32
+  case 1 {
+    %t = gpu.thread_id x
+    %i = arith.index_cast %t : index to i32
+    %f = arith.sitofp %i : i32 to f32
+    scf.yield %f : f32
+  }
+  default {
+    %f = arith.constant 1.0 : f32
+    scf.yield %f : f32
+  }
+  scf.for %k = %c0 to %n step %c1 {
+    memref.store %v, %y[%k] : memref<?xf32>
+  }
+  return
+}
+)";
+
+TEST(Jit, LazyVariantThatFailsToCompileIsUnrunnable) {
+  Compiler eager(hostOptions());
+  std::vector<Diagnostic> errors =
+      compileErrors([&] { eager.compile(kOneBadVariant, "fill.mlir"); });
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(errors[0].line, 10u);
+
+  Compiler jit(lazyHostOptions());
+  tuna::Options options;
+  options.cacheDir.clear();
+  tuna::Module module =
+      jit.load(kOneBadVariant, tuna::Device::host(), options, "fill.mlir");
+  tuna::TunedKernel &kernel = module.kernel("fill");
+  int64_t n = 100;
+  std::vector<float> y(n, 0.0f);
+  kernel.launch(nullptr, tuna::memref(y.data(), {n}), n);
+  for (float v : y)
+    ASSERT_EQ(v, 1.0f);
+  tuna::TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.chosen, 0);
+  EXPECT_EQ(report.candidates[1].status, tuna::CandidateStatus::Unrunnable);
+  EXPECT_NE(report.candidates[1].reason.find(
+                "fill.mlir:10:10: error: unsupported GPU operation"),
+            std::string::npos)
+      << report.candidates[1].reason;
+}
+
+TEST(Jit, LazyNvptxPlansCubinAndPtxOrPtx) {
+  CompilerOptions options;
+  options.targets = {"nvptx:sm_90"};
+  options.noPtxas = true;
+  options.lazy = true;
+  Compiler jit(options);
+  auto compiled = jit.compileFile(TUNA_SOURCE_DIR "/kernels-mlir/scale.mlir");
+  ASSERT_EQ(compiled->bundle.kernels.size(), 1u);
+  EXPECT_EQ(compiled->bundle.objects.size(), 15u);
+  std::vector<std::string> ptx = compiled->objectBytes({0, 7});
+  ASSERT_EQ(ptx.size(), 2u);
+  for (const std::string &text : ptx) {
+    EXPECT_NE(text.find(".entry"), std::string::npos);
+    EXPECT_NE(text.find(".target sm_90"), std::string::npos);
+  }
+  EXPECT_NE(ptx[0].find(compiled->bundle.kernels[0].variants[0].name),
+            std::string::npos);
+  EXPECT_EQ(compiled->compiledVariants(), 2u);
+}
+
 TEST(Jit, DetectTarget) {
   EXPECT_EQ(tuna::jit::targetFor(tuna::Device::host()), "host");
   std::string target = tuna::jit::detectTarget();

@@ -83,6 +83,14 @@ struct CompilerOptions {
   /// `generic`, `native` or an LLVM CPU name, for the host target.
   std::string hostCpu = "generic";
 
+  /// Compile each variant when the runtime first needs it, instead of all
+  /// of them in compile(): compile() then parses, expands and plans the
+  /// bundle (its objects have no bytes yet), and a Module loaded from it
+  /// compiles the cache's pick or the default alone, or every candidate
+  /// (together, in parallel) when it tunes. Lazy results are cached in
+  /// memory only (cacheDir is not used).
+  bool lazy = false;
+
   /// Threads that compile the variants of a compile (shared by all compiles
   /// of one Compiler); 0: one per core, 1: serially on the calling thread.
   unsigned threads = 0;
@@ -96,8 +104,12 @@ struct CompilerOptions {
 /// Where a compiled bundle came from.
 enum class Origin { Compiled, DiskCache };
 
+class LazyCode;
+
 /// The result of one compile, shared by every request with the same key.
 struct Compiled {
+  /// The bundle. Lazy compiles: its objects have no bytes until compiled
+  /// (objectBytes, or a Module from load() / objectProvider()).
   Bundle bundle;
   /// The cache key: hex SHA-256 of the source text, targets, options and
   /// Tuna version (the source's name is not part of it).
@@ -116,6 +128,21 @@ struct Compiled {
   };
   std::vector<Time> phases;
   std::vector<Time> targets;
+
+  /// Lazy compiles only: the code behind the bundle's objects.
+  std::shared_ptr<LazyCode> lazyCode;
+
+  /// The bytes of the bundle's `objects` (indices into bundle.objects),
+  /// compiled now (all together) where a lazy compile has not yet; each
+  /// object is compiled once, whoever asks. Thread-safe. Throws
+  /// CompileError with the compiler's diagnostics.
+  std::vector<std::string> objectBytes(const std::vector<int> &objects) const;
+  /// What Module::fromBundle needs to compile a lazy bundle's objects on
+  /// first need (it keeps this result's code alive); empty when not lazy.
+  ObjectProvider objectProvider() const;
+  /// Variants compiled so far, counted once per target: all of them for
+  /// an eager compile, those asked for so far for a lazy one.
+  unsigned compiledVariants() const;
 };
 
 /// Compiles MLIR kernels in memory and caches the results. Thread-safe:
@@ -145,8 +172,9 @@ public:
   }
   Module load(std::string_view source, const Device &device,
               const Options &options, std::string_view name = "<jit>") {
-    return Module::fromBundle(compile(source, name)->bundle, device, name,
-                              options);
+    std::shared_ptr<const Compiled> compiled = compile(source, name);
+    return Module::fromBundle(compiled->bundle, device, name, options,
+                              compiled->objectProvider());
   }
 
   struct Stats {
