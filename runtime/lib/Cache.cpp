@@ -11,7 +11,10 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -178,6 +181,71 @@ Contents readContents(const std::string &path) {
   return contents;
 }
 
+/// One version of a file: writers replace cache files by renaming a new
+/// file into place, so a new version has a new inode and modification time.
+struct FileVersion {
+  dev_t device = 0;
+  ino_t inode = 0;
+  off_t size = 0;
+  timespec modified{};
+
+  static std::optional<FileVersion> of(const std::string &path) {
+    struct stat info;
+    if (::stat(path.c_str(), &info) != 0)
+      return std::nullopt;
+    return FileVersion{info.st_dev, info.st_ino, info.st_size, info.st_mtim};
+  }
+  bool operator==(const FileVersion &other) const {
+    return device == other.device && inode == other.inode &&
+           size == other.size && modified.tv_sec == other.modified.tv_sec &&
+           modified.tv_nsec == other.modified.tv_nsec;
+  }
+};
+
+/// The readable cache files this process has read, by path, for as long as
+/// they are unchanged: a lookup then costs no parsing.
+class ReadFiles {
+public:
+  std::shared_ptr<const Contents> find(const std::string &path,
+                                       const FileVersion &version) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = files.find(path);
+    if (it == files.end() || !(it->second.first == version))
+      return nullptr;
+    return it->second.second;
+  }
+  void keep(const std::string &path, const FileVersion &version,
+            std::shared_ptr<const Contents> contents) {
+    std::lock_guard<std::mutex> lock(mutex);
+    files[path] = {version, std::move(contents)};
+  }
+
+private:
+  std::mutex mutex;
+  std::map<std::string,
+           std::pair<FileVersion, std::shared_ptr<const Contents>>>
+      files;
+};
+
+ReadFiles &readFiles() {
+  static ReadFiles *files = new ReadFiles; // Outlives static destructors.
+  return *files;
+}
+
+/// readContents through ReadFiles. Call with the file's lock held.
+std::shared_ptr<const Contents> readContentsOnce(const std::string &path) {
+  std::optional<FileVersion> version = FileVersion::of(path);
+  if (version)
+    if (std::shared_ptr<const Contents> known =
+            readFiles().find(path, *version))
+      return known;
+  auto contents = std::make_shared<const Contents>(readContents(path));
+  if (version && contents->state == Contents::State::Ok &&
+      FileVersion::of(path) == version)
+    readFiles().keep(path, *version, contents);
+  return contents;
+}
+
 /// Renames a damaged file aside and says so once.
 void setAside(const std::string &path, const std::string &why) {
   std::string aside =
@@ -276,19 +344,20 @@ std::optional<CacheEntry> TuningCache::lookup(const CacheKey &key,
   if (::access(file.c_str(), F_OK) != 0)
     return std::nullopt;
   FileLock lock(file + ".lock", /*exclusive=*/false);
-  Contents contents = readContents(file);
-  if (contents.state == Contents::State::Damaged) {
+  std::shared_ptr<const Contents> read = readContentsOnce(file);
+  if (read->state == Contents::State::Damaged) {
     if (lock.upgrade()) {
       // Set it aside now, unless a writer replaced it while we upgraded.
-      contents = readContents(file);
-      if (contents.state == Contents::State::Damaged)
-        setAside(file, contents.why);
+      Contents again = readContents(file);
+      if (again.state == Contents::State::Damaged)
+        setAside(file, again.why);
     } else {
-      warnOnce(file + " is unreadable (" + contents.why + "); ignoring it");
+      warnOnce(file + " is unreadable (" + read->why + "); ignoring it");
     }
   }
-  if (contents.state == Contents::State::Newer)
-    warnOnce(file + ": " + contents.why + "; not using it");
+  if (read->state == Contents::State::Newer)
+    warnOnce(file + ": " + read->why + "; not using it");
+  const Contents &contents = *read;
   const CacheEntry *found = nullptr;
   for (const CacheEntry &entry : contents.entries) {
     if (entry.key.matches(key, true))

@@ -309,6 +309,33 @@ TEST(CacheFileTest, LookupPrefersTheExactVersion) {
   EXPECT_FALSE(cache.lookup(key, false));
 }
 
+TEST(CacheFileTest, LookupsSeeEveryLaterWrite) {
+  // Lookups keep what they parsed while the file is unchanged; each write
+  // (here, of other TuningCache objects and other processes) replaces it.
+  TempDir dir;
+  TuningCache reader = TuningCache::inDirectory(dir.path);
+  CacheKey one = makeEntry(1, "", 0).key, two = makeEntry(2, "", 0).key;
+  EXPECT_FALSE(reader.lookup(one, true));
+  TuningCache::inDirectory(dir.path).merge({makeEntry(1, "a", 1)});
+  EXPECT_EQ(reader.lookup(one, true)->variant, "a");
+  EXPECT_FALSE(reader.lookup(two, true));
+  for (int round = 0; round < 3; ++round) {
+    pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      TuningCache::inDirectory(dir.path).merge(
+          {makeEntry(2, "b" + std::to_string(round), 10 + round)});
+      ::_exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_EQ(reader.lookup(two, true)->variant, "b" + std::to_string(round));
+  }
+  TuningCache::inDirectory(dir.path).remove(
+      [](const CacheEntry &entry) { return entry.key.signature[0] == 1; });
+  EXPECT_FALSE(reader.lookup(one, true));
+}
+
 TEST(CacheFileTest, ExportedFilesReadBack) {
   TempDir dir;
   std::string path = dir.path + "/db.json";
