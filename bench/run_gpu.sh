@@ -40,10 +40,22 @@ export TUNA_CACHE_DIR=$(mktemp -d)
 "$build/bin/tuna-gpu-bench" "${scale_args[@]}" 2>&1 | tee "$logs/tuna.log"
 bench_rc=${PIPESTATUS[0]}
 "$build/bin/tuna-gpu-bench" "${scale_args[@]}" > "$logs/tuna-warm.log" 2>&1 || bench_rc=1
+# Tuning ahead of time: tuna-tune writes a tuning database (and an HTML
+# report) for the benchmark's shapes; a third process with an empty cache
+# and that database must decide every shape without tuning.
+if [ ${#scale_args[@]} -gt 0 ]; then
+  "$build/bin/tuna-tune" "${scale_args[0]}" --kernel scale --device cuda \
+    --shape d0=4096,65536,1048576,16777216,67108864 --no-cache \
+    -o "$logs/scale-db.json" --report "$logs/scale-tuning.html" \
+    > "$logs/tuna-tune.log" 2>&1 || bench_rc=1
+  TUNA_CACHE_DIR=$(mktemp -d) TUNA_TUNING_DB=$logs/scale-db.json \
+    "$build/bin/tuna-gpu-bench" "${scale_args[@]}" > "$logs/tuna-db.log" 2>&1 || bench_rc=1
+fi
 unset TUNA_CACHE_DIR
 python3 "$root/bench/gpu/triton_scale.py" 2>&1 | tee "$logs/triton.log"
 
-python3 - "$logs/tuna.log" "$logs/triton.log" "$logs/tuna-warm.log" <<'PY'
+python3 - "$logs/tuna.log" "$logs/triton.log" "$logs/tuna-warm.log" "$logs/tuna-db.log" "$logs/tuna-tune.log" <<'PY'
+import os
 import json, sys
 def rows(path, tag):
     out = []
@@ -80,6 +92,15 @@ print("\nsecond process on the same disk cache (TUNA_CACHE_DIR):")
 for n, w in warm.items():
     print("  n=%-9d first call %7.2f ms (first process %8.2f ms), from cache: %s" % (
         n, w["first_call_ms"], cold[n]["first_call_ms"], "yes" if w["from_cache"] else "NO"))
+if os.path.exists(sys.argv[4]):
+    tune_log = open(sys.argv[5]).read().splitlines()
+    print("\ntuna-tune --device cuda (tuning ahead of time): " +
+          "; ".join(l for l in tune_log if "default config" in l or l.startswith("database:")))
+    db = {r["n"]: r for r in rows(sys.argv[4], "TUNA") if "n" in r}
+    print("third process, empty cache, TUNA_TUNING_DB from tuna-tune:")
+    for n, w in db.items():
+        print("  n=%-9d first call %7.2f ms, pick %-16s from the database: %s, wrong %d" % (
+            n, w["first_call_ms"], w["pick"], "yes" if w["from_cache"] else "NO", w["wrong"]))
 c = [r for r in tuna if "check_n" in r]
 if c:
     print("first call with TUNA_CHECK=1 at n=%d: %.0f ms (checked=%d, rejected=%d)" % (
