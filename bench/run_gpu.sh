@@ -6,16 +6,22 @@
 #
 # On the CPU side first: bash bench/make_bundles.sh (writes bench/out/bundles)
 # then carry bench/out to the GPU machine and run: bash bench/run_gpu.sh
+# Logs: bench/out/logs, and $OUT/logs.tgz when $OUT is set.
 # Without bench/out/bundles/scale.tuna the scale benchmark runs on the
 # nvcc-made PTX variants of test/gpu/scale_variants.cu instead (the "code"
 # column says which); without the kernel library's bundles, that part is
 # skipped.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-logs=${OUT:-$root/bench/out/logs}
+logs=$root/bench/out/logs
 build=${TUNA_GPU_BUILD:-/tmp/tuna-gpu-build}
 bundles=$root/bench/out/bundles
-mkdir -p "$logs"
+rm -rf "$logs" && mkdir -p "$logs"
+# The device tool brings back only a few files from $OUT: all logs go in one
+# archive, next to the tuning report.
+if [ -n "${OUT:-}" ]; then
+  trap 'tar czf "$OUT/logs.tgz" -C "$logs" . ; cp "$logs"/*.html "$OUT"/ 2>/dev/null' EXIT
+fi
 scale_args=()
 if [ -f "$bundles/scale.tuna" ]; then
   scale_args=("$bundles/scale.tuna")
