@@ -13,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CommandLine.h"
+
 #include "tuna/runtime/Cache.h"
 #include "tuna/runtime/Signature.h"
 
@@ -26,6 +28,7 @@
 #include <vector>
 
 using namespace tuna;
+using tuna::tools::fail;
 
 namespace {
 
@@ -35,11 +38,6 @@ constexpr const char *kUsage =
     "       tuna-cache [--dir DIR] import FILE...\n"
     "FILTERS: --kernel NAME  --device TEXT  --signature V[,V...]\n"
     "DIR: $TUNA_CACHE_DIR, else $XDG_CACHE_HOME/tuna, else ~/.cache/tuna\n";
-
-[[noreturn]] void fail(const std::string &message) {
-  std::fprintf(stderr, "tuna-cache: error: %s\n", message.c_str());
-  std::exit(1);
-}
 
 struct Filter {
   std::string kernel, device;
@@ -147,31 +145,24 @@ void show(const std::vector<CacheEntry> &entries) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+  tools::toolName = "tuna-cache";
+  tools::Arguments arguments(argc, argv, kUsage);
   std::string dir = defaultCacheDirectory();
   std::string command;
   std::vector<std::string> files;
   Filter filter;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &arg = args[i];
-    auto value = [&]() -> const std::string & {
-      if (i + 1 >= args.size())
-        fail(arg + " needs a value");
-      return args[++i];
-    };
-    if (arg == "-h" || arg == "--help") {
-      std::printf("%s", kUsage);
-      return 0;
-    } else if (arg == "--dir") {
-      dir = value();
+  std::string arg;
+  while (arguments.next(arg)) {
+    if (arg == "--dir") {
+      dir = arguments.value(arg);
     } else if (arg == "--kernel") {
-      filter.kernel = value();
+      filter.kernel = arguments.value(arg);
     } else if (arg == "--device") {
-      filter.device = value();
+      filter.device = arguments.value(arg);
     } else if (arg == "--signature") {
-      filter.signature = parseValues(value());
-    } else if (!arg.empty() && arg[0] == '-') {
-      fail("unknown option '" + arg + "'\n" + kUsage);
+      filter.signature = parseValues(arguments.value(arg));
+    } else if (tools::Arguments::isOption(arg)) {
+      arguments.unknownOption(arg);
     } else if (command.empty()) {
       command = arg;
     } else {

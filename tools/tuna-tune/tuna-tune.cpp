@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CommandLine.h"
 #include "Report.h"
 #include "Shapes.h"
 
@@ -30,6 +31,7 @@
 
 using namespace tuna;
 using namespace tuna::tune;
+using tuna::tools::fail;
 
 namespace {
 
@@ -51,11 +53,6 @@ constexpr const char *kUsage =
     "  --report FILE      an HTML page with every candidate's time\n"
     "  --seed N           seed of the random inputs (default 1)\n"
     "  --verbose          print every candidate's time while tuning\n";
-
-[[noreturn]] void fail(const std::string &message) {
-  std::fprintf(stderr, "tuna-tune: error: %s\n", message.c_str());
-  std::exit(1);
-}
 
 double number(const std::string &option, const std::string &text) {
   char *end = nullptr;
@@ -222,7 +219,8 @@ void printDefaultConfig(const Kernel &kernel,
 } // namespace
 
 int main(int argc, char **argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+  tools::toolName = "tuna-tune";
+  tools::Arguments arguments(argc, argv, kUsage);
   std::string bundlePath, cacheDir = defaultCacheDirectory(), database,
                           reportPath, deviceName = "host";
   bool noCache = false, check = false, verbose = false;
@@ -232,17 +230,12 @@ int main(int argc, char **argv) {
   std::vector<Shape> shapes;
   ArgSettings settings;
   try {
-    for (size_t i = 0; i < args.size(); ++i) {
-      const std::string &arg = args[i];
+    std::string arg;
+    while (arguments.next(arg)) {
       auto value = [&]() -> const std::string & {
-        if (i + 1 >= args.size())
-          fail(arg + " needs a value");
-        return args[++i];
+        return arguments.value(arg);
       };
-      if (arg == "-h" || arg == "--help") {
-        std::printf("%s", kUsage);
-        return 0;
-      } else if (arg == "--kernel") {
+      if (arg == "--kernel") {
         kernelNames.push_back(value());
       } else if (arg == "--shape") {
         for (Shape &shape : parseShapeSpec(value()))
@@ -274,8 +267,8 @@ int main(int argc, char **argv) {
         seed = static_cast<unsigned>(number(arg, value()));
       } else if (arg == "--verbose") {
         verbose = true;
-      } else if (!arg.empty() && arg[0] == '-') {
-        fail("unknown option '" + arg + "'\n" + kUsage);
+      } else if (tools::Arguments::isOption(arg)) {
+        arguments.unknownOption(arg);
       } else if (bundlePath.empty()) {
         bundlePath = arg;
       } else {
