@@ -9,14 +9,18 @@
 // (parse + expand + compile), the target's compile, that divided by the
 // number of variants, and the CPU time of the whole compile per variant
 // (this process and the tools it ran, e.g. ptxas), which other load on the
-// machine disturbs less than wall time. docs/benchmarks.md quotes its
-// output.
+// machine disturbs less than wall time. A second table does the same in
+// lazy mode (CompilerOptions::lazy): the plan (parse + expand + plan), the
+// default variant's code alone (what a decision from the cache or with
+// tuning off costs), and every variant in one call (what tuning costs).
+// docs/benchmarks.md quotes its output.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tuna/JIT/Jit.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -93,6 +97,50 @@ int main(int argc, char **argv) {
                     perTarget, 1000 * perTarget / variants,
                     1000 * median(cpu) / variants);
       }
+    }
+    std::printf("\nlazy (CompilerOptions::lazy)\n\n"
+                "| target | threads | variants | plan | default variant alone | "
+                "every variant, one call |\n|---|---|---|---|---|---|\n");
+    for (const Case &c : cases)
+    for (unsigned threads : {1u, 0u}) {
+      CompilerOptions options;
+      options.targets = {c.target};
+      options.noPtxas = c.noPtxas;
+      options.threads = threads;
+      options.lazy = true;
+      Compiler jit(options);
+      std::vector<double> plan, one, all;
+      size_t variants = 0;
+      for (int run = 0; run < runs; ++run) {
+        jit.clearMemoryCache();
+        std::shared_ptr<const Compiled> compiled = jit.compileFile(path);
+        double total = 0;
+        for (const Compiled::Time &phase : compiled->phases)
+          total += phase.seconds;
+        plan.push_back(total);
+        const tuna::Kernel &kernel = compiled->bundle.kernels.at(0);
+        variants = kernel.variants.size();
+        std::vector<int> defaultObjects, every;
+        for (const tuna::VariantCode &code :
+             kernel.variants[kernel.defaultVariant].code)
+          defaultObjects.push_back(code.object);
+        for (size_t o = 0; o < compiled->bundle.objects.size(); ++o)
+          every.push_back(static_cast<int>(o));
+        auto time = [&](const std::vector<int> &objects) {
+          auto start = std::chrono::steady_clock::now();
+          compiled->objectBytes(objects);
+          return std::chrono::duration<double>(
+                     std::chrono::steady_clock::now() - start)
+              .count();
+        };
+        one.push_back(time(defaultObjects));
+        jit.clearMemoryCache();
+        compiled = jit.compileFile(path);
+        all.push_back(time(every));
+      }
+      std::printf("| %s | %u | %zu | %.3f s | %.3f s | %.3f s |\n", c.label,
+                  threads ? threads : cores, variants, median(plan),
+                  median(one), median(all));
     }
   } catch (const tuna::Error &error) {
     std::fprintf(stderr, "tuna-jit-compile-times: %s\n", error.what());
