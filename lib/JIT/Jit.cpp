@@ -590,15 +590,47 @@ std::string targetFor(const Device &device) {
                                           info.name + "')");
 }
 
+std::string amdgcnTargetFromKfd(const std::string &nodes) {
+  std::error_code ec;
+  std::vector<std::string> names;
+  for (llvm::sys::fs::directory_iterator it(nodes, ec), end; !ec && it != end;
+       it.increment(ec))
+    names.push_back(llvm::sys::path::filename(it->path()).str());
+  // Nodes are numbered; the first GPU is the lowest-numbered one.
+  llvm::sort(names, [](const std::string &a, const std::string &b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  for (const std::string &name : names) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+        llvm::MemoryBuffer::getFile(nodes + "/" + name + "/properties",
+                                    /*IsText=*/true);
+    if (!file)
+      continue;
+    llvm::SmallVector<llvm::StringRef> lines;
+    (*file)->getBuffer().split(lines, '\n');
+    for (llvm::StringRef line : lines) {
+      auto [field, value] = line.trim().split(' ');
+      unsigned version = 0;
+      if (field != "gfx_target_version" || value.trim().getAsInteger(10, version) ||
+          version == 0)
+        continue;
+      // major * 10000 + minor * 100 + stepping: gfx{major}{minor:x}{stepping:x}.
+      return "amdgcn:gfx" + std::to_string(version / 10000) +
+             llvm::utohexstr(version / 100 % 100, /*LowerCase=*/true) +
+             llvm::utohexstr(version % 100, /*LowerCase=*/true);
+    }
+  }
+  return "";
+}
+
 std::string detectTarget() {
   try {
     return targetFor(Device::cuda(0));
   } catch (const Error &) {
-    // No driver, no device, or a build without the CUDA backend. AMD GPUs
-    // would be next, but their detection needs the HIP backend, which is
-    // not built.
-    return "host";
+    // No driver, no device, or a build without the CUDA backend.
   }
+  std::string amd = amdgcnTargetFromKfd();
+  return amd.empty() ? "host" : amd;
 }
 
 } // namespace tuna::jit

@@ -515,17 +515,36 @@ TEST(Jit, LazyNvptxPlansCubinAndPtxOrPtx) {
 TEST(Jit, DetectTarget) {
   EXPECT_EQ(tuna::jit::targetFor(tuna::Device::host()), "host");
   std::string target = tuna::jit::detectTarget();
-  bool cuda = true;
+  std::string expected;
   try {
-    EXPECT_EQ(target, "nvptx:" + tuna::Device::cuda(0).info().arch);
+    expected = "nvptx:" + tuna::Device::cuda(0).info().arch;
   } catch (const tuna::Error &) {
-    cuda = false;
+    expected = tuna::jit::amdgcnTargetFromKfd();
+    if (expected.empty())
+      expected = "host";
   }
-  if (!cuda) {
-    EXPECT_EQ(target, "host");
-  }
+  EXPECT_EQ(target, expected);
   // A Compiler without targets compiles for the detected one.
   EXPECT_EQ(Compiler().options().targets, std::vector<std::string>{target});
+}
+
+TEST(Jit, AmdgcnTargetFromAKfdTopology) {
+  fs::path nodes = freshDir("kfd-nodes");
+  auto node = [&](const std::string &name, const std::string &properties) {
+    fs::create_directories(nodes / name);
+    std::ofstream(nodes / name / "properties") << properties;
+  };
+  EXPECT_EQ(tuna::jit::amdgcnTargetFromKfd(nodes.string()), "");
+  node("0", "cpu_cores_count 64\ngfx_target_version 0\n");
+  EXPECT_EQ(tuna::jit::amdgcnTargetFromKfd(nodes.string()), "");
+  node("10", "simd_count 304\ngfx_target_version 110000\n");
+  node("2", "cpu_cores_count 0\ngfx_target_version 90010\nsimd_count 440\n");
+  EXPECT_EQ(tuna::jit::amdgcnTargetFromKfd(nodes.string()), "amdgcn:gfx90a");
+  fs::remove_all(nodes / "2");
+  EXPECT_EQ(tuna::jit::amdgcnTargetFromKfd(nodes.string()), "amdgcn:gfx1100");
+  node("1", "gfx_target_version 90402\n");
+  EXPECT_EQ(tuna::jit::amdgcnTargetFromKfd(nodes.string()), "amdgcn:gfx942");
+  EXPECT_EQ(tuna::jit::amdgcnTargetFromKfd("/nonexistent/kfd"), "");
 }
 
 } // namespace

@@ -201,9 +201,16 @@ private:
 std::string targetFor(const Device &device);
 
 /// The target of the device present: CUDA device 0 when a CUDA driver and
-/// device are there, else `host`. (AMD GPUs are not detected: that needs
-/// the HIP backend, which is not built.)
+/// device are there, else the first AMD GPU the kernel driver (KFD) lists,
+/// else `host`. Code for an AMD GPU can be compiled but not yet run by
+/// Tuna's runtime (the HIP backend is not built).
 std::string detectTarget();
+
+/// `amdgcn:gfxNNN` for the first GPU node of a KFD topology directory (each
+/// node's `properties` file has a `gfx_target_version` line, e.g. 90402 for
+/// gfx942; CPU nodes have 0), or empty when there is none.
+std::string amdgcnTargetFromKfd(
+    const std::string &nodes = "/sys/class/kfd/kfd/topology/nodes");
 
 } // namespace tuna::jit
 
