@@ -126,6 +126,34 @@ private:
 };
 } // namespace
 
+/// A context for one compile: the Compiler's threads, and diagnostics that
+/// point at the source without a dump of the failing op.
+static void configure(mlir::MLIRContext &context,
+                      llvm::DefaultThreadPool *pool) {
+  if (pool)
+    context.setThreadPool(*pool);
+  context.printOpOnDiagnostic(false);
+}
+
+/// Makes `source` the main buffer of `sourceMgr`, named `name`.
+static void addSource(llvm::SourceMgr &sourceMgr, std::string_view source,
+                      std::string_view name) {
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(source.data(), source.size()),
+          llvm::StringRef(name.data(), name.size())),
+      llvm::SMLoc());
+}
+
+/// Copies the phase and target times of a report into `compiled`.
+static void recordTimes(const mlir::tuna::CompileReport &report,
+                        Compiled &compiled) {
+  for (const mlir::tuna::CompileReport::PhaseTime &phase : report.phases)
+    compiled.phases.push_back({phase.phase, 0, phase.seconds});
+  for (const mlir::tuna::CompileReport::TargetTime &time : report.times)
+    compiled.targets.push_back({time.target, time.variants, time.seconds});
+}
+
 struct Compiler::Impl {
   CompilerOptions options;
   mlir::tuna::CompileOptions compileOptions;
@@ -141,6 +169,8 @@ struct Compiler::Impl {
   Stats stats;
 
   explicit Impl(CompilerOptions options);
+  /// "nvptx:sm_90, host": the targets, for messages.
+  std::string targetList() const;
   std::string keyOf(std::string_view source) const;
   std::shared_ptr<const Compiled>
   build(std::string_view source, std::string_view name, const std::string &key);
@@ -284,44 +314,36 @@ void Compiler::Impl::writeDisk(const Compiled &compiled,
   }
 }
 
+std::string Compiler::Impl::targetList() const {
+  std::string targets;
+  for (const std::string &target : options.targets)
+    targets += (targets.empty() ? "" : ", ") + target;
+  return targets;
+}
+
 std::shared_ptr<const Compiled>
 Compiler::Impl::compileNow(std::string_view source, std::string_view name,
                            const std::string &key) {
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
-  if (pool)
-    context.setThreadPool(*pool);
-  // Diagnostics point at the source; a dump of the failing op is noise.
-  context.printOpOnDiagnostic(false);
+  configure(context, pool.get());
   DiagnosticCollector collector(context);
-
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(
-          llvm::StringRef(source.data(), source.size()),
-          llvm::StringRef(name.data(), name.size())),
-      llvm::SMLoc());
+  addSource(sourceMgr, source, name);
   mlir::tuna::CompileReport report;
   mlir::FailureOr<Bundle> bundle = mlir::tuna::compileSource(
       sourceMgr, context, expandOptions, compileOptions, report);
   for (const std::string &note : report.notes)
     collector.diagnostics.push_back(unlocated(Severity::Note, note));
-  if (mlir::failed(bundle)) {
-    std::string targets;
-    for (const std::string &target : options.targets)
-      targets += (targets.empty() ? "" : ", ") + target;
+  if (mlir::failed(bundle))
     throw CompileError("tuna_jit: cannot compile '" + std::string(name) +
-                           "' for " + targets,
+                           "' for " + targetList(),
                        std::move(collector.diagnostics));
-  }
 
   auto compiled = std::make_shared<Compiled>();
   compiled->bundle = std::move(*bundle);
   compiled->key = key;
   compiled->diagnostics = std::move(collector.diagnostics);
-  for (const mlir::tuna::CompileReport::PhaseTime &phase : report.phases)
-    compiled->phases.push_back({phase.phase, 0, phase.seconds});
-  for (const mlir::tuna::CompileReport::TargetTime &time : report.times)
-    compiled->targets.push_back({time.target, time.variants, time.seconds});
+  recordTimes(report, *compiled);
   return compiled;
 }
 
@@ -337,9 +359,7 @@ public:
         context(registry, mlir::MLIRContext::Threading::DISABLED),
         options(std::move(options)), name(std::move(name)),
         targets(std::move(targets)) {
-    if (this->pool)
-      context.setThreadPool(*this->pool);
-    context.printOpOnDiagnostic(false);
+    configure(context, this->pool.get());
   }
 
   std::vector<std::string> get(const std::vector<int> &objects);
@@ -398,18 +418,11 @@ std::vector<std::string> LazyCode::get(const std::vector<int> &objects) {
 std::shared_ptr<const Compiled>
 Compiler::Impl::plan(std::string_view source, std::string_view name,
                      const std::string &key) {
-  std::string targets;
-  for (const std::string &target : options.targets)
-    targets += (targets.empty() ? "" : ", ") + target;
   auto lazy = std::make_shared<LazyCode>(registry, pool, compileOptions,
-                                         std::string(name), targets);
+                                         std::string(name), targetList());
   DiagnosticCollector collector(lazy->context);
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(
-          llvm::StringRef(source.data(), source.size()),
-          llvm::StringRef(name.data(), name.size())),
-      llvm::SMLoc());
+  addSource(sourceMgr, source, name);
   mlir::tuna::CompileReport report;
   auto start = std::chrono::steady_clock::now();
   mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
@@ -425,7 +438,7 @@ Compiler::Impl::plan(std::string_view source, std::string_view name,
     collector.diagnostics.push_back(unlocated(Severity::Note, note));
   if (mlir::failed(bundle))
     throw CompileError("tuna_jit: cannot compile '" + std::string(name) +
-                           "' for " + targets,
+                           "' for " + lazy->targets,
                        std::move(collector.diagnostics));
   report.phases.push_back(
       {"plan", std::chrono::duration<double>(std::chrono::steady_clock::now() -
@@ -437,8 +450,7 @@ Compiler::Impl::plan(std::string_view source, std::string_view name,
   compiled->bundle = std::move(*bundle);
   compiled->key = key;
   compiled->diagnostics = std::move(collector.diagnostics);
-  for (const mlir::tuna::CompileReport::PhaseTime &phase : report.phases)
-    compiled->phases.push_back({phase.phase, 0, phase.seconds});
+  recordTimes(report, *compiled);
   compiled->lazyCode = std::move(lazy);
   return compiled;
 }

@@ -88,19 +88,31 @@ LogicalResult keepKernelsWithCode(ModuleOp module, Dispatches &dispatches,
          << targets << ")";
 }
 
-/// Compiles `variants` (each a kernel reference) for `target` into `bundle`.
+/// Compiles `variants` (each a kernel reference) for `target` into `bundle`,
+/// and reports the time it took.
 LogicalResult compileFor(ModuleOp module, const Target &target,
                          ArrayRef<SymbolRefAttr> variants,
                          const CompileOptions &options, ::tuna::Bundle &bundle,
                          compiler::CodeMap &code, CompileReport &report) {
-  if (target.kind != Target::Kind::Host)
-    return compiler::compileGpu(module, target, variants, options, bundle,
-                                code, report);
-  SmallVector<StringRef> functions;
-  for (SymbolRefAttr variant : variants)
-    functions.push_back(variant.getRootReference().getValue());
-  return compiler::compileHost(module, functions, options, bundle, code,
-                               report);
+  auto start = std::chrono::steady_clock::now();
+  LogicalResult result = success();
+  if (target.kind != Target::Kind::Host) {
+    result = compiler::compileGpu(module, target, variants, options, bundle,
+                                  code, report);
+  } else {
+    SmallVector<StringRef> functions;
+    for (SymbolRefAttr variant : variants)
+      functions.push_back(variant.getRootReference().getValue());
+    result = compiler::compileHost(module, functions, options, bundle, code,
+                                   report);
+  }
+  if (failed(result))
+    return failure();
+  std::chrono::duration<double> elapsed =
+      std::chrono::steady_clock::now() - start;
+  report.times.push_back(
+      {target.str(), static_cast<unsigned>(variants.size()), elapsed.count()});
+  return success();
 }
 } // namespace
 
@@ -125,14 +137,9 @@ mlir::tuna::compileBundle(ModuleOp module, const CompileOptions &options,
                              " kernels in the input; nothing to compile");
       continue;
     }
-    auto start = std::chrono::steady_clock::now();
     if (failed(compileFor(module, target, variants, options, bundle, code,
                           report)))
       return failure();
-    std::chrono::duration<double> elapsed =
-        std::chrono::steady_clock::now() - start;
-    report.times.push_back(
-        {target.str(), static_cast<unsigned>(variants.size()), elapsed.count()});
   }
 
   for (auto [kernel, refs] :
@@ -249,14 +256,9 @@ mlir::tuna::compileObjects(ModuleOp module, const ::tuna::Bundle &plan,
        llvm::zip_equal(options.targets, wanted, codes)) {
     if (variants.empty())
       continue;
-    auto start = std::chrono::steady_clock::now();
     if (failed(compileFor(module, target, variants, options, compiled, code,
                           report)))
       return failure();
-    std::chrono::duration<double> elapsed =
-        std::chrono::steady_clock::now() - start;
-    report.times.push_back(
-        {target.str(), static_cast<unsigned>(variants.size()), elapsed.count()});
   }
 
   std::vector<std::string> bytes;
