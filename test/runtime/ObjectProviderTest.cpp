@@ -61,6 +61,7 @@ Options quickOptions() {
   options.maxRuns = 5;
   options.candidateBudgetMs = 20;
   options.eliminateFactor = 1e9;
+  options.check = true; // axpy_wrong must not win (launchAndCheck).
   return options;
 }
 
