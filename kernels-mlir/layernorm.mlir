@@ -10,14 +10,26 @@
 // Pass 1 sums d = x - k and d * d with k = x[r, 0] (a shift that keeps the
 // float variance accurate when the mean is large against the spread); the
 // sums of a warp meet through butterfly shuffles, those of several warps
-// through workgroup memory and one more round. Pass 2 writes y; its second
-// read of the row mostly hits the cache. Accesses are `vec` wide (16 bytes
-// for vec = 4) when cols is a multiple of vec and every buffer is aligned;
-// otherwise one float at a time.
-// tpr 32..1024 x rpb 1..8 x vec 1|4 with tpr * rpb <= 1024: 36 variants;
-// default tpr = 128, rpb = 1, vec = 1.
+// through workgroup memory and one more round. Pass 2 writes y. Rows of at
+// most 4 tpr regs floats (regs > 0, vec = 4, cols a multiple of 4, buffers
+// aligned) are read once and kept in registers between the passes: each
+// thread issues its `regs` 16-byte loads back to back (chunk j at column
+// 4 (t + j tpr)); other rows are read again in pass 2, mostly from the
+// cache. Accesses are `vec` wide (16 bytes for vec = 4) when cols is a
+// multiple of vec and every buffer is aligned; otherwise one float at a
+// time.
+// tpr 32..1024 x rpb 1..8 with tpr * rpb <= 1024, x (vec 1, regs 0 |
+// vec 4, regs 0|1|2|4): 90 variants; default tpr = 128, rpb = 1, vec = 1,
+// regs = 0. (regs = 8 is left out: LLVM kept part of such a row in local
+// memory, .local in the PTX.)
 
-#fits = affine_set<(rows, cols)[tpr, rpb, vec] : (1024 - tpr * rpb >= 0)>
+#fits = affine_set<(rows, cols)[tpr, rpb, vec, regs] : (1024 - tpr * rpb >= 0)>
+// Rows held in registers need 16-byte chunks: regs = 0 when vec = 1.
+#regs_need_vec = affine_set<(rows, cols)[tpr, rpb, vec, regs] : (8 * vec - 8 - 3 * regs >= 0)>
+// The loops over a thread's register chunks (constant trips) unroll fully,
+// so the chunks stay in registers (`loop_annotation` becomes llvm.br's own
+// property after scf-to-cf: `llvm.loop.unroll.full`).
+#unroll = #llvm.loop_annotation<unroll = <full = true>>
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -28,16 +40,18 @@ module attributes {gpu.container_module} {
       tuna.space = #tuna.space<
         params = [#tuna.param<"tpr", [32, 64, 128, 256, 512, 1024]>,
                   #tuna.param<"rpb", [1, 2, 4, 8]>,
-                  #tuna.param<"vec", [1, 4]>],
-        defaults = {tpr = 128, rpb = 1, vec = 1},
-        constraints = [#fits],
+                  #tuna.param<"vec", [1, 4]>,
+                  #tuna.param<"regs", [0, 1, 2, 4]>],
+        defaults = {tpr = 128, rpb = 1, vec = 1, regs = 0},
+        constraints = [#fits, #regs_need_vec],
         key = [#tuna.key<arg = 5, bucket = pow2>, #tuna.key<arg = 6, bucket = pow2>],
-        grid = affine_map<(rows, cols)[tpr, rpb, vec] -> (rows ceildiv rpb)>,
-        block = affine_map<(rows, cols)[tpr, rpb, vec] -> (tpr * rpb)>
+        grid = affine_map<(rows, cols)[tpr, rpb, vec, regs] -> (rows ceildiv rpb)>,
+        block = affine_map<(rows, cols)[tpr, rpb, vec, regs] -> (tpr * rpb)>
       >} {
       %tpr = tuna.param "tpr" : index
       %rpb = tuna.param "rpb" : index
       %vec = tuna.param "vec" : index
+      %regs = tuna.param "regs" : index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
@@ -78,8 +92,45 @@ module attributes {gpu.container_module} {
         scf.yield %zero : f32
       }
 
+      // The row in registers: `regs` 16-byte chunks per thread cover it.
+      // Chunk j of this thread is x[row, 4 (t + j tpr) ..]; chunks past the
+      // row's end (and the rows past the last) load a clamped in-bounds
+      // chunk and are masked, so that every load is unconditional and a
+      // thread issues all of them before it waits for the first.
+      %cap = arith.muli %tpr, %c4 : index
+      %cap2 = arith.muli %cap, %regs : index
+      %short = arith.cmpi ule, %cols, %cap2 : index
+      %fitsr = arith.andi %short, %nonempty : i1
+      %inreg = arith.andi %wide, %fitsr : i1
+      %buf = memref.alloca() : memref<8xvector<4xf32>>
+      %lastrow = arith.subi %rows, %c1 : index
+      %lrow = arith.minui %row, %lastrow : index
+      %lbase = arith.muli %lrow, %cols : index
+      %lastk = arith.subi %cols, %c4 : index
+
       // Pass 1: this thread's sum of d and of d * d, d = x - shift.
-      %s1, %s2 = scf.if %wide -> (f32, f32) {
+      %s1, %s2 = scf.if %inreg -> (f32, f32) {
+        %kv = vector.broadcast %shift : f32 to vector<4xf32>
+        %r:2 = scf.for %j = %c0 to %regs step %c1 iter_args(%a1 = %zero4, %a2 = %zero4) -> (vector<4xf32>, vector<4xf32>) {
+          %jt = arith.muli %j, %tpr : index
+          %q = arith.addi %t, %jt : index
+          %k = arith.muli %q, %c4 : index
+          %kc = arith.minui %k, %lastk : index
+          %i = arith.addi %lbase, %kc : index
+          %v = vector.load %x[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          memref.store %v, %buf[%j] : memref<8xvector<4xf32>>
+          %in = arith.cmpi ult, %k, %len : index
+          %d0 = arith.subf %v, %kv : vector<4xf32>
+          %d = arith.select %in, %d0, %zero4 : vector<4xf32>
+          %n1 = arith.addf %a1, %d : vector<4xf32>
+          %n2 = math.fma %d, %d, %a2 : vector<4xf32>
+          scf.yield %n1, %n2 : vector<4xf32>, vector<4xf32>
+        } {loop_annotation = #unroll}
+        %r1 = vector.reduction <add>, %r#0 : vector<4xf32> into f32
+        %r2 = vector.reduction <add>, %r#1 : vector<4xf32> into f32
+        scf.yield %r1, %r2 : f32, f32
+      } else {
+      %u1, %u2 = scf.if %wide -> (f32, f32) {
         %start = arith.muli %t, %c4 : index
         %step = arith.muli %tpr, %c4 : index
         %kv = vector.broadcast %shift : f32 to vector<4xf32>
@@ -104,6 +155,8 @@ module attributes {gpu.container_module} {
           scf.yield %n1, %n2 : f32, f32
         }
         scf.yield %r#0, %r#1 : f32, f32
+      }
+      scf.yield %u1, %u2 : f32, f32
       }
 
       // Sum both over the warp.
@@ -165,6 +218,26 @@ module attributes {gpu.container_module} {
       %rstd = math.rsqrt %ve : f32
 
       // Pass 2: y = (x - mean) * rstd * gamma + beta.
+      scf.if %inreg {
+        %mv = vector.broadcast %mean : f32 to vector<4xf32>
+        %rv = vector.broadcast %rstd : f32 to vector<4xf32>
+        scf.for %j = %c0 to %regs step %c1 {
+          %jt = arith.muli %j, %tpr : index
+          %q = arith.addi %t, %jt : index
+          %k = arith.muli %q, %c4 : index
+          %in = arith.cmpi ult, %k, %len : index
+          scf.if %in {
+            %v = memref.load %buf[%j] : memref<8xvector<4xf32>>
+            %g = vector.load %gamma[%k] {alignment = 16} : memref<?xf32>, vector<4xf32>
+            %b = vector.load %beta[%k] {alignment = 16} : memref<?xf32>, vector<4xf32>
+            %d = arith.subf %v, %mv : vector<4xf32>
+            %n = arith.mulf %d, %rv : vector<4xf32>
+            %o = math.fma %n, %g, %b : vector<4xf32>
+            %i = arith.addi %base, %k : index
+            vector.store %o, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          }
+        } {loop_annotation = #unroll}
+      } else {
       scf.if %wide {
         %start = arith.muli %t, %c4 : index
         %step = arith.muli %tpr, %c4 : index
@@ -191,6 +264,7 @@ module attributes {gpu.container_module} {
           %o = math.fma %n, %g, %b : f32
           memref.store %o, %y[%i] : memref<?xf32>
         }
+      }
       }
       gpu.return
     }

@@ -5,19 +5,35 @@
 //
 // Each row is handled by a group of `tpr` threads (a multiple of the warp);
 // a block holds `rpb` such groups (`tpr * rpb` threads, rows / rpb blocks).
-// Two passes over the row:
+// Rows of at most 4 tpr regs floats (regs > 0, vec = 4, cols a multiple of
+// 4, buffers aligned) are read once and kept in registers: each thread
+// issues its `regs` 16-byte loads back to back (chunk j at column
+// 4 (t + j tpr)), takes their maximum m, keeps e = exp(x - m) and their sum
+// s, and after the row's (max, sum) are known writes y = e exp(m - max) /
+// sum from the registers: one read and one write of the row in device
+// memory. Other rows take two passes:
 //  1. online max and sum: each thread keeps (m, s) with s = sum exp(x - m)
 //     over its elements, rescaling s when m grows (once per `vec`-wide
-//     chunk); the pairs of a warp meet through butterfly shuffles, those of
-//     several warps through workgroup memory and one more round;
+//     chunk);
 //  2. y = exp(x - m) * (1 / s); the second read of the row mostly hits the
-//     cache, so device memory sees about one read and one write.
+//     cache.
+// Either way the (m, s) pairs of a warp meet through butterfly shuffles,
+// those of several warps through workgroup memory and one more round.
+// exp(d) is computed as exp2(d log2(e)) (one ex2.approx.f32).
 // Accesses are `vec` wide (16 bytes for vec = 4) when cols is a multiple of
 // vec and both buffers are aligned; otherwise one float at a time.
-// tpr 32..1024 x rpb 1..8 x vec 1|4 with tpr * rpb <= 1024: 36 variants;
-// default tpr = 128, rpb = 1, vec = 1.
+// tpr 32..1024 x rpb 1..8 with tpr * rpb <= 1024, x (vec 1, regs 0 |
+// vec 4, regs 0|2|4|8): 90 variants; default tpr = 128, rpb = 1, vec = 1,
+// regs = 0.
 
-#fits = affine_set<(rows, cols)[tpr, rpb, vec] : (1024 - tpr * rpb >= 0)>
+#fits = affine_set<(rows, cols)[tpr, rpb, vec, regs] : (1024 - tpr * rpb >= 0)>
+// The loops over a thread's register chunks (constant trips) unroll fully,
+// so the chunks stay in registers, with or without libdevice inlined. The
+// attribute is written `loop_annotation`: scf-to-cf moves it to the back
+// edge, where it becomes llvm.br's own property (`llvm.loop.unroll.full`).
+#unroll = #llvm.loop_annotation<unroll = <full = true>>
+// Rows held in registers need 16-byte chunks: regs = 0 when vec = 1.
+#regs_need_vec = affine_set<(rows, cols)[tpr, rpb, vec, regs] : (8 * vec - 8 - 3 * regs >= 0)>
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -27,16 +43,18 @@ module attributes {gpu.container_module} {
       tuna.space = #tuna.space<
         params = [#tuna.param<"tpr", [32, 64, 128, 256, 512, 1024]>,
                   #tuna.param<"rpb", [1, 2, 4, 8]>,
-                  #tuna.param<"vec", [1, 4]>],
-        defaults = {tpr = 128, rpb = 1, vec = 1},
-        constraints = [#fits],
+                  #tuna.param<"vec", [1, 4]>,
+                  #tuna.param<"regs", [0, 2, 4, 8]>],
+        defaults = {tpr = 128, rpb = 1, vec = 1, regs = 0},
+        constraints = [#fits, #regs_need_vec],
         key = [#tuna.key<arg = 2, bucket = pow2>, #tuna.key<arg = 3, bucket = pow2>],
-        grid = affine_map<(rows, cols)[tpr, rpb, vec] -> (rows ceildiv rpb)>,
-        block = affine_map<(rows, cols)[tpr, rpb, vec] -> (tpr * rpb)>
+        grid = affine_map<(rows, cols)[tpr, rpb, vec, regs] -> (rows ceildiv rpb)>,
+        block = affine_map<(rows, cols)[tpr, rpb, vec, regs] -> (tpr * rpb)>
       >} {
       %tpr = tuna.param "tpr" : index
       %rpb = tuna.param "rpb" : index
       %vec = tuna.param "vec" : index
+      %regs = tuna.param "regs" : index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
@@ -44,6 +62,9 @@ module attributes {gpu.container_module} {
       %c32 = arith.constant 32 : index
       %zero = arith.constant 0.0 : f32
       %onef = arith.constant 1.0 : f32
+      // exp(d) = exp2(d log2(e)): one ex2.approx, as Triton does.
+      %log2e = arith.constant 1.44269504 : f32
+      %log2e4 = arith.constant dense<1.44269504> : vector<4xf32>
       // The running maximum starts finite, so that exp(m - m') of two empty
       // partial results is 1, not NaN.
       %lowest = arith.constant -3.0e+38 : f32
@@ -69,8 +90,62 @@ module attributes {gpu.container_module} {
       %is4 = arith.cmpi eq, %vec, %c4 : index
       %wide = arith.andi %aligned, %is4 : i1
 
+      // The row in registers: `regs` 16-byte chunks per thread cover it.
+      %cap = arith.muli %tpr, %c4 : index
+      %cap2 = arith.muli %cap, %regs : index
+      %short = arith.cmpi ule, %cols, %cap2 : index
+      %some = arith.cmpi ugt, %cols, %c0 : index
+      %fitsr = arith.andi %short, %some : i1
+      %inreg = arith.andi %wide, %fitsr : i1
+      // Chunk j of this thread is x[row, 4 (t + j tpr) ..]; chunks past the
+      // row's end (and the rows past the last) load a clamped in-bounds
+      // chunk and are masked, so that every load is unconditional and a
+      // thread issues all of them before it waits for the first.
+      %buf = memref.alloca() : memref<8xvector<4xf32>>
+      %lastrow = arith.subi %rows, %c1 : index
+      %lrow = arith.minui %row, %lastrow : index
+      %lbase = arith.muli %lrow, %cols : index
+      %lastk = arith.subi %cols, %c4 : index
+      %lowv = vector.broadcast %lowest : f32 to vector<4xf32>
+      %zerov = vector.broadcast %zero : f32 to vector<4xf32>
+
       // Pass 1: this thread's (max, sum of exp(x - max)).
-      %m, %s = scf.if %wide -> (f32, f32) {
+      %m, %s = scf.if %inreg -> (f32, f32) {
+        // Load every chunk, then the maximum.
+        %lm = scf.for %j = %c0 to %regs step %c1 iter_args(%am = %lowest) -> (f32) {
+          %jt = arith.muli %j, %tpr : index
+          %q = arith.addi %t, %jt : index
+          %k = arith.muli %q, %c4 : index
+          %kc = arith.minui %k, %lastk : index
+          %i = arith.addi %lbase, %kc : index
+          %v = vector.load %x[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          %in = arith.cmpi ult, %k, %len : index
+          %vm = arith.select %in, %v, %lowv : vector<4xf32>
+          memref.store %vm, %buf[%j] : memref<8xvector<4xf32>>
+          %cm = vector.reduction <maximumf>, %vm : vector<4xf32> into f32
+          %nm = arith.maximumf %am, %cm : f32
+          scf.yield %nm : f32
+        } {loop_annotation = #unroll}
+        // e = exp(x - m) stays in the registers for pass 2.
+        %lmv = vector.broadcast %lm : f32 to vector<4xf32>
+        %acc = scf.for %j = %c0 to %regs step %c1 iter_args(%as = %zerov) -> (vector<4xf32>) {
+          %jt = arith.muli %j, %tpr : index
+          %q = arith.addi %t, %jt : index
+          %k = arith.muli %q, %c4 : index
+          %in = arith.cmpi ult, %k, %len : index
+          %v = memref.load %buf[%j] : memref<8xvector<4xf32>>
+          %d = arith.subf %v, %lmv : vector<4xf32>
+          %el = arith.mulf %d, %log2e4 : vector<4xf32>
+          %e = math.exp2 %el : vector<4xf32>
+          %em = arith.select %in, %e, %zerov : vector<4xf32>
+          memref.store %em, %buf[%j] : memref<8xvector<4xf32>>
+          %ns = arith.addf %as, %em : vector<4xf32>
+          scf.yield %ns : vector<4xf32>
+        } {loop_annotation = #unroll}
+        %ls = vector.reduction <add>, %acc : vector<4xf32> into f32
+        scf.yield %lm, %ls : f32, f32
+      } else {
+      %m2, %s2 = scf.if %wide -> (f32, f32) {
         %start = arith.muli %t, %c4 : index
         %step = arith.muli %tpr, %c4 : index
         %r:2 = scf.for %k = %start to %len step %step iter_args(%am = %lowest, %as = %zero) -> (f32, f32) {
@@ -79,11 +154,13 @@ module attributes {gpu.container_module} {
           %cm = vector.reduction <maximumf>, %v : vector<4xf32> into f32
           %nm = arith.maximumf %am, %cm : f32
           %d = arith.subf %am, %nm : f32
-          %scale = math.exp %d : f32
+          %scalel = arith.mulf %d, %log2e : f32
+          %scale = math.exp2 %scalel : f32
           %kept = arith.mulf %as, %scale : f32
           %nmv = vector.broadcast %nm : f32 to vector<4xf32>
           %dv = arith.subf %v, %nmv : vector<4xf32>
-          %ev = math.exp %dv : vector<4xf32>
+          %evl = arith.mulf %dv, %log2e4 : vector<4xf32>
+          %ev = math.exp2 %evl : vector<4xf32>
           %ns = vector.reduction <add>, %ev, %kept : vector<4xf32> into f32
           scf.yield %nm, %ns : f32, f32
         }
@@ -94,14 +171,18 @@ module attributes {gpu.container_module} {
           %v = memref.load %x[%i] : memref<?xf32>
           %nm = arith.maximumf %am, %v : f32
           %d = arith.subf %am, %nm : f32
-          %scale = math.exp %d : f32
+          %scalel = arith.mulf %d, %log2e : f32
+          %scale = math.exp2 %scalel : f32
           %kept = arith.mulf %as, %scale : f32
           %dv = arith.subf %v, %nm : f32
-          %ev = math.exp %dv : f32
+          %evl = arith.mulf %dv, %log2e : f32
+          %ev = math.exp2 %evl : f32
           %ns = arith.addf %kept, %ev : f32
           scf.yield %nm, %ns : f32, f32
         }
         scf.yield %r#0, %r#1 : f32, f32
+      }
+      scf.yield %m2, %s2 : f32, f32
       }
 
       // Combine the (max, sum) pairs of a warp.
@@ -112,9 +193,11 @@ module attributes {gpu.container_module} {
         %os, %ok2 = gpu.shuffle xor %as, %off, %width : f32
         %nm = arith.maximumf %am, %om : f32
         %d1 = arith.subf %am, %nm : f32
-        %e1 = math.exp %d1 : f32
+        %e1l = arith.mulf %d1, %log2e : f32
+        %e1 = math.exp2 %e1l : f32
         %d2 = arith.subf %om, %nm : f32
-        %e2 = math.exp %d2 : f32
+        %e2l = arith.mulf %d2, %log2e : f32
+        %e2 = math.exp2 %e2l : f32
         %a1 = arith.mulf %as, %e1 : f32
         %a2 = arith.mulf %os, %e2 : f32
         %ns = arith.addf %a1, %a2 : f32
@@ -149,9 +232,11 @@ module attributes {gpu.container_module} {
           %os, %ok2 = gpu.shuffle xor %as, %off, %width : f32
           %nm = arith.maximumf %am, %om : f32
           %d1 = arith.subf %am, %nm : f32
-          %e1 = math.exp %d1 : f32
+          %e1l = arith.mulf %d1, %log2e : f32
+          %e1 = math.exp2 %e1l : f32
           %d2 = arith.subf %om, %nm : f32
-          %e2 = math.exp %d2 : f32
+          %e2l = arith.mulf %d2, %log2e : f32
+          %e2 = math.exp2 %e2l : f32
           %a1 = arith.mulf %as, %e1 : f32
           %a2 = arith.mulf %os, %e2 : f32
           %ns = arith.addf %a1, %a2 : f32
@@ -164,6 +249,26 @@ module attributes {gpu.container_module} {
 
       // Pass 2: y = exp(x - max) / sum.
       %inv = arith.divf %onef, %rs : f32
+      scf.if %inreg {
+        // y = e * exp(m - max) / sum, from the registers.
+        %dm = arith.subf %m, %rm : f32
+        %eml = arith.mulf %dm, %log2e : f32
+        %em = math.exp2 %eml : f32
+        %f = arith.mulf %em, %inv : f32
+        %fv = vector.broadcast %f : f32 to vector<4xf32>
+        scf.for %j = %c0 to %regs step %c1 {
+          %jt = arith.muli %j, %tpr : index
+          %q = arith.addi %t, %jt : index
+          %k = arith.muli %q, %c4 : index
+          %in = arith.cmpi ult, %k, %len : index
+          scf.if %in {
+            %e = memref.load %buf[%j] : memref<8xvector<4xf32>>
+            %o = arith.mulf %e, %fv : vector<4xf32>
+            %i = arith.addi %base, %k : index
+            vector.store %o, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          }
+        } {loop_annotation = #unroll}
+      } else {
       scf.if %wide {
         %start = arith.muli %t, %c4 : index
         %step = arith.muli %tpr, %c4 : index
@@ -173,7 +278,8 @@ module attributes {gpu.container_module} {
           %i = arith.addi %base, %k : index
           %v = vector.load %x[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
           %d = arith.subf %v, %mv : vector<4xf32>
-          %e = math.exp %d : vector<4xf32>
+          %el = arith.mulf %d, %log2e4 : vector<4xf32>
+          %e = math.exp2 %el : vector<4xf32>
           %o = arith.mulf %e, %iv : vector<4xf32>
           vector.store %o, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
         }
@@ -182,10 +288,12 @@ module attributes {gpu.container_module} {
           %i = arith.addi %base, %k : index
           %v = memref.load %x[%i] : memref<?xf32>
           %d = arith.subf %v, %rm : f32
-          %e = math.exp %d : f32
+          %el = arith.mulf %d, %log2e : f32
+          %e = math.exp2 %el : f32
           %o = arith.mulf %e, %inv : f32
           memref.store %o, %y[%i] : memref<?xf32>
         }
+      }
       }
       gpu.return
     }

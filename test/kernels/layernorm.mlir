@@ -1,14 +1,30 @@
 // RUN: tuna-compile %S/../../kernels-mlir/layernorm.mlir --target=nvptx:sm_90 --no-ptxas \
 // RUN:   -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layernorm__v35.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layernorm__v89.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=STREAM --input-file=%t/layernorm__v86.sm_90.ptx
 
-// CHECK:      kernel layernorm: 36 variants, default layernorm__v16
-// CHECK:      layernorm__v35 {{ *}}tpr=1024 rpb=1 vec=4 {{ *}}nvptx:sm_90: ptx
-// CHECK:      compiled nvptx:sm_90: 36 variants
+// CHECK:      kernel layernorm: 90 variants, default layernorm__v40
+// CHECK:      layernorm__v40 {{ *}}tpr=128 rpb=1 vec=1 regs=0 {{ *}}nvptx:sm_90: ptx
+// CHECK:      layernorm__v86 {{ *}}tpr=1024 rpb=1 vec=4 regs=0 {{ *}}nvptx:sm_90: ptx
+// CHECK:      layernorm__v89 {{ *}}tpr=1024 rpb=1 vec=4 regs=4 {{ *}}nvptx:sm_90: ptx
+// CHECK:      compiled nvptx:sm_90: 90 variants
 
-// 16-byte accesses in both passes, one reciprocal square root per row.
-// PTX: ld.global.v4.b32
-// PTX: bar.sync
-// PTX: {{rsqrt.approx.f32|__nv_rsqrtf}}
-// PTX: st.global.v4.b32
+// The row in registers: the shift x[r, 0], then four 16-byte loads issued
+// back to back, the sums across warps, one reciprocal square root, and
+// y written from the registers (gamma and beta read 16 bytes at a time);
+// the chunks never go to local memory.
+// PTX:         ld.global.b32
+// PTX-COUNT-4: ld.global.v4.b32
+// PTX:         bar.sync
+// PTX:         {{rsqrt.approx.f32|__nv_rsqrtf}}
+// PTX:         ld.global.v4.b32
+// PTX:         ld.global.v4.b32
+// PTX:         st.global.v4.b32
 // PTX-NOT: .local
+
+// Rows too long for the registers: 16-byte accesses in both passes.
+// STREAM: ld.global.v4.b32
+// STREAM: bar.sync
+// STREAM: {{rsqrt.approx.f32|__nv_rsqrtf}}
+// STREAM: st.global.v4.b32
+// STREAM-NOT: .local

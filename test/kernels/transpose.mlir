@@ -1,16 +1,30 @@
 // RUN: tuna-compile %S/../../kernels-mlir/transpose.mlir --target=nvptx:sm_90 --no-ptxas \
 // RUN:   -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/transpose__v11.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/transpose__v41.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=SCALAR --input-file=%t/transpose__v38.sm_90.ptx
 
-// CHECK:      kernel transpose: 12 variants, default transpose__v6
-// CHECK:      transpose__v11 {{ *}}tile=64 brows=16 {{ *}}nvptx:sm_90: ptx
-// CHECK:      compiled nvptx:sm_90: 12 variants
+// CHECK:      kernel transpose: 42 variants, default transpose__v18
+// CHECK:      transpose__v18 {{ *}}tile=32 brows=8 vec=1 diag=0 {{ *}}nvptx:sm_90: ptx
+// CHECK:      transpose__v38 {{ *}}tile=64 brows=16 vec=1 diag=0 {{ *}}nvptx:sm_90: ptx
+// CHECK:      transpose__v41 {{ *}}tile=64 brows=16 vec=4 diag=1 {{ *}}nvptx:sm_90: ptx
+// CHECK:      compiled nvptx:sm_90: 42 variants
 
-// The 64 x 65 staging square, read back after one barrier.
+// The 64 x 65 staging square; the diagonal block order reads the grid size;
+// inside the matrix, 4 unguarded 16-byte loads per thread (64 rows, 16 per
+// step) into the square, one barrier, 4 16-byte stores of gathered columns.
 // PTX: .shared .align 4 .b8 {{.*}}[16640]
-// PTX: ld.global.b32
+// PTX: nctaid.y
+// PTX-COUNT-4: ld.global.v4.b32
 // PTX: st.shared.b32
 // PTX: bar.sync
 // PTX: ld.shared.b32
-// PTX: st.global.b32
+// PTX: st.global.v4.b32
 // PTX-NOT: .local
+
+// vec = 1: one float per thread and row of the square.
+// SCALAR: ld.global.b32
+// SCALAR: st.shared.b32
+// SCALAR: bar.sync
+// SCALAR: ld.shared.b32
+// SCALAR: st.global.b32
+// SCALAR-NOT: .local
