@@ -23,7 +23,7 @@ struct TunaUnrollPass : public tuna::impl::TunaUnrollBase<TunaUnrollPass> {
     // loop copies bodies that are already unrolled.
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](scf::ForOp loop) {
-      if (loop->hasAttr("tuna.unroll"))
+      if (loop->hasAttr(tuna::TunaDialect::getUnrollAttrName()))
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops) {

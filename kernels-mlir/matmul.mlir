@@ -1,0 +1,479 @@
+// C = A B for row-major matrices: A is M x K, B is K x N, C is M x N
+// (overwritten), all contiguous (leading dimensions K, N, N).
+//
+// Reference: C[i, j] = sum_k A[i, k] B[k, j], computed in double on the CPU
+// from the same (rounded) inputs.
+//
+// Both kernels require M, N, K to be multiples of the block tile (bm, bn,
+// bk): the space's constraint states it, so the runtime only considers
+// variants whose tiles divide the shape (the key is exact M, N, K). Loops
+// marked `tuna.unroll` run over register tiles; tuna-unroll unrolls them
+// once the parameters are constants, so that the tiles (memref.alloca) live
+// in registers.
+//
+// matmul_f32: fp32 on the CUDA cores. A block of (bm / tm) (bn / tn)
+// threads computes a bm x bn tile of C; each thread a tm x tn micro-tile.
+// Per bk-deep step the block stages A's tile transposed (bk x bm) and B's
+// tile (bk x bn) in dynamic shared memory (16-byte global loads), then each
+// thread reads tm values of A and tn of B per k (16-byte shared loads) and
+// does tm tn FMAs. 9 configurations; default 64 x 64 x 16, 4 x 4.
+//
+// matmul_f16: fp16 A and B, fp32 accumulation, fp16 C, on the tensor cores
+// (mma.sync m16n8k16). wm x wn warps; warp (i, j) computes a
+// (bm / wm) x (bn / wn) tile of C as 16 x 8 mma tiles. Tiles of A (bm x bk)
+// and B (bk x bn) stream into a ring of `stages` shared-memory buffers
+// through cp.async (16 bytes a copy, one commit group per tile, `stages - 1`
+// tiles in flight); rows are padded by 8 halfs so that ldmatrix reads 8
+// rows without bank conflicts. Per 16-deep step a warp loads its A
+// fragments with ldmatrix.x4 and its B fragments with ldmatrix.x4.trans
+// (B is row-major, k x n), then issues (bm / wm / 16) (bn / wn / 8)
+// mma.sync. Accumulators stay in registers; each lane writes its fragment
+// as pairs of halfs. 16 configurations (Triton's usual matmul configs:
+// 64..256 x 64..256 x 32|64 tiles, 4 or 8 warps, 2..4 stages); default
+// 128 x 128 x 32, 2 x 2 warps, 2 stages (38 KiB of shared memory, so that
+// it survives tuna-compile's default limit of 48 KiB). Compile with
+// `--max-shared-memory=232448` (sm_90's opt-in limit) to keep all 16
+// variants; without it the 14 that need more than 48 KiB are dropped.
+
+#tiles32 = affine_set<(m, n, k)[bm, bn, bk, tm, tn] : (m mod bm == 0, n mod bn == 0, k mod bk == 0)>
+#tiles16 = affine_set<(m, n, k)[bm, bn, bk, wm, wn, stages] : (m mod bm == 0, n mod bn == 0, k mod bk == 0)>
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // ------------------------------------------------------------------
+    // fp32 on the CUDA cores.
+    gpu.func @matmul_f32(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>,
+                         %m: index, %n: index, %k: index) kernel attributes {
+      tuna.space = #tuna.space<
+        params = [#tuna.param<"bm">, #tuna.param<"bn">, #tuna.param<"bk">,
+                  #tuna.param<"tm">, #tuna.param<"tn">],
+        configs = [{bm = 64, bn = 64, bk = 16, tm = 4, tn = 4},
+                   {bm = 64, bn = 64, bk = 32, tm = 4, tn = 4},
+                   {bm = 128, bn = 64, bk = 16, tm = 8, tn = 4},
+                   {bm = 64, bn = 128, bk = 16, tm = 4, tn = 8},
+                   {bm = 128, bn = 128, bk = 8, tm = 8, tn = 8},
+                   {bm = 128, bn = 128, bk = 16, tm = 8, tn = 8},
+                   {bm = 128, bn = 128, bk = 32, tm = 8, tn = 8},
+                   {bm = 128, bn = 128, bk = 16, tm = 8, tn = 4},
+                   {bm = 128, bn = 128, bk = 16, tm = 4, tn = 8}],
+        defaults = {bm = 64, bn = 64, bk = 16, tm = 4, tn = 4},
+        constraints = [#tiles32],
+        key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
+        grid = affine_map<(m, n, k)[bm, bn, bk, tm, tn] -> (n ceildiv bn, m ceildiv bm)>,
+        block = affine_map<(m, n, k)[bm, bn, bk, tm, tn] -> ((bm floordiv tm) * (bn floordiv tn))>,
+        smem = affine_map<(m, n, k)[bm, bn, bk, tm, tn] -> (bk * (bm + bn) * 4)>
+      >} {
+      %bm = tuna.param "bm" : index
+      %bn = tuna.param "bn" : index
+      %bk = tuna.param "bk" : index
+      %tm = tuna.param "tm" : index
+      %tn = tuna.param "tn" : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %zero = arith.constant 0.0 : f32
+      %acc = memref.alloca() : memref<64xf32>
+      %ar = memref.alloca() : memref<8xf32>
+      %br = memref.alloca() : memref<8xf32>
+      %tid = gpu.thread_id x
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx_n = arith.divui %bn, %tn : index
+      %ty_n = arith.divui %bm, %tm : index
+      %nthreads = arith.muli %tx_n, %ty_n : index
+      %tx = arith.remui %tid, %tx_n : index
+      %ty = arith.divui %tid, %tx_n : index
+      %row0 = arith.muli %by, %bm : index
+      %col0 = arith.muli %bx, %bn : index
+      %na = arith.muli %bk, %bm : index
+      %nb = arith.muli %bk, %bn : index
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      // As is A's tile transposed (bk x bm), so that a thread's tm rows are
+      // consecutive; Bs is B's tile as it is (bk x bn).
+      %as = memref.view %smem[%c0][%na] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
+      %bs_off = arith.muli %na, %c4 : index
+      %bs = memref.view %smem[%bs_off][%nb] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
+      %nacc = arith.muli %tm, %tn : index
+      scf.for %i = %c0 to %nacc step %c1 {
+        memref.store %zero, %acc[%i] : memref<64xf32>
+      } {tuna.unroll}
+      %a_cpr = arith.divui %bk, %c4 : index
+      %a_chunks = arith.muli %bm, %a_cpr : index
+      %a_iters = arith.divui %a_chunks, %nthreads : index
+      %b_cpr = arith.divui %bn, %c4 : index
+      %b_chunks = arith.muli %bk, %b_cpr : index
+      %b_iters = arith.divui %b_chunks, %nthreads : index
+      %tm4 = arith.divui %tm, %c4 : index
+      %tn4 = arith.divui %tn, %c4 : index
+      %arow = arith.muli %ty, %tm : index
+      %bcol = arith.muli %tx, %tn : index
+      scf.for %k0 = %c0 to %k step %bk {
+        scf.for %i = %c0 to %a_iters step %c1 {
+          %ci = arith.muli %i, %nthreads : index
+          %ch = arith.addi %ci, %tid : index
+          %r = arith.divui %ch, %a_cpr : index
+          %cc = arith.remui %ch, %a_cpr : index
+          %col = arith.muli %cc, %c4 : index
+          %gr = arith.addi %row0, %r : index
+          %gro = arith.muli %gr, %k : index
+          %gk = arith.addi %k0, %col : index
+          %gi = arith.addi %gro, %gk : index
+          %v = vector.load %a[%gi] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          scf.for %j = %c0 to %c4 step %c1 {
+            %e = vector.extract %v[%j] : f32 from vector<4xf32>
+            %kr = arith.addi %col, %j : index
+            %kro = arith.muli %kr, %bm : index
+            %si = arith.addi %kro, %r : index
+            memref.store %e, %as[%si] : memref<?xf32, #gpu.address_space<workgroup>>
+          } {tuna.unroll}
+        } {tuna.unroll}
+        scf.for %i = %c0 to %b_iters step %c1 {
+          %ci = arith.muli %i, %nthreads : index
+          %ch = arith.addi %ci, %tid : index
+          %r = arith.divui %ch, %b_cpr : index
+          %cc = arith.remui %ch, %b_cpr : index
+          %col = arith.muli %cc, %c4 : index
+          %gr = arith.addi %k0, %r : index
+          %gro = arith.muli %gr, %n : index
+          %gc = arith.addi %col0, %col : index
+          %gi = arith.addi %gro, %gc : index
+          %v = vector.load %b[%gi] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          %sro = arith.muli %r, %bn : index
+          %si = arith.addi %sro, %col : index
+          vector.store %v, %bs[%si] {alignment = 16} : memref<?xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        } {tuna.unroll}
+        gpu.barrier
+        scf.for %kk = %c0 to %bk step %c1 {
+          %ako = arith.muli %kk, %bm : index
+          %abase = arith.addi %ako, %arow : index
+          scf.for %i = %c0 to %tm4 step %c1 {
+            %i4 = arith.muli %i, %c4 : index
+            %si = arith.addi %abase, %i4 : index
+            %v = vector.load %as[%si] {alignment = 16} : memref<?xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+            vector.store %v, %ar[%i4] : memref<8xf32>, vector<4xf32>
+          } {tuna.unroll}
+          %bko = arith.muli %kk, %bn : index
+          %bbase = arith.addi %bko, %bcol : index
+          scf.for %j = %c0 to %tn4 step %c1 {
+            %j4 = arith.muli %j, %c4 : index
+            %si = arith.addi %bbase, %j4 : index
+            %v = vector.load %bs[%si] {alignment = 16} : memref<?xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+            vector.store %v, %br[%j4] : memref<8xf32>, vector<4xf32>
+          } {tuna.unroll}
+          scf.for %i = %c0 to %tm step %c1 {
+            %av = memref.load %ar[%i] : memref<8xf32>
+            %io = arith.muli %i, %tn : index
+            scf.for %j = %c0 to %tn step %c1 {
+              %bv = memref.load %br[%j] : memref<8xf32>
+              %x = arith.addi %io, %j : index
+              %cv = memref.load %acc[%x] : memref<64xf32>
+              %p = arith.mulf %av, %bv fastmath<contract> : f32
+              %s = arith.addf %cv, %p fastmath<contract> : f32
+              memref.store %s, %acc[%x] : memref<64xf32>
+            } {tuna.unroll}
+          } {tuna.unroll}
+        } {tuna.unroll}
+        gpu.barrier
+      }
+      scf.for %i = %c0 to %tm step %c1 {
+        %r1 = arith.addi %row0, %arow : index
+        %r = arith.addi %r1, %i : index
+        %ro = arith.muli %r, %n : index
+        %io = arith.muli %i, %tn : index
+        scf.for %j = %c0 to %tn4 step %c1 {
+          %j4 = arith.muli %j, %c4 : index
+          %x = arith.addi %io, %j4 : index
+          %v = vector.load %acc[%x] : memref<64xf32>, vector<4xf32>
+          %c1_ = arith.addi %col0, %bcol : index
+          %cl = arith.addi %c1_, %j4 : index
+          %gi = arith.addi %ro, %cl : index
+          vector.store %v, %c[%gi] {alignment = 16} : memref<?xf32>, vector<4xf32>
+        } {tuna.unroll}
+      } {tuna.unroll}
+      gpu.return
+    }
+
+    // ------------------------------------------------------------------
+    // fp16 inputs, fp32 accumulation, fp16 output, on tensor cores.
+    gpu.func @matmul_f16(%a: memref<?xf16>, %b: memref<?xf16>, %c: memref<?xf16>,
+                         %m: index, %n: index, %k: index) kernel attributes {
+      tuna.space = #tuna.space<
+        params = [#tuna.param<"bm">, #tuna.param<"bn">, #tuna.param<"bk">,
+                  #tuna.param<"wm">, #tuna.param<"wn">, #tuna.param<"stages">],
+        configs = [{bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 3},
+                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 2},
+                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 4},
+                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 2, stages = 3},
+                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 4, stages = 3},
+                   {bm = 128, bn = 128, bk = 32, wm = 4, wn = 2, stages = 4},
+                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 3},
+                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 4},
+                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 3},
+                   {bm = 256, bn = 128, bk = 32, wm = 4, wn = 2, stages = 3},
+                   {bm = 256, bn = 128, bk = 32, wm = 4, wn = 2, stages = 4},
+                   {bm = 256, bn = 128, bk = 64, wm = 4, wn = 2, stages = 3},
+                   {bm = 64, bn = 128, bk = 32, wm = 2, wn = 2, stages = 4},
+                   {bm = 128, bn = 64, bk = 32, wm = 2, wn = 2, stages = 4},
+                   {bm = 64, bn = 64, bk = 32, wm = 2, wn = 2, stages = 4},
+                   {bm = 64, bn = 64, bk = 64, wm = 2, wn = 2, stages = 3}],
+        defaults = {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 2},
+        constraints = [#tiles16],
+        key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
+        grid = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages] -> (n ceildiv bn, m ceildiv bm)>,
+        block = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages] -> (wm * wn * 32)>,
+        smem = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages] -> (stages * (bm * (bk + 8) + bk * (bn + 8)) * 2)>
+      >} {
+      %bm = tuna.param "bm" : index
+      %bn = tuna.param "bn" : index
+      %bk = tuna.param "bk" : index
+      %wm = tuna.param "wm" : index
+      %wn = tuna.param "wn" : index
+      %stages = tuna.param "stages" : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %zacc = arith.constant dense<0.0> : vector<2x2xf32>
+      %zb = arith.constant dense<0.0> : vector<2x2xf16>
+      %acc = memref.alloca() : memref<32xvector<2x2xf32>>
+      %af = memref.alloca() : memref<4xvector<4x2xf16>>
+      %bf = memref.alloca() : memref<4xvector<4x2xf16>>
+      %tid = gpu.thread_id x
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %wmn = arith.muli %wm, %wn : index
+      %nthreads = arith.muli %wmn, %c32 : index
+      %warp = arith.divui %tid, %c32 : index
+      %lane = arith.remui %tid, %c32 : index
+      %warp_m = arith.divui %warp, %wn : index
+      %warp_n = arith.remui %warp, %wn : index
+      %wtm = arith.divui %bm, %wm : index
+      %wtn = arith.divui %bn, %wn : index
+      %mts = arith.divui %wtm, %c16 : index
+      %nts = arith.divui %wtn, %c8 : index
+      %nps = arith.divui %wtn, %c16 : index
+      %kks = arith.divui %bk, %c16 : index
+      %row0 = arith.muli %by, %bm : index
+      %col0 = arith.muli %bx, %bn : index
+      %lda = arith.addi %bk, %c8 : index
+      %ldb = arith.addi %bn, %c8 : index
+      %sa_size = arith.muli %bm, %lda : index
+      %sb_size = arith.muli %bk, %ldb : index
+      %na = arith.muli %stages, %sa_size : index
+      %nb = arith.muli %stages, %sb_size : index
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %sa = memref.view %smem[%c0][%na] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf16, #gpu.address_space<workgroup>>
+      %sb_off = arith.muli %na, %c2 : index
+      %sb = memref.view %smem[%sb_off][%nb] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf16, #gpu.address_space<workgroup>>
+      %wm_off = arith.muli %warp_m, %wtm : index
+      %wn_off = arith.muli %warp_n, %wtn : index
+
+      %nacc = arith.muli %mts, %nts : index
+      scf.for %i = %c0 to %nacc step %c1 {
+        memref.store %zacc, %acc[%i] : memref<32xvector<2x2xf32>>
+      } {tuna.unroll}
+
+      // 16-byte cp.async chunks: A is bm x bk, B is bk x bn.
+      %a_cpr = arith.divui %bk, %c8 : index
+      %a_chunks = arith.muli %bm, %a_cpr : index
+      %a_iters = arith.divui %a_chunks, %nthreads : index
+      %b_cpr = arith.divui %bn, %c8 : index
+      %b_chunks = arith.muli %bk, %b_cpr : index
+      %b_iters = arith.divui %b_chunks, %nthreads : index
+      %ktiles = arith.divui %k, %bk : index
+      %pre = arith.subi %stages, %c1 : index
+
+      // Prologue: tiles 0 .. stages - 2, one cp.async group each.
+      scf.for %s = %c0 to %pre step %c1 {
+        %live = arith.cmpi ult, %s, %ktiles : index
+        scf.if %live {
+          %ka = arith.muli %s, %bk : index
+          %sa_base = arith.muli %s, %sa_size : index
+          %sb_base = arith.muli %s, %sb_size : index
+          scf.for %i = %c0 to %a_iters step %c1 {
+            %ci = arith.muli %i, %nthreads : index
+            %ch = arith.addi %ci, %tid : index
+            %r = arith.divui %ch, %a_cpr : index
+            %cc = arith.remui %ch, %a_cpr : index
+            %col = arith.muli %cc, %c8 : index
+            %gr = arith.addi %row0, %r : index
+            %gro = arith.muli %gr, %k : index
+            %gk = arith.addi %ka, %col : index
+            %gi = arith.addi %gro, %gk : index
+            %sr = arith.muli %r, %lda : index
+            %sr2 = arith.addi %sa_base, %sr : index
+            %si = arith.addi %sr2, %col : index
+            %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+          } {tuna.unroll}
+          scf.for %i = %c0 to %b_iters step %c1 {
+            %ci = arith.muli %i, %nthreads : index
+            %ch = arith.addi %ci, %tid : index
+            %r = arith.divui %ch, %b_cpr : index
+            %cc = arith.remui %ch, %b_cpr : index
+            %col = arith.muli %cc, %c8 : index
+            %gr = arith.addi %ka, %r : index
+            %gro = arith.muli %gr, %n : index
+            %gc = arith.addi %col0, %col : index
+            %gi = arith.addi %gro, %gc : index
+            %sr = arith.muli %r, %ldb : index
+            %sr2 = arith.addi %sb_base, %sr : index
+            %si = arith.addi %sr2, %col : index
+            %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+          } {tuna.unroll}
+        }
+        nvvm.cp.async.commit.group
+      } {tuna.unroll}
+
+      %lrow = arith.remui %lane, %c16 : index
+      %lhalf = arith.divui %lane, %c16 : index
+      %lcol = arith.muli %lhalf, %c8 : index
+      scf.for %kt = %c0 to %ktiles step %c1 {
+        // Tile kt has landed once at most stages - 2 groups are pending.
+        scf.index_switch %stages
+        case 3 {
+          nvvm.cp.async.wait.group 1
+          scf.yield
+        }
+        case 4 {
+          nvvm.cp.async.wait.group 2
+          scf.yield
+        }
+        default {
+          nvvm.cp.async.wait.group 0
+          scf.yield
+        }
+        gpu.barrier
+        // Refill the stage that iteration kt - 1 read (everyone is past it).
+        %nxt = arith.addi %kt, %pre : index
+        %live = arith.cmpi ult, %nxt, %ktiles : index
+        scf.if %live {
+          %s = arith.remui %nxt, %stages : index
+          %ka = arith.muli %nxt, %bk : index
+          %sa_base = arith.muli %s, %sa_size : index
+          %sb_base = arith.muli %s, %sb_size : index
+          scf.for %i = %c0 to %a_iters step %c1 {
+            %ci = arith.muli %i, %nthreads : index
+            %ch = arith.addi %ci, %tid : index
+            %r = arith.divui %ch, %a_cpr : index
+            %cc = arith.remui %ch, %a_cpr : index
+            %col = arith.muli %cc, %c8 : index
+            %gr = arith.addi %row0, %r : index
+            %gro = arith.muli %gr, %k : index
+            %gk = arith.addi %ka, %col : index
+            %gi = arith.addi %gro, %gk : index
+            %sr = arith.muli %r, %lda : index
+            %sr2 = arith.addi %sa_base, %sr : index
+            %si = arith.addi %sr2, %col : index
+            %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+          } {tuna.unroll}
+          scf.for %i = %c0 to %b_iters step %c1 {
+            %ci = arith.muli %i, %nthreads : index
+            %ch = arith.addi %ci, %tid : index
+            %r = arith.divui %ch, %b_cpr : index
+            %cc = arith.remui %ch, %b_cpr : index
+            %col = arith.muli %cc, %c8 : index
+            %gr = arith.addi %ka, %r : index
+            %gro = arith.muli %gr, %n : index
+            %gc = arith.addi %col0, %col : index
+            %gi = arith.addi %gro, %gc : index
+            %sr = arith.muli %r, %ldb : index
+            %sr2 = arith.addi %sb_base, %sr : index
+            %si = arith.addi %sr2, %col : index
+            %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+          } {tuna.unroll}
+        }
+        nvvm.cp.async.commit.group
+
+        // Tensor-core work on stage kt mod stages.
+        %s = arith.remui %kt, %stages : index
+        %sa_base = arith.muli %s, %sa_size : index
+        %sb_base = arith.muli %s, %sb_size : index
+        scf.for %kk = %c0 to %kks step %c1 {
+          %k16 = arith.muli %kk, %c16 : index
+          %kcol = arith.addi %k16, %lcol : index
+          scf.for %mt = %c0 to %mts step %c1 {
+            %m16 = arith.muli %mt, %c16 : index
+            %r1 = arith.addi %wm_off, %m16 : index
+            %r = arith.addi %r1, %lrow : index
+            %ro = arith.muli %r, %lda : index
+            %i1 = arith.addi %sa_base, %ro : index
+            %idx = arith.addi %i1, %kcol : index
+            %f = nvgpu.ldmatrix %sa[%idx] {numTiles = 4 : i32, transpose = false} : memref<?xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+            memref.store %f, %af[%mt] : memref<4xvector<4x2xf16>>
+          } {tuna.unroll}
+          %krow = arith.addi %k16, %lrow : index
+          %kro = arith.muli %krow, %ldb : index
+          %kbase = arith.addi %sb_base, %kro : index
+          scf.for %np = %c0 to %nps step %c1 {
+            %n16 = arith.muli %np, %c16 : index
+            %c1_ = arith.addi %wn_off, %n16 : index
+            %cl = arith.addi %c1_, %lcol : index
+            %idx = arith.addi %kbase, %cl : index
+            %f = nvgpu.ldmatrix %sb[%idx] {numTiles = 4 : i32, transpose = true} : memref<?xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+            memref.store %f, %bf[%np] : memref<4xvector<4x2xf16>>
+          } {tuna.unroll}
+          scf.for %np = %c0 to %nps step %c1 {
+            %b4 = memref.load %bf[%np] : memref<4xvector<4x2xf16>>
+            %b0 = vector.extract %b4[0] : vector<2xf16> from vector<4x2xf16>
+            %b1 = vector.extract %b4[1] : vector<2xf16> from vector<4x2xf16>
+            %b2 = vector.extract %b4[2] : vector<2xf16> from vector<4x2xf16>
+            %b3 = vector.extract %b4[3] : vector<2xf16> from vector<4x2xf16>
+            %bl0 = vector.insert %b0, %zb[0] : vector<2xf16> into vector<2x2xf16>
+            %blo = vector.insert %b1, %bl0[1] : vector<2xf16> into vector<2x2xf16>
+            %bh0 = vector.insert %b2, %zb[0] : vector<2xf16> into vector<2x2xf16>
+            %bhi = vector.insert %b3, %bh0[1] : vector<2xf16> into vector<2x2xf16>
+            %nt0 = arith.muli %np, %c2 : index
+            scf.for %mt = %c0 to %mts step %c1 {
+              %av = memref.load %af[%mt] : memref<4xvector<4x2xf16>>
+              %ib = arith.muli %mt, %nts : index
+              %i0 = arith.addi %ib, %nt0 : index
+              %i1 = arith.addi %i0, %c1 : index
+              %x0 = memref.load %acc[%i0] : memref<32xvector<2x2xf32>>
+              %y0 = nvgpu.mma.sync (%av, %blo, %x0) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+              memref.store %y0, %acc[%i0] : memref<32xvector<2x2xf32>>
+              %x1 = memref.load %acc[%i1] : memref<32xvector<2x2xf32>>
+              %y1 = nvgpu.mma.sync (%av, %bhi, %x1) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+              memref.store %y1, %acc[%i1] : memref<32xvector<2x2xf32>>
+            } {tuna.unroll}
+          } {tuna.unroll}
+        } {tuna.unroll}
+      }
+
+      // Epilogue: the accumulator fragment of lane l holds rows l / 4 and
+      // l / 4 + 8, columns 2 (l mod 4) and 2 (l mod 4) + 1 of its 16 x 8 tile.
+      %g = arith.divui %lane, %c4 : index
+      %q4 = arith.remui %lane, %c4 : index
+      %q = arith.muli %q4, %c2 : index
+      %rbase1 = arith.addi %row0, %wm_off : index
+      %rbase = arith.addi %rbase1, %g : index
+      %cbase1 = arith.addi %col0, %wn_off : index
+      %cbase = arith.addi %cbase1, %q : index
+      scf.for %mt = %c0 to %mts step %c1 {
+        scf.for %nt = %c0 to %nts step %c1 {
+          %ib = arith.muli %mt, %nts : index
+          %i = arith.addi %ib, %nt : index
+          %v = memref.load %acc[%i] : memref<32xvector<2x2xf32>>
+          %m16 = arith.muli %mt, %c16 : index
+          %r = arith.addi %rbase, %m16 : index
+          %r8 = arith.addi %r, %c8 : index
+          %n8 = arith.muli %nt, %c8 : index
+          %col = arith.addi %cbase, %n8 : index
+          %lo = vector.extract %v[0] : vector<2xf32> from vector<2x2xf32>
+          %hi = vector.extract %v[1] : vector<2xf32> from vector<2x2xf32>
+          %lo16 = arith.truncf %lo : vector<2xf32> to vector<2xf16>
+          %hi16 = arith.truncf %hi : vector<2xf32> to vector<2xf16>
+          %ro = arith.muli %r, %n : index
+          %io = arith.addi %ro, %col : index
+          vector.store %lo16, %c[%io] {alignment = 4} : memref<?xf16>, vector<2xf16>
+          %ro8 = arith.muli %r8, %n : index
+          %io8 = arith.addi %ro8, %col : index
+          vector.store %hi16, %c[%io8] {alignment = 4} : memref<?xf16>, vector<2xf16>
+        } {tuna.unroll}
+      } {tuna.unroll}
+      gpu.return
+    }
+  }
+}
