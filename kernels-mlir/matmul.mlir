@@ -26,17 +26,20 @@
 // tiles in flight); rows are padded by 8 halfs so that ldmatrix reads 8
 // rows without bank conflicts. Per 16-deep step a warp loads its A
 // fragments with ldmatrix.x4 and its B fragments with ldmatrix.x4.trans
-// (B is row-major, k x n), then issues (bm / wm / 16) (bn / wn / 8)
-// mma.sync. Accumulators stay in registers; each lane writes its fragment
-// as pairs of halfs. 16 configurations (Triton's usual matmul configs:
-// 64..256 x 64..256 x 32|64 tiles, 4 or 8 warps, 2..4 stages); default
-// 128 x 128 x 32, 2 x 2 warps, 2 stages (38 KiB of shared memory, so that
-// it survives tuna-compile's default limit of 48 KiB). Compile with
-// `--max-shared-memory=232448` (sm_90's opt-in limit) to keep all 16
-// variants; without it the 14 that need more than 48 KiB are dropped.
+// (B is row-major, k x n) into registers, then issues (bm / wm / 16)
+// (bn / wn / 8) mma.sync; pf = 1 loads the fragments of the next step before
+// the mma.sync of this one (two register slots). gm > 1 orders the blocks in
+// groups of gm block rows (Triton's GROUP_M) for L2 reuse. Accumulators stay
+// in registers; each lane writes its fragment as pairs of halfs.
+// 29 configurations (Triton-like tiles 64..256 x 64..256 x 32..128, 4 or 8
+// warps, 2..4 stages, gm 1|8, pf 0|1); default 128 x 128 x 32, 2 x 2 warps,
+// 2 stages, gm = 1, pf = 0 (38 KiB of shared memory, so that it survives
+// tuna-compile's default limit of 48 KiB). Compile with
+// `--max-shared-memory=232448` (sm_90's opt-in limit) to keep all 29
+// variants; without it the 27 that need more than 48 KiB are dropped.
 
 #tiles32 = affine_set<(m, n, k)[bm, bn, bk, tm, tn] : (m mod bm == 0, n mod bn == 0, k mod bk == 0)>
-#tiles16 = affine_set<(m, n, k)[bm, bn, bk, wm, wn, stages] : (m mod bm == 0, n mod bn == 0, k mod bk == 0)>
+#tiles16 = affine_set<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf] : (m mod bm == 0, n mod bn == 0, k mod bk == 0)>
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -199,29 +202,43 @@ module attributes {gpu.container_module} {
                          %m: index, %n: index, %k: index) kernel attributes {
       tuna.space = #tuna.space<
         params = [#tuna.param<"bm">, #tuna.param<"bn">, #tuna.param<"bk">,
-                  #tuna.param<"wm">, #tuna.param<"wn">, #tuna.param<"stages">],
-        configs = [{bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 3},
-                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 2},
-                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 4},
-                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 2, stages = 3},
-                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 4, stages = 3},
-                   {bm = 128, bn = 128, bk = 32, wm = 4, wn = 2, stages = 4},
-                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 3},
-                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 4},
-                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 3},
-                   {bm = 256, bn = 128, bk = 32, wm = 4, wn = 2, stages = 3},
-                   {bm = 256, bn = 128, bk = 32, wm = 4, wn = 2, stages = 4},
-                   {bm = 256, bn = 128, bk = 64, wm = 4, wn = 2, stages = 3},
-                   {bm = 64, bn = 128, bk = 32, wm = 2, wn = 2, stages = 4},
-                   {bm = 128, bn = 64, bk = 32, wm = 2, wn = 2, stages = 4},
-                   {bm = 64, bn = 64, bk = 32, wm = 2, wn = 2, stages = 4},
-                   {bm = 64, bn = 64, bk = 64, wm = 2, wn = 2, stages = 3}],
-        defaults = {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 2},
+                  #tuna.param<"wm">, #tuna.param<"wn">, #tuna.param<"stages">,
+                  #tuna.param<"gm">, #tuna.param<"pf">],
+        configs = [{bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 3, gm = 1, pf = 0},
+                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 2, gm = 1, pf = 0},
+                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 4, gm = 1, pf = 0},
+                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 2, stages = 3, gm = 1, pf = 0},
+                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 4, stages = 3, gm = 1, pf = 0},
+                   {bm = 128, bn = 128, bk = 32, wm = 4, wn = 2, stages = 4, gm = 1, pf = 0},
+                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 3, gm = 1, pf = 0},
+                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 4, gm = 1, pf = 0},
+                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 3, gm = 1, pf = 0},
+                   {bm = 256, bn = 128, bk = 32, wm = 4, wn = 2, stages = 3, gm = 1, pf = 0},
+                   {bm = 256, bn = 128, bk = 32, wm = 4, wn = 2, stages = 4, gm = 1, pf = 0},
+                   {bm = 256, bn = 128, bk = 64, wm = 4, wn = 2, stages = 3, gm = 1, pf = 0},
+                   {bm = 64, bn = 128, bk = 32, wm = 2, wn = 2, stages = 4, gm = 1, pf = 0},
+                   {bm = 128, bn = 64, bk = 32, wm = 2, wn = 2, stages = 4, gm = 1, pf = 0},
+                   {bm = 64, bn = 64, bk = 32, wm = 2, wn = 2, stages = 4, gm = 1, pf = 0},
+                   {bm = 64, bn = 64, bk = 64, wm = 2, wn = 2, stages = 3, gm = 1, pf = 0},
+                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 3, gm = 8, pf = 0},
+                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 3, gm = 8, pf = 1},
+                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 4, gm = 8, pf = 1},
+                   {bm = 256, bn = 128, bk = 64, wm = 4, wn = 2, stages = 3, gm = 8, pf = 0},
+                   {bm = 256, bn = 128, bk = 64, wm = 4, wn = 2, stages = 3, gm = 8, pf = 1},
+                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 2, stages = 3, gm = 8, pf = 1},
+                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 4, stages = 4, gm = 8, pf = 1},
+                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 4, gm = 8, pf = 1},
+                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 4, gm = 8, pf = 1},
+                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 4, stages = 4, gm = 8, pf = 1},
+                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 4, stages = 3, gm = 8, pf = 1},
+                   {bm = 128, bn = 256, bk = 128, wm = 2, wn = 4, stages = 2, gm = 1, pf = 0},
+                   {bm = 256, bn = 128, bk = 128, wm = 4, wn = 2, stages = 2, gm = 1, pf = 0}],
+        defaults = {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 2, gm = 1, pf = 0},
         constraints = [#tiles16],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
-        grid = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages] -> (n ceildiv bn, m ceildiv bm)>,
-        block = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages] -> (wm * wn * 32)>,
-        smem = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages] -> (stages * (bm * (bk + 8) + bk * (bn + 8)) * 2)>
+        grid = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf] -> (n ceildiv bn, m ceildiv bm)>,
+        block = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf] -> (wm * wn * 32)>,
+        smem = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf] -> (stages * (bm * (bk + 8) + bk * (bn + 8)) * 2)>
       >} {
       %bm = tuna.param "bm" : index
       %bn = tuna.param "bn" : index
@@ -229,6 +246,8 @@ module attributes {gpu.container_module} {
       %wm = tuna.param "wm" : index
       %wn = tuna.param "wn" : index
       %stages = tuna.param "stages" : index
+      %gm = tuna.param "gm" : index
+      %pf = tuna.param "pf" : index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -238,9 +257,10 @@ module attributes {gpu.container_module} {
       %c32 = arith.constant 32 : index
       %zacc = arith.constant dense<0.0> : vector<2x2xf32>
       %zb = arith.constant dense<0.0> : vector<2x2xf16>
+      %true = arith.constant true
       %acc = memref.alloca() : memref<32xvector<2x2xf32>>
-      %af = memref.alloca() : memref<4xvector<4x2xf16>>
-      %bf = memref.alloca() : memref<4xvector<4x2xf16>>
+      %af = memref.alloca() : memref<8xvector<4x2xf16>>
+      %bf = memref.alloca() : memref<8xvector<4x2xf16>>
       %tid = gpu.thread_id x
       %bx = gpu.block_id x
       %by = gpu.block_id y
@@ -256,8 +276,24 @@ module attributes {gpu.container_module} {
       %nts = arith.divui %wtn, %c8 : index
       %nps = arith.divui %wtn, %c16 : index
       %kks = arith.divui %bk, %c16 : index
-      %row0 = arith.muli %by, %bm : index
-      %col0 = arith.muli %bx, %bn : index
+      // Grouped order (as Triton's GROUP_M): consecutive blocks cover gm
+      // block rows of a block column before moving right, so that the
+      // tiles of A and B they share are still in L2. gm = 1: row order.
+      %gx = gpu.grid_dim x
+      %gy = gpu.grid_dim y
+      %pid0 = arith.muli %by, %gx : index
+      %pid = arith.addi %pid0, %bx : index
+      %gwidth = arith.muli %gm, %gx : index
+      %group = arith.divui %pid, %gwidth : index
+      %gfirst = arith.muli %group, %gm : index
+      %grest = arith.subi %gy, %gfirst : index
+      %gsize = arith.minui %grest, %gm : index
+      %ging = arith.remui %pid, %gwidth : index
+      %pm0 = arith.remui %ging, %gsize : index
+      %pm = arith.addi %gfirst, %pm0 : index
+      %pn = arith.divui %ging, %gsize : index
+      %row0 = arith.muli %pm, %bm : index
+      %col0 = arith.muli %pn, %bn : index
       %lda = arith.addi %bk, %c8 : index
       %ldb = arith.addi %bn, %c8 : index
       %sa_size = arith.muli %bm, %lda : index
@@ -391,54 +427,100 @@ module attributes {gpu.container_module} {
         %s = arith.remui %kt, %stages : index
         %sa_base = arith.muli %s, %sa_size : index
         %sb_base = arith.muli %s, %sb_size : index
-        scf.for %kk = %c0 to %kks step %c1 {
+        // Step kk loads the fragments of 16-deep slice kk into register slot
+        // kk mod 2 and multiplies those of slice kk - 1; pf = 1 issues the
+        // loads first, so that they overlap the mma.sync of the slice before.
+        %kks1 = arith.addi %kks, %c1 : index
+        %pfirst = arith.cmpi eq, %pf, %c1 : index
+        scf.for %kk = %c0 to %kks1 step %c1 {
+          %do_load = arith.cmpi ult, %kk, %kks : index
+          %do_mma = arith.cmpi uge, %kk, %c1 : index
           %k16 = arith.muli %kk, %c16 : index
           %kcol = arith.addi %k16, %lcol : index
-          scf.for %mt = %c0 to %mts step %c1 {
-            %m16 = arith.muli %mt, %c16 : index
-            %r1 = arith.addi %wm_off, %m16 : index
-            %r = arith.addi %r1, %lrow : index
-            %ro = arith.muli %r, %lda : index
-            %i1 = arith.addi %sa_base, %ro : index
-            %idx = arith.addi %i1, %kcol : index
-            %f = nvgpu.ldmatrix %sa[%idx] {numTiles = 4 : i32, transpose = false} : memref<?xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-            memref.store %f, %af[%mt] : memref<4xvector<4x2xf16>>
-          } {tuna.unroll}
           %krow = arith.addi %k16, %lrow : index
           %kro = arith.muli %krow, %ldb : index
           %kbase = arith.addi %sb_base, %kro : index
-          scf.for %np = %c0 to %nps step %c1 {
-            %n16 = arith.muli %np, %c16 : index
-            %c1_ = arith.addi %wn_off, %n16 : index
-            %cl = arith.addi %c1_, %lcol : index
-            %idx = arith.addi %kbase, %cl : index
-            %f = nvgpu.ldmatrix %sb[%idx] {numTiles = 4 : i32, transpose = true} : memref<?xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-            memref.store %f, %bf[%np] : memref<4xvector<4x2xf16>>
-          } {tuna.unroll}
-          scf.for %np = %c0 to %nps step %c1 {
-            %b4 = memref.load %bf[%np] : memref<4xvector<4x2xf16>>
-            %b0 = vector.extract %b4[0] : vector<2xf16> from vector<4x2xf16>
-            %b1 = vector.extract %b4[1] : vector<2xf16> from vector<4x2xf16>
-            %b2 = vector.extract %b4[2] : vector<2xf16> from vector<4x2xf16>
-            %b3 = vector.extract %b4[3] : vector<2xf16> from vector<4x2xf16>
-            %bl0 = vector.insert %b0, %zb[0] : vector<2xf16> into vector<2x2xf16>
-            %blo = vector.insert %b1, %bl0[1] : vector<2xf16> into vector<2x2xf16>
-            %bh0 = vector.insert %b2, %zb[0] : vector<2xf16> into vector<2x2xf16>
-            %bhi = vector.insert %b3, %bh0[1] : vector<2xf16> into vector<2x2xf16>
-            %nt0 = arith.muli %np, %c2 : index
+          %lslot = arith.remui %kk, %c2 : index
+          %ls4 = arith.muli %lslot, %c4 : index
+          %early = arith.andi %do_load, %pfirst : i1
+          scf.if %early {
             scf.for %mt = %c0 to %mts step %c1 {
-              %av = memref.load %af[%mt] : memref<4xvector<4x2xf16>>
-              %ib = arith.muli %mt, %nts : index
-              %i0 = arith.addi %ib, %nt0 : index
-              %i1 = arith.addi %i0, %c1 : index
-              %x0 = memref.load %acc[%i0] : memref<32xvector<2x2xf32>>
-              %y0 = nvgpu.mma.sync (%av, %blo, %x0) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
-              memref.store %y0, %acc[%i0] : memref<32xvector<2x2xf32>>
-              %x1 = memref.load %acc[%i1] : memref<32xvector<2x2xf32>>
-              %y1 = nvgpu.mma.sync (%av, %bhi, %x1) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
-              memref.store %y1, %acc[%i1] : memref<32xvector<2x2xf32>>
+              %m16 = arith.muli %mt, %c16 : index
+              %r1 = arith.addi %wm_off, %m16 : index
+              %r = arith.addi %r1, %lrow : index
+              %ro = arith.muli %r, %lda : index
+              %i1 = arith.addi %sa_base, %ro : index
+              %idx = arith.addi %i1, %kcol : index
+              %f = nvgpu.ldmatrix %sa[%idx] {numTiles = 4 : i32, transpose = false} : memref<?xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+              %slot = arith.addi %ls4, %mt : index
+              memref.store %f, %af[%slot] : memref<8xvector<4x2xf16>>
             } {tuna.unroll}
-          } {tuna.unroll}
+            scf.for %np = %c0 to %nps step %c1 {
+              %n16 = arith.muli %np, %c16 : index
+              %c1_ = arith.addi %wn_off, %n16 : index
+              %cl = arith.addi %c1_, %lcol : index
+              %idx = arith.addi %kbase, %cl : index
+              %f = nvgpu.ldmatrix %sb[%idx] {numTiles = 4 : i32, transpose = true} : memref<?xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+              %slot = arith.addi %ls4, %np : index
+              memref.store %f, %bf[%slot] : memref<8xvector<4x2xf16>>
+            } {tuna.unroll}
+          }
+          scf.if %do_mma {
+            %km = arith.subi %kk, %c1 : index
+            %mslot = arith.remui %km, %c2 : index
+            %ms4 = arith.muli %mslot, %c4 : index
+            scf.for %np = %c0 to %nps step %c1 {
+              %bsl = arith.addi %ms4, %np : index
+              %b4 = memref.load %bf[%bsl] : memref<8xvector<4x2xf16>>
+              %b0 = vector.extract %b4[0] : vector<2xf16> from vector<4x2xf16>
+              %b1 = vector.extract %b4[1] : vector<2xf16> from vector<4x2xf16>
+              %b2 = vector.extract %b4[2] : vector<2xf16> from vector<4x2xf16>
+              %b3 = vector.extract %b4[3] : vector<2xf16> from vector<4x2xf16>
+              %bl0 = vector.insert %b0, %zb[0] : vector<2xf16> into vector<2x2xf16>
+              %blo = vector.insert %b1, %bl0[1] : vector<2xf16> into vector<2x2xf16>
+              %bh0 = vector.insert %b2, %zb[0] : vector<2xf16> into vector<2x2xf16>
+              %bhi = vector.insert %b3, %bh0[1] : vector<2xf16> into vector<2x2xf16>
+              %nt0 = arith.muli %np, %c2 : index
+              scf.for %mt = %c0 to %mts step %c1 {
+                %asl = arith.addi %ms4, %mt : index
+                %av = memref.load %af[%asl] : memref<8xvector<4x2xf16>>
+                %ib = arith.muli %mt, %nts : index
+                %i0 = arith.addi %ib, %nt0 : index
+                %i1 = arith.addi %i0, %c1 : index
+                %x0 = memref.load %acc[%i0] : memref<32xvector<2x2xf32>>
+                %y0 = nvgpu.mma.sync (%av, %blo, %x0) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+                memref.store %y0, %acc[%i0] : memref<32xvector<2x2xf32>>
+                %x1 = memref.load %acc[%i1] : memref<32xvector<2x2xf32>>
+                %y1 = nvgpu.mma.sync (%av, %bhi, %x1) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+                memref.store %y1, %acc[%i1] : memref<32xvector<2x2xf32>>
+              } {tuna.unroll}
+            } {tuna.unroll}
+          }
+          %late = arith.cmpi ult, %kk, %kks : index
+          %late_pf0 = arith.xori %pfirst, %true : i1
+          %late_do = arith.andi %late, %late_pf0 : i1
+          scf.if %late_do {
+            scf.for %mt = %c0 to %mts step %c1 {
+              %m16 = arith.muli %mt, %c16 : index
+              %r1 = arith.addi %wm_off, %m16 : index
+              %r = arith.addi %r1, %lrow : index
+              %ro = arith.muli %r, %lda : index
+              %i1 = arith.addi %sa_base, %ro : index
+              %idx = arith.addi %i1, %kcol : index
+              %f = nvgpu.ldmatrix %sa[%idx] {numTiles = 4 : i32, transpose = false} : memref<?xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+              %slot = arith.addi %ls4, %mt : index
+              memref.store %f, %af[%slot] : memref<8xvector<4x2xf16>>
+            } {tuna.unroll}
+            scf.for %np = %c0 to %nps step %c1 {
+              %n16 = arith.muli %np, %c16 : index
+              %c1_ = arith.addi %wn_off, %n16 : index
+              %cl = arith.addi %c1_, %lcol : index
+              %idx = arith.addi %kbase, %cl : index
+              %f = nvgpu.ldmatrix %sb[%idx] {numTiles = 4 : i32, transpose = true} : memref<?xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+              %slot = arith.addi %ls4, %np : index
+              memref.store %f, %bf[%slot] : memref<8xvector<4x2xf16>>
+            } {tuna.unroll}
+          }
         } {tuna.unroll}
       }
 

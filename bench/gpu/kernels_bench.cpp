@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <cstdio>
 #include <functional>
 #include <limits>
@@ -493,6 +494,46 @@ bool runCase(Device &device, const std::string &bundles, const Case &c) {
   return ok;
 }
 
+/// The mma.sync ceiling (bench/gpu/mma_peak.mlir): no memory traffic, so
+/// the TFLOP/s that matmul_f16 could reach with its instruction. Prints a
+/// TUNA line in the matmul format (tuned = the best warps per block).
+void mmaPeak(Device &device, const std::string &bundles) {
+  const std::string path = bundles + "/mma_peak.tuna";
+  if (!std::ifstream(path))
+    return;
+  Backend &backend = device.backend();
+  Options off;
+  off.mode = TuneMode::Off;
+  Module tunedModule = Module::load(path, device, Options::fromEnvironment());
+  Module fixedModule = Module::load(path, device, off);
+  TunedKernel &tuned = tunedModule.kernel("mma_peak");
+  TunedKernel &fixed = fixedModule.kernel("mma_peak");
+  const int64_t iters = 65536, blocks = 528;
+  Buffer out(backend, blocks * 512 * 4);
+  auto launch = [&](TunedKernel &k) {
+    k.launch(nullptr, memref(out.f(), {blocks * 512}), iters);
+  };
+  launch(tuned);
+  backend.synchronize(nullptr);
+  const TuningReport report = tuned.reports().back();
+  double tunedMs = deviceMs(backend, [&] { launch(tuned); }, 3, 7);
+  double defaultMs = deviceMs(backend, [&] { launch(fixed); }, 3, 7);
+  auto tflops = [&](double ms) {
+    return double(blocks) * iters * 8 * 4096 / (ms * 1e9);
+  };
+  std::printf(
+      "TUNA {\"kernel\": \"mma_peak\", \"shape\": \"iters=%lld\", "
+      "\"ok\": 1, \"err_tuned\": 0, \"err_default\": 0, \"pick\": \"%s\", "
+      "\"default\": \"%s\", \"variants\": %zu, \"first_call_ms\": 0, "
+      "\"tuned_us\": %.2f, \"default_us\": %.2f, \"tuned_tflops\": %.1f, "
+      "\"default_tflops\": %.1f}\n",
+      static_cast<long long>(iters), configOf(tuned, report.chosen).c_str(),
+      configOf(fixed, fixed.spec().defaultVariant).c_str(),
+      tuned.spec().variants.size(), tunedMs * 1e3, defaultMs * 1e3,
+      tflops(tunedMs), tflops(defaultMs));
+  std::fflush(stdout);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -535,6 +576,8 @@ int main(int argc, char **argv) {
     for (const auto &[kernel, make] : cases)
       if (kernel.rfind(only, 0) == 0)
         allCorrect &= runCase(device, bundles, make());
+    if (only.empty() || only.rfind("matmul", 0) == 0 || only == "mma")
+      mmaPeak(device, bundles);
   } catch (const Error &e) {
     std::fprintf(stderr, "tuna-kernels-bench: %s\n", e.what());
     return 1;

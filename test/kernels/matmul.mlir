@@ -8,9 +8,9 @@
 
 // CHECK:      kernel matmul_f32: 9 variants, default matmul_f32__v0
 // CHECK:      matmul_f32__v5 {{ *}}bm=128 bn=128 bk=16 tm=8 tn=8
-// CHECK:      kernel matmul_f16: 16 variants, default matmul_f16__v1
-// CHECK:      matmul_f16__v0 {{ *}}bm=128 bn=128 bk=32 wm=2 wn=2 stages=3
-// CHECK:      compiled nvptx:sm_90: 25 variants
+// CHECK:      kernel matmul_f16: 29 variants, default matmul_f16__v1
+// CHECK:      matmul_f16__v0 {{ *}}bm=128 bn=128 bk=32 wm=2 wn=2 stages=3 gm=1 pf=0
+// CHECK:      compiled nvptx:sm_90: 38 variants
 
 // SMALL: kernel matmul_f16: 2 variants, default matmul_f16__v0
 
