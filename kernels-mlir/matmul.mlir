@@ -27,19 +27,24 @@
 // rows without bank conflicts. Per 16-deep step a warp loads its A
 // fragments with ldmatrix.x4 and its B fragments with ldmatrix.x4.trans
 // (B is row-major, k x n) into registers, then issues (bm / wm / 16)
-// (bn / wn / 8) mma.sync; pf = 1 loads the fragments of the next step before
-// the mma.sync of this one (two register slots). gm > 1 orders the blocks in
-// groups of gm block rows (Triton's GROUP_M) for L2 reuse. Accumulators stay
-// in registers; each lane writes its fragment as pairs of halfs.
-// 29 configurations (Triton-like tiles 64..256 x 64..256 x 32..128, 4 or 8
-// warps, 2..4 stages, gm 1|8, pf 0|1); default 128 x 128 x 32, 2 x 2 warps,
-// 2 stages, gm = 1, pf = 0 (38 KiB of shared memory, so that it survives
-// tuna-compile's default limit of 48 KiB). Compile with
-// `--max-shared-memory=232448` (sm_90's opt-in limit) to keep all 29
-// variants; without it the 27 that need more than 48 KiB are dropped.
+// (bn / wn / 8) mma.sync. Knobs besides the tiles:
+//  - sp = 1 spreads the copies of the next tile over the 16-deep steps,
+//    between the mma.sync (as CUTLASS does); sp = 0 issues them all right
+//    after the barrier. Worth 1.19x at 4096^3 on an H100 (docs/benchmarks.md).
+//  - pf = 1 loads the fragments of the next step before the mma.sync of
+//    this one (two register slots); ptxas schedules both alike.
+//  - gm > 1 orders the blocks in groups of gm block rows (Triton's GROUP_M)
+//    for L2 reuse.
+// Accumulators stay in registers; each lane writes its fragment as pairs of
+// halfs. 43 configurations (tiles 64..256 x 64..256 x 32..128, 4 or 8
+// warps, 2..4 stages and the knobs above); default 128 x 128 x 32, 2 x 2
+// warps, 2 stages, gm = 1, pf = 0, sp = 0 (38 KiB of shared memory, so that
+// it survives tuna-compile's default limit of 48 KiB). Compile with
+// `--max-shared-memory=232448` (sm_90's opt-in limit) to keep all 43
+// variants; without it the 41 that need more than 48 KiB are dropped.
 
 #tiles32 = affine_set<(m, n, k)[bm, bn, bk, tm, tn] : (m mod bm == 0, n mod bn == 0, k mod bk == 0)>
-#tiles16 = affine_set<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf] : (m mod bm == 0, n mod bn == 0, k mod bk == 0)>
+#tiles16 = affine_set<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf, sp] : (m mod bm == 0, n mod bn == 0, k mod bk == 0)>
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -203,42 +208,56 @@ module attributes {gpu.container_module} {
       tuna.space = #tuna.space<
         params = [#tuna.param<"bm">, #tuna.param<"bn">, #tuna.param<"bk">,
                   #tuna.param<"wm">, #tuna.param<"wn">, #tuna.param<"stages">,
-                  #tuna.param<"gm">, #tuna.param<"pf">],
-        configs = [{bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 3, gm = 1, pf = 0},
-                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 2, gm = 1, pf = 0},
-                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 4, gm = 1, pf = 0},
-                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 2, stages = 3, gm = 1, pf = 0},
-                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 4, stages = 3, gm = 1, pf = 0},
-                   {bm = 128, bn = 128, bk = 32, wm = 4, wn = 2, stages = 4, gm = 1, pf = 0},
-                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 3, gm = 1, pf = 0},
-                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 4, gm = 1, pf = 0},
-                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 3, gm = 1, pf = 0},
-                   {bm = 256, bn = 128, bk = 32, wm = 4, wn = 2, stages = 3, gm = 1, pf = 0},
-                   {bm = 256, bn = 128, bk = 32, wm = 4, wn = 2, stages = 4, gm = 1, pf = 0},
-                   {bm = 256, bn = 128, bk = 64, wm = 4, wn = 2, stages = 3, gm = 1, pf = 0},
-                   {bm = 64, bn = 128, bk = 32, wm = 2, wn = 2, stages = 4, gm = 1, pf = 0},
-                   {bm = 128, bn = 64, bk = 32, wm = 2, wn = 2, stages = 4, gm = 1, pf = 0},
-                   {bm = 64, bn = 64, bk = 32, wm = 2, wn = 2, stages = 4, gm = 1, pf = 0},
-                   {bm = 64, bn = 64, bk = 64, wm = 2, wn = 2, stages = 3, gm = 1, pf = 0},
-                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 3, gm = 8, pf = 0},
-                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 3, gm = 8, pf = 1},
-                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 4, gm = 8, pf = 1},
-                   {bm = 256, bn = 128, bk = 64, wm = 4, wn = 2, stages = 3, gm = 8, pf = 0},
-                   {bm = 256, bn = 128, bk = 64, wm = 4, wn = 2, stages = 3, gm = 8, pf = 1},
-                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 2, stages = 3, gm = 8, pf = 1},
-                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 4, stages = 4, gm = 8, pf = 1},
-                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 4, gm = 8, pf = 1},
-                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 4, gm = 8, pf = 1},
-                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 4, stages = 4, gm = 8, pf = 1},
-                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 4, stages = 3, gm = 8, pf = 1},
-                   {bm = 128, bn = 256, bk = 128, wm = 2, wn = 4, stages = 2, gm = 1, pf = 0},
-                   {bm = 256, bn = 128, bk = 128, wm = 4, wn = 2, stages = 2, gm = 1, pf = 0}],
-        defaults = {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 2, gm = 1, pf = 0},
+                  #tuna.param<"gm">, #tuna.param<"pf">, #tuna.param<"sp">],
+        configs = [{bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 3, gm = 1, pf = 0, sp = 0},
+                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 2, gm = 1, pf = 0, sp = 0},
+                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 4, gm = 1, pf = 0, sp = 0},
+                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 2, stages = 3, gm = 1, pf = 0, sp = 0},
+                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 4, stages = 3, gm = 1, pf = 0, sp = 0},
+                   {bm = 128, bn = 128, bk = 32, wm = 4, wn = 2, stages = 4, gm = 1, pf = 0, sp = 0},
+                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 3, gm = 1, pf = 0, sp = 0},
+                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 4, gm = 1, pf = 0, sp = 0},
+                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 3, gm = 1, pf = 0, sp = 0},
+                   {bm = 256, bn = 128, bk = 32, wm = 4, wn = 2, stages = 3, gm = 1, pf = 0, sp = 0},
+                   {bm = 256, bn = 128, bk = 32, wm = 4, wn = 2, stages = 4, gm = 1, pf = 0, sp = 0},
+                   {bm = 256, bn = 128, bk = 64, wm = 4, wn = 2, stages = 3, gm = 1, pf = 0, sp = 0},
+                   {bm = 64, bn = 128, bk = 32, wm = 2, wn = 2, stages = 4, gm = 1, pf = 0, sp = 0},
+                   {bm = 128, bn = 64, bk = 32, wm = 2, wn = 2, stages = 4, gm = 1, pf = 0, sp = 0},
+                   {bm = 64, bn = 64, bk = 32, wm = 2, wn = 2, stages = 4, gm = 1, pf = 0, sp = 0},
+                   {bm = 64, bn = 64, bk = 64, wm = 2, wn = 2, stages = 3, gm = 1, pf = 0, sp = 0},
+                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 3, gm = 8, pf = 0, sp = 0},
+                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 3, gm = 8, pf = 1, sp = 0},
+                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 4, gm = 8, pf = 1, sp = 0},
+                   {bm = 256, bn = 128, bk = 64, wm = 4, wn = 2, stages = 3, gm = 8, pf = 0, sp = 0},
+                   {bm = 256, bn = 128, bk = 64, wm = 4, wn = 2, stages = 3, gm = 8, pf = 1, sp = 0},
+                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 2, stages = 3, gm = 8, pf = 1, sp = 0},
+                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 4, stages = 4, gm = 8, pf = 1, sp = 0},
+                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 4, gm = 8, pf = 1, sp = 0},
+                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 4, gm = 8, pf = 1, sp = 0},
+                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 4, stages = 4, gm = 8, pf = 1, sp = 0},
+                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 4, stages = 3, gm = 8, pf = 1, sp = 0},
+                   {bm = 128, bn = 256, bk = 128, wm = 2, wn = 4, stages = 2, gm = 1, pf = 0, sp = 0},
+                   {bm = 256, bn = 128, bk = 128, wm = 4, wn = 2, stages = 2, gm = 1, pf = 0, sp = 0},
+                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 3, gm = 1, pf = 0, sp = 1},
+                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 4, gm = 8, pf = 1, sp = 1},
+                   {bm = 256, bn = 128, bk = 64, wm = 4, wn = 2, stages = 3, gm = 1, pf = 0, sp = 1},
+                   {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 4, gm = 1, pf = 0, sp = 1},
+                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 2, stages = 3, gm = 1, pf = 0, sp = 1},
+                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 2, stages = 4, gm = 8, pf = 1, sp = 1},
+                   {bm = 128, bn = 256, bk = 128, wm = 2, wn = 4, stages = 2, gm = 1, pf = 0, sp = 1},
+                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 4, gm = 1, pf = 0, sp = 1},
+                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 3, gm = 8, pf = 0, sp = 1},
+                   {bm = 128, bn = 256, bk = 64, wm = 2, wn = 4, stages = 3, gm = 1, pf = 1, sp = 1},
+                   {bm = 256, bn = 128, bk = 64, wm = 4, wn = 2, stages = 4, gm = 1, pf = 0, sp = 1},
+                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 4, gm = 1, pf = 0, sp = 1},
+                   {bm = 128, bn = 256, bk = 32, wm = 2, wn = 4, stages = 3, gm = 1, pf = 0, sp = 1},
+                   {bm = 128, bn = 128, bk = 64, wm = 2, wn = 4, stages = 3, gm = 1, pf = 0, sp = 1}],
+        defaults = {bm = 128, bn = 128, bk = 32, wm = 2, wn = 2, stages = 2, gm = 1, pf = 0, sp = 0},
         constraints = [#tiles16],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
-        grid = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf] -> (n ceildiv bn, m ceildiv bm)>,
-        block = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf] -> (wm * wn * 32)>,
-        smem = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf] -> (stages * (bm * (bk + 8) + bk * (bn + 8)) * 2)>
+        grid = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf, sp] -> (n ceildiv bn, m ceildiv bm)>,
+        block = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf, sp] -> (wm * wn * 32)>,
+        smem = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf, sp] -> (stages * (bm * (bk + 8) + bk * (bn + 8)) * 2)>
       >} {
       %bm = tuna.param "bm" : index
       %bn = tuna.param "bn" : index
@@ -248,6 +267,7 @@ module attributes {gpu.container_module} {
       %stages = tuna.param "stages" : index
       %gm = tuna.param "gm" : index
       %pf = tuna.param "pf" : index
+      %sp = tuna.param "sp" : index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -321,6 +341,13 @@ module attributes {gpu.container_module} {
       %b_iters = arith.divui %b_chunks, %nthreads : index
       %ktiles = arith.divui %k, %bk : index
       %pre = arith.subi %stages, %c1 : index
+      %kks_1 = arith.subi %kks, %c1 : index
+      %a_step0 = arith.addi %a_iters, %kks_1 : index
+      %a_step = arith.divui %a_step0, %kks : index
+      %b_step0 = arith.addi %b_iters, %kks_1 : index
+      %b_step = arith.divui %b_step0, %kks : index
+      %spread = arith.cmpi eq, %sp, %c1 : index
+      %nospread = arith.xori %spread, %true : i1
 
       // Prologue: tiles 0 .. stages - 2, one cp.async group each.
       scf.for %s = %c0 to %pre step %c1 {
@@ -382,14 +409,18 @@ module attributes {gpu.container_module} {
           scf.yield
         }
         gpu.barrier
-        // Refill the stage that iteration kt - 1 read (everyone is past it).
+        // Refill the stage that iteration kt - 1 read (everyone is past it):
+        // sp = 0 issues every copy of the tile here, sp = 1 spreads them over
+        // the 16-deep steps below, between the tensor-core work (as CUTLASS
+        // does). The group is committed after the steps either way.
         %nxt = arith.addi %kt, %pre : index
         %live = arith.cmpi ult, %nxt, %ktiles : index
-        scf.if %live {
-          %s = arith.remui %nxt, %stages : index
-          %ka = arith.muli %nxt, %bk : index
-          %sa_base = arith.muli %s, %sa_size : index
-          %sb_base = arith.muli %s, %sb_size : index
+        %rs = arith.remui %nxt, %stages : index
+        %ka = arith.muli %nxt, %bk : index
+        %ra_base = arith.muli %rs, %sa_size : index
+        %rb_base = arith.muli %rs, %sb_size : index
+        %bulk = arith.andi %live, %nospread : i1
+        scf.if %bulk {
           scf.for %i = %c0 to %a_iters step %c1 {
             %ci = arith.muli %i, %nthreads : index
             %ch = arith.addi %ci, %tid : index
@@ -401,7 +432,7 @@ module attributes {gpu.container_module} {
             %gk = arith.addi %ka, %col : index
             %gi = arith.addi %gro, %gk : index
             %sr = arith.muli %r, %lda : index
-            %sr2 = arith.addi %sa_base, %sr : index
+            %sr2 = arith.addi %ra_base, %sr : index
             %si = arith.addi %sr2, %col : index
             %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
           } {tuna.unroll}
@@ -416,12 +447,12 @@ module attributes {gpu.container_module} {
             %gc = arith.addi %col0, %col : index
             %gi = arith.addi %gro, %gc : index
             %sr = arith.muli %r, %ldb : index
-            %sr2 = arith.addi %sb_base, %sr : index
+            %sr2 = arith.addi %rb_base, %sr : index
             %si = arith.addi %sr2, %col : index
             %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
           } {tuna.unroll}
         }
-        nvvm.cp.async.commit.group
+        %trickle = arith.andi %live, %spread : i1
 
         // Tensor-core work on stage kt mod stages.
         %s = arith.remui %kt, %stages : index
@@ -434,6 +465,49 @@ module attributes {gpu.container_module} {
         %pfirst = arith.cmpi eq, %pf, %c1 : index
         scf.for %kk = %c0 to %kks1 step %c1 {
           %do_load = arith.cmpi ult, %kk, %kks : index
+          %trickle_now = arith.andi %trickle, %do_load : i1
+          scf.if %trickle_now {
+            scf.for %i = %c0 to %a_step step %c1 {
+              %i0 = arith.muli %kk, %a_step : index
+              %i2 = arith.addi %i0, %i : index
+              %in = arith.cmpi ult, %i2, %a_iters : index
+              scf.if %in {
+                %ci = arith.muli %i2, %nthreads : index
+                %ch = arith.addi %ci, %tid : index
+                %r = arith.divui %ch, %a_cpr : index
+                %cc = arith.remui %ch, %a_cpr : index
+                %col = arith.muli %cc, %c8 : index
+                %gr = arith.addi %row0, %r : index
+                %gro = arith.muli %gr, %k : index
+                %gk = arith.addi %ka, %col : index
+                %gi = arith.addi %gro, %gk : index
+                %sr = arith.muli %r, %lda : index
+                %sr2 = arith.addi %ra_base, %sr : index
+                %si = arith.addi %sr2, %col : index
+                %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              }
+            } {tuna.unroll}
+            scf.for %i = %c0 to %b_step step %c1 {
+              %i0 = arith.muli %kk, %b_step : index
+              %i2 = arith.addi %i0, %i : index
+              %in = arith.cmpi ult, %i2, %b_iters : index
+              scf.if %in {
+                %ci = arith.muli %i2, %nthreads : index
+                %ch = arith.addi %ci, %tid : index
+                %r = arith.divui %ch, %b_cpr : index
+                %cc = arith.remui %ch, %b_cpr : index
+                %col = arith.muli %cc, %c8 : index
+                %gr = arith.addi %ka, %r : index
+                %gro = arith.muli %gr, %n : index
+                %gc = arith.addi %col0, %col : index
+                %gi = arith.addi %gro, %gc : index
+                %sr = arith.muli %r, %ldb : index
+                %sr2 = arith.addi %rb_base, %sr : index
+                %si = arith.addi %sr2, %col : index
+                %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              }
+            } {tuna.unroll}
+          }
           %do_mma = arith.cmpi uge, %kk, %c1 : index
           %k16 = arith.muli %kk, %c16 : index
           %kcol = arith.addi %k16, %lcol : index
@@ -522,6 +596,7 @@ module attributes {gpu.container_module} {
             } {tuna.unroll}
           }
         } {tuna.unroll}
+        nvvm.cp.async.commit.group
       }
 
       // Epilogue: the accumulator fragment of lane l holds rows l / 4 and
