@@ -16,7 +16,11 @@
 // Per bk-deep step the block stages A's tile transposed (bk x bm) and B's
 // tile (bk x bn) in dynamic shared memory (16-byte global loads), then each
 // thread reads tm values of A and tn of B per k (16-byte shared loads) and
-// does tm tn FMAs. 9 configurations; default 64 x 64 x 16, 4 x 4.
+// does tm tn FMAs. il = 1 interleaves the micro-tile: a thread's rows (and
+// columns) come in groups of 4, bm / (tm / 4) apart, so that the 16-byte
+// shared loads of neighbouring threads are adjacent. 17 configurations
+// (bm, bn 64..256, bk 8..32, tm, tn 4..16); default 64 x 64 x 16, 4 x 4,
+// il = 0.
 //
 // matmul_f16: fp16 A and B, fp32 accumulation, fp16 C, on the tensor cores
 // (mma.sync m16n8k16). wm x wn warps; warp (i, j) computes a
@@ -43,7 +47,7 @@
 // `--max-shared-memory=232448` (sm_90's opt-in limit) to keep all 43
 // variants; without it the 41 that need more than 48 KiB are dropped.
 
-#tiles32 = affine_set<(m, n, k)[bm, bn, bk, tm, tn] : (m mod bm == 0, n mod bn == 0, k mod bk == 0)>
+#tiles32 = affine_set<(m, n, k)[bm, bn, bk, tm, tn, il] : (m mod bm == 0, n mod bn == 0, k mod bk == 0)>
 #tiles16 = affine_set<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf, sp] : (m mod bm == 0, n mod bn == 0, k mod bk == 0)>
 
 module attributes {gpu.container_module} {
@@ -54,35 +58,44 @@ module attributes {gpu.container_module} {
                          %m: index, %n: index, %k: index) kernel attributes {
       tuna.space = #tuna.space<
         params = [#tuna.param<"bm">, #tuna.param<"bn">, #tuna.param<"bk">,
-                  #tuna.param<"tm">, #tuna.param<"tn">],
-        configs = [{bm = 64, bn = 64, bk = 16, tm = 4, tn = 4},
-                   {bm = 64, bn = 64, bk = 32, tm = 4, tn = 4},
-                   {bm = 128, bn = 64, bk = 16, tm = 8, tn = 4},
-                   {bm = 64, bn = 128, bk = 16, tm = 4, tn = 8},
-                   {bm = 128, bn = 128, bk = 8, tm = 8, tn = 8},
-                   {bm = 128, bn = 128, bk = 16, tm = 8, tn = 8},
-                   {bm = 128, bn = 128, bk = 32, tm = 8, tn = 8},
-                   {bm = 128, bn = 128, bk = 16, tm = 8, tn = 4},
-                   {bm = 128, bn = 128, bk = 16, tm = 4, tn = 8}],
-        defaults = {bm = 64, bn = 64, bk = 16, tm = 4, tn = 4},
+                  #tuna.param<"tm">, #tuna.param<"tn">, #tuna.param<"il">],
+        configs = [{bm = 64, bn = 64, bk = 16, tm = 4, tn = 4, il = 0},
+                   {bm = 64, bn = 64, bk = 32, tm = 4, tn = 4, il = 0},
+                   {bm = 128, bn = 64, bk = 16, tm = 8, tn = 4, il = 0},
+                   {bm = 64, bn = 128, bk = 16, tm = 4, tn = 8, il = 0},
+                   {bm = 128, bn = 128, bk = 8, tm = 8, tn = 8, il = 0},
+                   {bm = 128, bn = 128, bk = 16, tm = 8, tn = 8, il = 0},
+                   {bm = 128, bn = 128, bk = 32, tm = 8, tn = 8, il = 0},
+                   {bm = 128, bn = 128, bk = 16, tm = 8, tn = 4, il = 0},
+                   {bm = 128, bn = 128, bk = 16, tm = 4, tn = 8, il = 0},
+                   {bm = 128, bn = 128, bk = 8, tm = 8, tn = 8, il = 1},
+                   {bm = 128, bn = 128, bk = 16, tm = 8, tn = 8, il = 1},
+                   {bm = 128, bn = 128, bk = 32, tm = 8, tn = 8, il = 1},
+                   {bm = 128, bn = 64, bk = 16, tm = 8, tn = 8, il = 1},
+                   {bm = 64, bn = 128, bk = 16, tm = 8, tn = 8, il = 1},
+                   {bm = 128, bn = 64, bk = 16, tm = 8, tn = 4, il = 1},
+                   {bm = 256, bn = 128, bk = 16, tm = 16, tn = 8, il = 1},
+                   {bm = 128, bn = 256, bk = 16, tm = 8, tn = 16, il = 1}],
+        defaults = {bm = 64, bn = 64, bk = 16, tm = 4, tn = 4, il = 0},
         constraints = [#tiles32],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
-        grid = affine_map<(m, n, k)[bm, bn, bk, tm, tn] -> (n ceildiv bn, m ceildiv bm)>,
-        block = affine_map<(m, n, k)[bm, bn, bk, tm, tn] -> ((bm floordiv tm) * (bn floordiv tn))>,
-        smem = affine_map<(m, n, k)[bm, bn, bk, tm, tn] -> (bk * (bm + bn) * 4)>
+        grid = affine_map<(m, n, k)[bm, bn, bk, tm, tn, il] -> (n ceildiv bn, m ceildiv bm)>,
+        block = affine_map<(m, n, k)[bm, bn, bk, tm, tn, il] -> ((bm floordiv tm) * (bn floordiv tn))>,
+        smem = affine_map<(m, n, k)[bm, bn, bk, tm, tn, il] -> (bk * (bm + bn) * 4)>
       >} {
       %bm = tuna.param "bm" : index
       %bn = tuna.param "bn" : index
       %bk = tuna.param "bk" : index
       %tm = tuna.param "tm" : index
       %tn = tuna.param "tn" : index
+      %il = tuna.param "il" : index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
       %zero = arith.constant 0.0 : f32
-      %acc = memref.alloca() : memref<64xf32>
-      %ar = memref.alloca() : memref<8xf32>
-      %br = memref.alloca() : memref<8xf32>
+      %acc = memref.alloca() : memref<128xf32>
+      %ar = memref.alloca() : memref<16xf32>
+      %br = memref.alloca() : memref<16xf32>
       %tid = gpu.thread_id x
       %bx = gpu.block_id x
       %by = gpu.block_id y
@@ -103,7 +116,7 @@ module attributes {gpu.container_module} {
       %bs = memref.view %smem[%bs_off][%nb] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
       %nacc = arith.muli %tm, %tn : index
       scf.for %i = %c0 to %nacc step %c1 {
-        memref.store %zero, %acc[%i] : memref<64xf32>
+        memref.store %zero, %acc[%i] : memref<128xf32>
       } {tuna.unroll}
       %a_cpr = arith.divui %bk, %c4 : index
       %a_chunks = arith.muli %bm, %a_cpr : index
@@ -113,8 +126,21 @@ module attributes {gpu.container_module} {
       %b_iters = arith.divui %b_chunks, %nthreads : index
       %tm4 = arith.divui %tm, %c4 : index
       %tn4 = arith.divui %tn, %c4 : index
-      %arow = arith.muli %ty, %tm : index
-      %bcol = arith.muli %tx, %tn : index
+      // A thread's rows of the micro-tile: il = 0, tm consecutive rows from
+      // ty tm; il = 1, tm / 4 groups of 4 rows, bm / (tm / 4) apart, from
+      // ty 4 (so that the 16-byte shared loads of a warp are consecutive).
+      // Columns alike with tx, tn, bn.
+      %interleave = arith.cmpi eq, %il, %c1 : index
+      %arow_c = arith.muli %ty, %tm : index
+      %arow_i = arith.muli %ty, %c4 : index
+      %arow = arith.select %interleave, %arow_i, %arow_c : index
+      %astep_i = arith.divui %bm, %tm4 : index
+      %astep = arith.select %interleave, %astep_i, %c4 : index
+      %bcol_c = arith.muli %tx, %tn : index
+      %bcol_i = arith.muli %tx, %c4 : index
+      %bcol = arith.select %interleave, %bcol_i, %bcol_c : index
+      %bstep_i = arith.divui %bn, %tn4 : index
+      %bstep = arith.select %interleave, %bstep_i, %c4 : index
       scf.for %k0 = %c0 to %k step %bk {
         scf.for %i = %c0 to %a_iters step %c1 {
           %ci = arith.muli %i, %nthreads : index
@@ -156,28 +182,30 @@ module attributes {gpu.container_module} {
           %abase = arith.addi %ako, %arow : index
           scf.for %i = %c0 to %tm4 step %c1 {
             %i4 = arith.muli %i, %c4 : index
-            %si = arith.addi %abase, %i4 : index
+            %ioff = arith.muli %i, %astep : index
+            %si = arith.addi %abase, %ioff : index
             %v = vector.load %as[%si] {alignment = 16} : memref<?xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-            vector.store %v, %ar[%i4] : memref<8xf32>, vector<4xf32>
+            vector.store %v, %ar[%i4] : memref<16xf32>, vector<4xf32>
           } {tuna.unroll}
           %bko = arith.muli %kk, %bn : index
           %bbase = arith.addi %bko, %bcol : index
           scf.for %j = %c0 to %tn4 step %c1 {
             %j4 = arith.muli %j, %c4 : index
-            %si = arith.addi %bbase, %j4 : index
+            %joff = arith.muli %j, %bstep : index
+            %si = arith.addi %bbase, %joff : index
             %v = vector.load %bs[%si] {alignment = 16} : memref<?xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-            vector.store %v, %br[%j4] : memref<8xf32>, vector<4xf32>
+            vector.store %v, %br[%j4] : memref<16xf32>, vector<4xf32>
           } {tuna.unroll}
           scf.for %i = %c0 to %tm step %c1 {
-            %av = memref.load %ar[%i] : memref<8xf32>
+            %av = memref.load %ar[%i] : memref<16xf32>
             %io = arith.muli %i, %tn : index
             scf.for %j = %c0 to %tn step %c1 {
-              %bv = memref.load %br[%j] : memref<8xf32>
+              %bv = memref.load %br[%j] : memref<16xf32>
               %x = arith.addi %io, %j : index
-              %cv = memref.load %acc[%x] : memref<64xf32>
+              %cv = memref.load %acc[%x] : memref<128xf32>
               %p = arith.mulf %av, %bv fastmath<contract> : f32
               %s = arith.addf %cv, %p fastmath<contract> : f32
-              memref.store %s, %acc[%x] : memref<64xf32>
+              memref.store %s, %acc[%x] : memref<128xf32>
             } {tuna.unroll}
           } {tuna.unroll}
         } {tuna.unroll}
@@ -185,15 +213,20 @@ module attributes {gpu.container_module} {
       }
       scf.for %i = %c0 to %tm step %c1 {
         %r1 = arith.addi %row0, %arow : index
-        %r = arith.addi %r1, %i : index
+        %ig = arith.divui %i, %c4 : index
+        %ii = arith.remui %i, %c4 : index
+        %igo = arith.muli %ig, %astep : index
+        %r2 = arith.addi %r1, %igo : index
+        %r = arith.addi %r2, %ii : index
         %ro = arith.muli %r, %n : index
         %io = arith.muli %i, %tn : index
         scf.for %j = %c0 to %tn4 step %c1 {
           %j4 = arith.muli %j, %c4 : index
           %x = arith.addi %io, %j4 : index
-          %v = vector.load %acc[%x] : memref<64xf32>, vector<4xf32>
+          %v = vector.load %acc[%x] : memref<128xf32>, vector<4xf32>
           %c1_ = arith.addi %col0, %bcol : index
-          %cl = arith.addi %c1_, %j4 : index
+          %joff = arith.muli %j, %bstep : index
+          %cl = arith.addi %c1_, %joff : index
           %gi = arith.addi %ro, %cl : index
           vector.store %v, %c[%gi] {alignment = 16} : memref<?xf32>, vector<4xf32>
         } {tuna.unroll}

@@ -7,12 +7,12 @@
 // RUN: tuna-compile %S/../../kernels-mlir/matmul.mlir --target=nvptx:sm_90 --no-ptxas \
 // RUN:   -o %t.small.tuna | FileCheck %s --check-prefix=SMALL
 
-// CHECK:      kernel matmul_f32: 9 variants, default matmul_f32__v0
-// CHECK:      matmul_f32__v5 {{ *}}bm=128 bn=128 bk=16 tm=8 tn=8
+// CHECK:      kernel matmul_f32: 17 variants, default matmul_f32__v0
+// CHECK:      matmul_f32__v5 {{ *}}bm=128 bn=128 bk=16 tm=8 tn=8 il=0
 // CHECK:      kernel matmul_f16: 43 variants, default matmul_f16__v1
 // CHECK:      matmul_f16__v0 {{ *}}bm=128 bn=128 bk=32 wm=2 wn=2 stages=3 gm=1 pf=0 sp=0
 // CHECK:      matmul_f16__v29 {{ *}}bm=128 bn=256 bk=64 wm=2 wn=4 stages=3 gm=1 pf=0 sp=1
-// CHECK:      compiled nvptx:sm_90: 52 variants
+// CHECK:      compiled nvptx:sm_90: 60 variants
 
 // SMALL: kernel matmul_f16: 2 variants, default matmul_f16__v0
 
