@@ -16,3 +16,10 @@ for pair in axpy:axpy reduce:row_sum softmax:softmax layernorm:layernorm \
     --target=nvptx:sm_90 -o "$root/bench/out/bundles/${pair##*:}.tuna" |
     tail -2
 done
+# Both matmuls in one bundle; sm_90 allows 227 KiB of shared memory a block
+# (opt-in), which the deeper cp.async pipelines need.
+"$build/bin/tuna-compile" "$root/kernels-mlir/matmul.mlir" --target=nvptx:sm_90 \
+  --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul.tuna" | tail -2
+# The mma.sync ceiling that matmul_f16 is compared with.
+"$build/bin/tuna-compile" "$root/bench/gpu/mma_peak.mlir" --target=nvptx:sm_90 \
+  -o "$root/bench/out/bundles/mma_peak.tuna" | tail -1

@@ -40,6 +40,8 @@ ctest --test-dir "$build" --output-on-failure > "$logs/ctest.log" 2>&1
 tests_rc=$?
 tail -12 "$logs/ctest.log"
 
+only=${TUNA_BENCH_ONLY:-}
+if [ -z "$only" ]; then
 # Two processes on one fresh disk cache: the first tunes, the second starts
 # warm and must decide every shape from the cache.
 export TUNA_CACHE_DIR=$(mktemp -d)
@@ -115,18 +117,25 @@ PY
 echo "tests rc=$tests_rc bench rc=$bench_rc"
 [ $tests_rc -eq 0 ] && [ $bench_rc -eq 0 ]
 scale_ok=$?
+else
+  echo "TUNA_BENCH_ONLY=$only: scale benchmark skipped"
+  [ $tests_rc -eq 0 ]
+  scale_ok=$?
+fi
 
 # The kernel library (kernels-mlir/): Tuna tuned and default against the
-# Triton twins, PyTorch and a copy of as many bytes; tuned on a fresh cache.
+# Triton twins, PyTorch and a copy of as many bytes (matmuls: TFLOP/s against
+# Triton and cuBLAS); tuned on a fresh cache. TUNA_BENCH_ONLY=matmul (say)
+# runs only the kernels whose name starts with it, and skips the scale part.
 # One log for both (what comes back from the GPU machine is counted in files).
-if [ ! -f "$bundles/axpy.tuna" ]; then
+if [ ! -f "$bundles/axpy.tuna" ] && [ ! -f "$bundles/matmul.tuna" ]; then
   echo "no kernel library bundles in $bundles: kernel library skipped"
   exit $scale_ok
 fi
 TUNA_CACHE_DIR=$(mktemp -d) "$build/bin/tuna-kernels-bench" "$root/bench/out/bundles" \
-  > "$logs/kernels.log" 2>&1
+  $only > "$logs/kernels.log" 2>&1
 kernels_rc=$?
-python3 "$root/bench/gpu/triton_kernels.py" >> "$logs/kernels.log" 2>&1
+python3 "$root/bench/gpu/triton_kernels.py" $only >> "$logs/kernels.log" 2>&1
 ktriton_rc=$?
 python3 - "$logs/kernels.log" <<'PY'
 import json, sys
@@ -134,20 +143,40 @@ def rows(path, tag):
     return [json.loads(l[len(tag) + 1:]) for l in open(path) if l.startswith(tag + " ")]
 tuna, triton = rows(sys.argv[1], "TUNA"), rows(sys.argv[1], "TRITON")
 tr = {(r["kernel"], r["shape"]): r for r in triton}
-print("\nkernel library (GB/s, bytes read + written once; ok = tuned, default and triton correct)")
-print("%-15s %-22s %-20s %7s %7s %7s %7s %7s %7s %7s %8s %3s" % (
-    "kernel", "shape", "tuna pick", "tuned", "default", "copy", "triton", "torch",
-    "tun/cpy", "tun/trt", "max err", "ok"))
-for r in tuna:
-    t = tr.get((r["kernel"], r["shape"]), {})
-    ok = r["ok"] and t.get("ok", 0)
-    err = max(r["err_tuned"], r["err_default"], t.get("err", float("inf")))
-    print("%-15s %-22s %-20s %7.0f %7.0f %7.0f %7s %7s %6.1f%% %7s %8.1e %3s" % (
-        r["kernel"], r["shape"], r["pick"], r["tuned_gbps"], r["default_gbps"],
-        r["copy_gbps"], t.get("gbps", "-"), t.get("torch_gbps", "-"),
-        100 * r["tuned_gbps"] / r["copy_gbps"],
-        "%.2f" % (r["tuned_gbps"] / t["gbps"]) if t else "-", err,
-        "yes" if ok else "NO"))
+mm = [r for r in tuna if "tuned_tflops" in r]
+tuna = [r for r in tuna if "tuned_tflops" not in r]
+if mm:
+    print("\nmatmul (TFLOP/s, 2 M N K flops; cuBLAS = torch.matmul; ok = tuned, default and triton correct)")
+    print("%-11s %-21s %-40s %6s %7s %6s %6s %7s %7s %8s %7s %3s" % (
+        "kernel", "shape", "tuna pick", "tuned", "default", "triton", "cublas",
+        "tun/cub", "tun/trt", "max err", "1st ms", "ok"))
+    for r in mm:
+        t = tr.get((r["kernel"], r["shape"]), {})
+        alone = r["kernel"] == "mma_peak"  # No twin: the instruction's ceiling.
+        ok = r["ok"] and (alone or t.get("ok", 0))
+        err = max(r["err_tuned"], r["err_default"],
+                  0 if alone else t.get("err", float("inf")))
+        print("%-11s %-21s %-40s %6.1f %7.1f %6s %6s %7s %7s %8.1e %7.0f %3s" % (
+            r["kernel"], r["shape"], r["pick"], r["tuned_tflops"],
+            r["default_tflops"], t.get("tflops", "-"), t.get("torch_tflops", "-"),
+            "%.2f" % (r["tuned_tflops"] / t["torch_tflops"]) if t else "-",
+            "%.2f" % (r["tuned_tflops"] / t["tflops"]) if t else "-", err,
+            r["first_call_ms"], "yes" if ok else "NO"))
+if tuna:
+    print("\nkernel library (GB/s, bytes read + written once; ok = tuned, default and triton correct)")
+    print("%-15s %-22s %-20s %7s %7s %7s %7s %7s %7s %7s %8s %3s" % (
+        "kernel", "shape", "tuna pick", "tuned", "default", "copy", "triton", "torch",
+        "tun/cpy", "tun/trt", "max err", "ok"))
+    for r in tuna:
+        t = tr.get((r["kernel"], r["shape"]), {})
+        ok = r["ok"] and t.get("ok", 0)
+        err = max(r["err_tuned"], r["err_default"], t.get("err", float("inf")))
+        print("%-15s %-22s %-20s %7.0f %7.0f %7.0f %7s %7s %6.1f%% %7s %8.1e %3s" % (
+            r["kernel"], r["shape"], r["pick"], r["tuned_gbps"], r["default_gbps"],
+            r["copy_gbps"], t.get("gbps", "-"), t.get("torch_gbps", "-"),
+            100 * r["tuned_gbps"] / r["copy_gbps"],
+            "%.2f" % (r["tuned_gbps"] / t["gbps"]) if t else "-", err,
+            "yes" if ok else "NO"))
 PY
 grep -v '^TUNA\|^TRITON\|^device' "$logs/kernels.log" | tail -8
 echo "kernels rc=$kernels_rc triton rc=$ktriton_rc"

@@ -1,7 +1,8 @@
 //===- kernels_bench.cpp - The kernel library on a CUDA device ------------===//
 //
 // For each kernel of kernels-mlir/ (axpy, row_sum, softmax, layernorm,
-// transpose, color_normalize) compiled for sm_90, at two or three shapes:
+// transpose, color_normalize, matmul_f32, matmul_f16) compiled for sm_90,
+// at two or three shapes:
 //  - correctness of the tuned and of the default variant: fresh random
 //    inputs, outputs poisoned with NaN before each checked launch, the
 //    relative L2 error against a CPU reference in double (transpose: exact);
@@ -9,6 +10,10 @@
 //    (a module loaded with TuneMode::Off), and of a device-to-device copy
 //    that moves as many bytes (read plus written) in this run.
 // Bandwidth counts each input read once and each output written once.
+// Matmuls report TFLOP/s (2 M N K flops a call) instead of a copy; their
+// reference is computed for a random sample of rows of C (a full double
+// reference of 4096^3 takes minutes), and every element of C must be finite
+// (written over the NaN poison).
 // Prints one `TUNA {json}` line per kernel and shape for bench/run_gpu.sh.
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +24,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <cstdio>
 #include <functional>
 #include <limits>
@@ -74,7 +81,8 @@ std::string configOf(const TunedKernel &kernel, int variant) {
 
 /// One kernel at one shape. Buffer i holds `init[i]` (uploaded before each
 /// checked launch) or, when `init[i]` is empty, `sizes[i]` NaNs. Buffer
-/// `out` is compared with `ref`.
+/// `out` is compared with `ref`, or by `check` when set. Buffers listed in
+/// `half` hold IEEE halves (converted from and to float on the host).
 struct Case {
   std::string kernel;
   std::string shape;
@@ -84,8 +92,52 @@ struct Case {
   std::vector<double> ref;
   double tolerance = 1e-5;
   double bytes = 0;
+  double flops = 0;          // > 0: report TFLOP/s, no copy reference.
+  std::string bundle;        // Defaults to the kernel's name.
+  std::vector<int> half;     // Indices of fp16 buffers.
+  std::function<double(const std::vector<float> &)> check;
   std::function<void(TunedKernel &, const std::vector<float *> &)> launch;
 };
+
+uint16_t toHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  uint32_t absx = x & 0x7fffffffu;
+  if (absx >= 0x7f800000u) // Inf or NaN.
+    return sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0u);
+  if (absx >= 0x477ff000u) // Rounds to a value beyond the largest half.
+    return sign | 0x7c00u;
+  if (absx < 0x38800000u) { // Subnormal half (or zero).
+    float a;
+    std::memcpy(&a, &absx, 4);
+    return sign | static_cast<uint16_t>(std::lrint(a * 16777216.0f));
+  }
+  // Round to nearest even on the 13 dropped bits.
+  uint32_t rounded = absx + 0xfffu + ((absx >> 13) & 1u);
+  return sign | static_cast<uint16_t>((rounded - 0x38000000u) >> 13);
+}
+
+float fromHalf(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+  float f;
+  if (exp == 0) {
+    f = std::ldexp(float(mant), -24);
+    return sign ? -f : f;
+  }
+  uint32_t x = sign | (exp == 31 ? 0x7f800000u | (mant << 13)
+                                 : ((exp + 112) << 23) | (mant << 13));
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+/// Rounds every element to the nearest half (so that the reference sees
+/// exactly what the kernel reads).
+void roundToHalf(std::vector<float> &v) {
+  for (float &x : v)
+    x = fromHalf(toHalf(x));
+}
 
 /// Relative L2 error of `got` against `want`; infinite if any element is
 /// not finite (an unwritten NaN-poisoned element, say).
@@ -261,6 +313,64 @@ Case colorCase(std::mt19937 &rng, int64_t images, int64_t h, int64_t w) {
   return c;
 }
 
+/// C = A B (row-major, M x K times K x N), f32 or f16 in and out. The
+/// reference covers `sampleRows` random rows of C in double; every element
+/// of C must be finite.
+Case matmulCase(std::mt19937 &rng, bool f16, int64_t m, int64_t n, int64_t k,
+                int sampleRows) {
+  Case c{f16 ? "matmul_f16" : "matmul_f32",
+         "M=" + std::to_string(m) + ",N=" + std::to_string(n) +
+             ",K=" + std::to_string(k)};
+  c.bundle = "matmul";
+  c.init = {randomVector(rng, m * k, -1, 1), randomVector(rng, k * n, -1, 1),
+            {}};
+  if (f16) {
+    roundToHalf(c.init[0]);
+    roundToHalf(c.init[1]);
+    c.half = {0, 1, 2};
+    // fp16 output: 2^-11 relative rounding of each element, plus fp32
+    // accumulation.
+    c.tolerance = 2e-3;
+  } else {
+    c.tolerance = 1e-4; // fp32 sums of K products, in another order.
+  }
+  c.sizes = {m * k, k * n, m * n};
+  c.out = 2;
+  std::vector<int64_t> rows(sampleRows);
+  std::uniform_int_distribution<int64_t> pick(0, m - 1);
+  for (int64_t &r : rows)
+    r = pick(rng);
+  std::vector<double> ref(rows.size() * n, 0.0);
+  const std::vector<float> &a = c.init[0], &b = c.init[1];
+  for (size_t s = 0; s < rows.size(); ++s) {
+    double *out = &ref[s * n];
+    for (int64_t kk = 0; kk < k; ++kk) {
+      double av = a[rows[s] * k + kk];
+      const float *brow = &b[kk * n];
+      for (int64_t j = 0; j < n; ++j)
+        out[j] += av * brow[j];
+    }
+  }
+  c.check = [rows, ref, n](const std::vector<float> &got) {
+    for (float x : got)
+      if (!std::isfinite(x))
+        return std::numeric_limits<double>::infinity();
+    std::vector<float> sampled(ref.size());
+    for (size_t s = 0; s < rows.size(); ++s)
+      std::copy_n(&got[rows[s] * n], n, &sampled[s * n]);
+    return relativeError(sampled, ref);
+  };
+  c.flops = 2.0 * m * n * k;
+  c.bytes = (f16 ? 2.0 : 4.0) * (m * k + k * n + m * n);
+  const ScalarType type = f16 ? ScalarType::F16 : ScalarType::F32;
+  c.launch = [=](TunedKernel &kernel, const std::vector<float *> &b) {
+    kernel.launch(nullptr, memref(type, b[0], {m * k}),
+                  memref(type, b[1], {k * n}), memref(type, b[2], {m * n}), m,
+                  n, k);
+  };
+  return c;
+}
+
 /// Checks and times one case; prints its TUNA line. Returns whether both
 /// the tuned and the default variant were correct.
 bool runCase(Device &device, const std::string &bundles, const Case &c) {
@@ -268,7 +378,8 @@ bool runCase(Device &device, const std::string &bundles, const Case &c) {
   const cuda::Driver &driver = cuda::Driver::get();
   Options off;
   off.mode = TuneMode::Off;
-  const std::string path = bundles + "/" + c.kernel + ".tuna";
+  const std::string path =
+      bundles + "/" + (c.bundle.empty() ? c.kernel : c.bundle) + ".tuna";
   Module tunedModule = Module::load(path, device, Options::fromEnvironment());
   Module fixedModule = Module::load(path, device, off);
   TunedKernel &tuned = tunedModule.kernel(c.kernel);
@@ -276,8 +387,12 @@ bool runCase(Device &device, const std::string &bundles, const Case &c) {
 
   std::vector<std::unique_ptr<Buffer>> buffers;
   std::vector<float *> ptrs;
-  for (int64_t size : c.sizes) {
-    buffers.push_back(std::make_unique<Buffer>(backend, size * 4));
+  auto isHalf = [&](size_t i) {
+    return std::find(c.half.begin(), c.half.end(), int(i)) != c.half.end();
+  };
+  for (size_t i = 0; i < c.sizes.size(); ++i) {
+    buffers.push_back(
+        std::make_unique<Buffer>(backend, c.sizes[i] * (isHalf(i) ? 2 : 4)));
     ptrs.push_back(buffers.back()->f());
   }
   auto reset = [&] {
@@ -288,6 +403,15 @@ bool runCase(Device &device, const std::string &bundles, const Case &c) {
         poison.assign(c.sizes[i], std::numeric_limits<float>::quiet_NaN());
         data = &poison;
       }
+      if (isHalf(i)) {
+        std::vector<uint16_t> h(data->size());
+        for (size_t j = 0; j < h.size(); ++j)
+          h[j] = toHalf((*data)[j]);
+        backend.copy(ptrs[i], h.data(), c.sizes[i] * 2,
+                     CopyKind::HostToDevice, nullptr);
+        backend.synchronize(nullptr);
+        continue;
+      }
       backend.copy(ptrs[i], data->data(), c.sizes[i] * 4,
                    CopyKind::HostToDevice, nullptr);
     }
@@ -296,10 +420,19 @@ bool runCase(Device &device, const std::string &bundles, const Case &c) {
   auto error = [&] {
     backend.synchronize(nullptr);
     std::vector<float> got(c.sizes[c.out]);
-    backend.copy(got.data(), ptrs[c.out], got.size() * 4,
-                 CopyKind::DeviceToHost, nullptr);
-    backend.synchronize(nullptr);
-    return relativeError(got, c.ref);
+    if (isHalf(c.out)) {
+      std::vector<uint16_t> h(got.size());
+      backend.copy(h.data(), ptrs[c.out], h.size() * 2,
+                   CopyKind::DeviceToHost, nullptr);
+      backend.synchronize(nullptr);
+      for (size_t j = 0; j < h.size(); ++j)
+        got[j] = fromHalf(h[j]);
+    } else {
+      backend.copy(got.data(), ptrs[c.out], got.size() * 4,
+                   CopyKind::DeviceToHost, nullptr);
+      backend.synchronize(nullptr);
+    }
+    return c.check ? c.check(got) : relativeError(got, c.ref);
   };
 
   reset();
@@ -317,6 +450,23 @@ bool runCase(Device &device, const std::string &bundles, const Case &c) {
 
   double tunedMs = deviceMs(backend, [&] { c.launch(tuned, ptrs); });
   double defaultMs = deviceMs(backend, [&] { c.launch(fixed, ptrs); });
+  bool ok = tunedError <= c.tolerance && defaultError <= c.tolerance;
+  if (c.flops > 0) {
+    auto tflops = [&](double ms) { return c.flops / (ms * 1e9); };
+    std::printf(
+        "TUNA {\"kernel\": \"%s\", \"shape\": \"%s\", \"ok\": %d, "
+        "\"err_tuned\": %.3g, \"err_default\": %.3g, \"pick\": \"%s\", "
+        "\"default\": \"%s\", \"variants\": %zu, \"first_call_ms\": %.1f, "
+        "\"tuned_us\": %.2f, \"default_us\": %.2f, \"tuned_tflops\": %.1f, "
+        "\"default_tflops\": %.1f}\n",
+        c.kernel.c_str(), c.shape.c_str(), ok ? 1 : 0, tunedError,
+        defaultError, configOf(tuned, report.chosen).c_str(),
+        configOf(fixed, fixed.spec().defaultVariant).c_str(),
+        tuned.spec().variants.size(), firstMs, tunedMs * 1e3,
+        defaultMs * 1e3, tflops(tunedMs), tflops(defaultMs));
+    std::fflush(stdout);
+    return ok;
+  }
   // A copy that moves as many bytes: half read, half written.
   size_t half = static_cast<size_t>(c.bytes / 2) & ~size_t(15);
   Buffer src(backend, half), dst(backend, half);
@@ -328,7 +478,6 @@ bool runCase(Device &device, const std::string &bundles, const Case &c) {
         "cuMemcpyDtoDAsync", "copy reference");
   });
   auto gbps = [&](double ms, double bytes) { return bytes / (ms * 1e6); };
-  bool ok = tunedError <= c.tolerance && defaultError <= c.tolerance;
   std::printf(
       "TUNA {\"kernel\": \"%s\", \"shape\": \"%s\", \"ok\": %d, "
       "\"err_tuned\": %.3g, \"err_default\": %.3g, \"pick\": \"%s\", "
@@ -345,30 +494,78 @@ bool runCase(Device &device, const std::string &bundles, const Case &c) {
   return ok;
 }
 
+/// The mma.sync ceiling (bench/gpu/mma_peak.mlir): no memory traffic, so
+/// the TFLOP/s that matmul_f16 could reach with its instruction. Prints a
+/// TUNA line in the matmul format (tuned = the best warps per block).
+void mmaPeak(Device &device, const std::string &bundles) {
+  const std::string path = bundles + "/mma_peak.tuna";
+  if (!std::ifstream(path))
+    return;
+  Backend &backend = device.backend();
+  Options off;
+  off.mode = TuneMode::Off;
+  Module tunedModule = Module::load(path, device, Options::fromEnvironment());
+  Module fixedModule = Module::load(path, device, off);
+  TunedKernel &tuned = tunedModule.kernel("mma_peak");
+  TunedKernel &fixed = fixedModule.kernel("mma_peak");
+  const int64_t iters = 65536, blocks = 528;
+  Buffer out(backend, blocks * 512 * 4);
+  auto launch = [&](TunedKernel &k) {
+    k.launch(nullptr, memref(out.f(), {blocks * 512}), iters);
+  };
+  launch(tuned);
+  backend.synchronize(nullptr);
+  const TuningReport report = tuned.reports().back();
+  double tunedMs = deviceMs(backend, [&] { launch(tuned); }, 3, 7);
+  double defaultMs = deviceMs(backend, [&] { launch(fixed); }, 3, 7);
+  auto tflops = [&](double ms) {
+    return double(blocks) * iters * 8 * 4096 / (ms * 1e9);
+  };
+  std::printf(
+      "TUNA {\"kernel\": \"mma_peak\", \"shape\": \"iters=%lld\", "
+      "\"ok\": 1, \"err_tuned\": 0, \"err_default\": 0, \"pick\": \"%s\", "
+      "\"default\": \"%s\", \"variants\": %zu, \"first_call_ms\": 0, "
+      "\"tuned_us\": %.2f, \"default_us\": %.2f, \"tuned_tflops\": %.1f, "
+      "\"default_tflops\": %.1f}\n",
+      static_cast<long long>(iters), configOf(tuned, report.chosen).c_str(),
+      configOf(fixed, fixed.spec().defaultVariant).c_str(),
+      tuned.spec().variants.size(), tunedMs * 1e3, defaultMs * 1e3,
+      tflops(tunedMs), tflops(defaultMs));
+  std::fflush(stdout);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s BUNDLE_DIR (holding KERNEL.tuna)\n",
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr,
+                 "usage: %s BUNDLE_DIR (holding KERNEL.tuna) [ONLY_PREFIX]\n",
                  argv[0]);
     return 2;
   }
   const std::string bundles = argv[1];
+  // Only the cases whose kernel starts with this (say "matmul").
+  const std::string only = argc == 3 ? argv[2] : "";
   std::mt19937 rng(std::random_device{}());
   // Each case is built (inputs and CPU reference) only when it runs.
-  const std::vector<std::function<Case()>> cases = {
-      [&] { return axpyCase(rng, int64_t(1) << 24); },
-      [&] { return axpyCase(rng, int64_t(1) << 26); },
-      [&] { return rowSumCase(rng, 131072, 256); },
-      [&] { return rowSumCase(rng, 8192, 4096); },
-      [&] { return softmaxCase(rng, 32768, 1024); },
-      [&] { return softmaxCase(rng, 4096, 8192); },
-      [&] { return layernormCase(rng, 32768, 1024); },
-      [&] { return layernormCase(rng, 4096, 8192); },
-      [&] { return transposeCase(rng, 8192, 4096); },
-      [&] { return transposeCase(rng, 4000, 6000); },
-      [&] { return colorCase(rng, 64, 512, 512); },
-      [&] { return colorCase(rng, 256, 224, 224); },
+  const std::vector<std::pair<std::string, std::function<Case()>>> cases = {
+      {"axpy", [&] { return axpyCase(rng, int64_t(1) << 24); }},
+      {"axpy", [&] { return axpyCase(rng, int64_t(1) << 26); }},
+      {"row_sum", [&] { return rowSumCase(rng, 131072, 256); }},
+      {"row_sum", [&] { return rowSumCase(rng, 8192, 4096); }},
+      {"softmax", [&] { return softmaxCase(rng, 32768, 1024); }},
+      {"softmax", [&] { return softmaxCase(rng, 4096, 8192); }},
+      {"layernorm", [&] { return layernormCase(rng, 32768, 1024); }},
+      {"layernorm", [&] { return layernormCase(rng, 4096, 8192); }},
+      {"transpose", [&] { return transposeCase(rng, 8192, 4096); }},
+      {"transpose", [&] { return transposeCase(rng, 4000, 6000); }},
+      {"color_normalize", [&] { return colorCase(rng, 64, 512, 512); }},
+      {"color_normalize", [&] { return colorCase(rng, 256, 224, 224); }},
+      {"matmul_f16", [&] { return matmulCase(rng, true, 4096, 4096, 4096, 16); }},
+      {"matmul_f16", [&] { return matmulCase(rng, true, 2048, 2048, 2048, 32); }},
+      {"matmul_f16", [&] { return matmulCase(rng, true, 8192, 8192, 8192, 4); }},
+      {"matmul_f32", [&] { return matmulCase(rng, false, 2048, 2048, 2048, 32); }},
+      {"matmul_f32", [&] { return matmulCase(rng, false, 4096, 4096, 4096, 16); }},
   };
   bool allCorrect = true;
   try {
@@ -376,8 +573,11 @@ int main(int argc, char **argv) {
     std::printf("device: %s (%s), driver %s\n", device.info().name.c_str(),
                 device.info().arch.c_str(),
                 device.info().driverVersion.c_str());
-    for (const auto &make : cases)
-      allCorrect &= runCase(device, bundles, make());
+    for (const auto &[kernel, make] : cases)
+      if (kernel.rfind(only, 0) == 0)
+        allCorrect &= runCase(device, bundles, make());
+    if (only.empty() || only.rfind("matmul", 0) == 0 || only == "mma")
+      mmaPeak(device, bundles);
   } catch (const Error &e) {
     std::fprintf(stderr, "tuna-kernels-bench: %s\n", e.what());
     return 1;

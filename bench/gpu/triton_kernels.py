@@ -4,9 +4,12 @@ of kernels_bench.cpp: fresh random inputs, outputs poisoned with NaN, the
 relative L2 error against a float64 torch reference, then the median device
 time (triton.testing.do_bench). Prints one `TRITON {json}` line per kernel
 and shape for bench/run_gpu.sh; GB/s count each input read once and each
-output written once, as kernels_bench.cpp does."""
+output written once, as kernels_bench.cpp does; matmuls report TFLOP/s
+(2 M N K flops) against torch.matmul (cuBLAS). An optional argument runs
+only the kernels whose name starts with it (say "matmul")."""
 
 import json
+import sys
 
 import torch
 import triton
@@ -191,6 +194,62 @@ def color_torch(x, brightness, saturation):
     return (x - mean) / std
 
 
+def matmul_configs():
+    """The Triton tutorial's CUDA configurations (03-matrix-multiplication),
+    with the larger Hopper tiles."""
+    out = []
+    for bm, bn, bk, stages, warps in (
+            (128, 256, 64, 3, 8), (64, 256, 32, 4, 4), (128, 128, 32, 4, 4),
+            (128, 64, 32, 4, 4), (64, 128, 32, 4, 4), (128, 32, 32, 4, 4),
+            (64, 32, 32, 5, 2), (32, 64, 32, 5, 2), (128, 256, 64, 4, 8),
+            (256, 128, 64, 3, 8), (256, 128, 64, 4, 8), (128, 128, 64, 4, 4),
+            (128, 128, 64, 3, 8), (128, 256, 32, 3, 8)):
+        out.append(triton.Config({"BM": bm, "BN": bn, "BK": bk, "GROUP_M": 8},
+                                 num_stages=stages, num_warps=warps))
+    return out
+
+
+@triton.autotune(configs=matmul_configs(), key=["M", "N", "K", "IEEE"])
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, IEEE: tl.constexpr,
+                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                  GROUP_M: tl.constexpr):
+    # Grouped ordering of the blocks for L2 reuse, as in the tutorial.
+    pid = tl.program_id(0)
+    grid_m, grid_n = tl.cdiv(M, BM), tl.cdiv(N, BN)
+    group = pid // (GROUP_M * grid_n)
+    first_m = group * GROUP_M
+    size_m = min(grid_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % (GROUP_M * grid_n)) % size_m
+    pid_n = (pid % (GROUP_M * grid_n)) // size_m
+    rm = (pid_m * BM + tl.arange(0, BM)) % M
+    rn = (pid_n * BN + tl.arange(0, BN)) % N
+    rk = tl.arange(0, BK)
+    a = a_ptr + rm[:, None] * K + rk[None, :]
+    b = b_ptr + rk[:, None] * N + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        x = tl.load(a, mask=rk[None, :] < K - k * BK, other=0.0)
+        y = tl.load(b, mask=rk[:, None] < K - k * BK, other=0.0)
+        if IEEE:
+            acc = tl.dot(x, y, acc, input_precision="ieee")
+        else:
+            acc = tl.dot(x, y, acc)
+        a += BK
+        b += BK * N
+    cm = pid_m * BM + tl.arange(0, BM)
+    cn = pid_n * BN + tl.arange(0, BN)
+    tl.store(c_ptr + cm[:, None] * N + cn[None, :], acc.to(c_ptr.dtype.element_ty),
+             mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+
+def matmul(a, b, c):
+    M, K = a.shape
+    N = b.shape[1]
+    matmul_kernel[lambda m: (triton.cdiv(M, m["BM"]) * triton.cdiv(N, m["BN"]),)](
+        a, b, c, M, N, K, IEEE=a.dtype == torch.float32)
+
+
 def rel_error(got, want):
     if not torch.isfinite(got).all():
         return float("inf")
@@ -212,8 +271,46 @@ def nan_like(x):
     return torch.full_like(x, float("nan"))
 
 
+def report_matmul(kernel, shape, flops, err, torch_err, tolerance, triton_fn,
+                  torch_fn):
+    tflops = lambda ms: flops / (ms * 1e9)
+    ms = triton.testing.do_bench(triton_fn, return_mode="median")
+    torch_ms = triton.testing.do_bench(torch_fn, return_mode="median")
+    print("TRITON " + json.dumps({
+        "kernel": kernel, "shape": shape, "ok": int(err <= tolerance),
+        "err": float("%.3g" % err), "torch_err": float("%.3g" % torch_err),
+        "tflops": round(tflops(ms), 1),
+        "torch_tflops": round(tflops(torch_ms), 1)}), flush=True)
+
+
+def matmuls(dev):
+    # fp32 means fp32 here, for Triton (ieee dot) and for cuBLAS (no TF32).
+    torch.backends.cuda.matmul.allow_tf32 = False
+    for dtype, size, tol in ((torch.float16, 4096, 2e-3),
+                             (torch.float16, 2048, 2e-3),
+                             (torch.float16, 8192, 2e-3),
+                             (torch.float32, 2048, 1e-4),
+                             (torch.float32, 4096, 1e-4)):
+        kernel = "matmul_f16" if dtype == torch.float16 else "matmul_f32"
+        a = torch.empty(size, size, device=dev).uniform_(-1, 1).to(dtype)
+        b = torch.empty(size, size, device=dev).uniform_(-1, 1).to(dtype)
+        c = torch.full((size, size), float("nan"), device=dev, dtype=dtype)
+        matmul(a, b, c)
+        want = a.double() @ b.double()
+        err = rel_error(c, want)
+        torch_err = rel_error(torch.matmul(a, b), want)
+        del want
+        report_matmul(kernel, "M=%d,N=%d,K=%d" % (size, size, size),
+                      2.0 * size ** 3, err, torch_err, tol,
+                      lambda: matmul(a, b, c), lambda: torch.matmul(a, b))
+
+
 def main():
     dev = "cuda"
+    only = sys.argv[1] if len(sys.argv) > 1 else ""
+    if only.startswith("matmul"):
+        matmuls(dev)
+        return
     for n in (1 << 24, 1 << 26):
         a = 1.75
         x = torch.empty(n, device=dev).uniform_(-1000, 1000)
@@ -275,6 +372,8 @@ def main():
         report("color_normalize", "images=%d,hw=%dx%d" % (images, h, w),
                8 * x.numel(), err, 1e-5, lambda: color(x, y, bright, sat),
                lambda: color_torch(x, bright, sat))
+
+    matmuls(dev)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "tuna/Dialect/Tuna/IR/TunaDialect.h"
+#include "tuna/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -82,10 +83,16 @@ static std::string pipelineFor(const Target &target) {
       "expand-strided-metadata,lower-affine,convert-scf-to-cf";
   switch (target.kind) {
   case Target::Kind::NVPTX:
+    // tuna-unroll (then canonicalize, so that the indices into unrolled
+    // register tiles are constants) only touches loops marked tuna.unroll;
+    // convert-nvgpu-to-nvvm lowers the tensor-core ops (mma.sync, ldmatrix,
+    // cp.async) and must see the memrefs before convert-gpu-to-nvvm does.
     return llvm::formatv("nvvm-attach-target{{chip={0} features={1} O=3},"
-                         "gpu.module({2},convert-gpu-to-nvvm,"
-                         "reconcile-unrealized-casts)",
-                         target.chip, target.features, kCommon);
+                         "gpu.module(tuna-unroll,canonicalize,"
+                         "expand-strided-metadata,lower-affine,"
+                         "convert-nvgpu-to-nvvm,convert-scf-to-cf,"
+                         "convert-gpu-to-nvvm,reconcile-unrealized-casts)",
+                         target.chip, target.features);
   case Target::Kind::AMDGCN:
     return llvm::formatv("rocdl-attach-target{{chip={0} O=3},"
                          "gpu.module({1},convert-gpu-to-rocdl{{chipset={0}},"
@@ -105,7 +112,10 @@ void mlir::tuna::buildLowerToTargetPipeline(OpPassManager &pm,
   // The pipelines are parsed from text, so their passes must be registered;
   // registering twice is harmless, so callers need not know.
   static std::once_flag registered;
-  std::call_once(registered, [] { registerAllPasses(); });
+  std::call_once(registered, [] {
+    registerAllPasses();
+    registerTunaPasses();
+  });
   // The strings are ours and fixed: a parse failure is a bug, not user error.
   if (failed(parsePassPipeline(pipelineFor(target), pm, llvm::errs())))
     llvm::report_fatal_error("tuna: invalid built-in pipeline for " +

@@ -47,4 +47,20 @@ def TunaExpand : Pass<"tuna-expand", "::mlir::ModuleOp"> {
   ];
 }
 
+def TunaUnroll : Pass<"tuna-unroll"> {
+  let summary = "Fully unroll the scf.for loops marked `tuna.unroll`";
+  let description = [{
+    Every `scf.for` that carries the unit attribute `tuna.unroll` and whose
+    trip count is a constant is replaced by that many copies of its body,
+    innermost loops first. Kernels mark the loops over a register tile
+    (accumulators and fragments kept in a `memref.alloca`): once the loops
+    are unrolled every index into the tile is a constant and LLVM's SROA
+    keeps the tile in registers, as `#pragma unroll` does in CUDA. The trip
+    count usually depends on tuning parameters, so this runs after
+    `tuna-expand` has made them constants. A marked loop whose trip count is
+    not constant is an error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // TUNA_TRANSFORMS_PASSES_TD

@@ -338,6 +338,12 @@ static bool isGpuKernel(Operation *op) {
 
 LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
+  if (attr.getName() == getUnrollAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()) || op->getName().getStringRef() != "scf.for")
+      return op->emitError()
+             << "'tuna.unroll' must be a unit attribute on an scf.for";
+    return success();
+  }
   if (attr.getName() != getSpaceAttrName())
     return op->emitError() << "unknown tuna attribute '"
                            << attr.getName().getValue() << "'";

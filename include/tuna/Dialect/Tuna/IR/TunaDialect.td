@@ -22,6 +22,10 @@ def Tuna_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSpaceAttrName() {
       return ::llvm::StringLiteral("tuna.space");
     }
+    /// Name of the unit attribute that marks an scf.for for tuna-unroll.
+    static constexpr ::llvm::StringLiteral getUnrollAttrName() {
+      return ::llvm::StringLiteral("tuna.unroll");
+    }
   }];
 }
 
