@@ -79,30 +79,31 @@ void mlir::tuna::registerTunaDialects(DialectRegistry &registry) {
 /// command line one would type, and so that `tuna-opt --dump-pass-pipeline`
 /// shows it as such.
 static std::string pipelineFor(const Target &target) {
+  // tuna-unroll (then canonicalize, so that the indices into unrolled
+  // register tiles are constants) only touches loops marked tuna.unroll.
+  constexpr llvm::StringLiteral kUnroll = "tuna-unroll,canonicalize";
   constexpr llvm::StringLiteral kCommon =
       "expand-strided-metadata,lower-affine,convert-scf-to-cf";
   switch (target.kind) {
   case Target::Kind::NVPTX:
-    // tuna-unroll (then canonicalize, so that the indices into unrolled
-    // register tiles are constants) only touches loops marked tuna.unroll;
     // convert-nvgpu-to-nvvm lowers the tensor-core ops (mma.sync, ldmatrix,
     // cp.async) and must see the memrefs before convert-gpu-to-nvvm does.
     return llvm::formatv("nvvm-attach-target{{chip={0} features={1} O=3},"
-                         "gpu.module(tuna-unroll,canonicalize,"
+                         "gpu.module({2},"
                          "expand-strided-metadata,lower-affine,"
                          "convert-nvgpu-to-nvvm,convert-scf-to-cf,"
                          "convert-gpu-to-nvvm,reconcile-unrealized-casts)",
-                         target.chip, target.features);
+                         target.chip, target.features, kUnroll);
   case Target::Kind::AMDGCN:
     return llvm::formatv("rocdl-attach-target{{chip={0} O=3},"
-                         "gpu.module({1},convert-gpu-to-rocdl{{chipset={0}},"
+                         "gpu.module({1},{2},convert-gpu-to-rocdl{{chipset={0}},"
                          "reconcile-unrealized-casts)",
-                         target.chip, kCommon);
+                         target.chip, kUnroll, kCommon);
   case Target::Kind::Host:
-    return llvm::formatv("convert-linalg-to-loops,{0},convert-vector-to-llvm,"
-                         "convert-to-llvm,"
+    return llvm::formatv("convert-linalg-to-loops,{0},{1},"
+                         "convert-vector-to-llvm,convert-to-llvm,"
                          "reconcile-unrealized-casts",
-                         kCommon);
+                         kUnroll, kCommon);
   }
   llvm_unreachable("unknown target kind");
 }
