@@ -429,6 +429,34 @@ TEST(Jit, LazyCachedPickCompilesItAlone) {
   EXPECT_EQ(jit.compile(source)->compiledVariants(), 1u);
 }
 
+TEST(Jit, LazyModulesOnSeveralThreadsShareOneCompile) {
+  Compiler jit(lazyHostOptions());
+  std::string source = readFile(TUNA_SOURCE_DIR "/kernels-mlir/scale.mlir");
+  tuna::Options options;
+  options.cacheDir.clear();
+  options.minRuns = 2;
+  options.maxRuns = 3;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      try {
+        tuna::Module module =
+            jit.load(source, tuna::Device::host(), options, "scale.mlir");
+        runScaleHost(module.kernel("scale_host"), 1000 + 1000 * t);
+      } catch (const std::exception &e) {
+        ADD_FAILURE() << e.what();
+        ++failures;
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(jit.stats().compiles, 1u);
+  // Each variant compiled once, whichever thread asked first.
+  EXPECT_EQ(jit.compile(source)->compiledVariants(), 6u);
+}
+
 TEST(Jit, LazyPlanErrorsAreCompileErrors) {
   Compiler jit(lazyHostOptions());
   std::vector<Diagnostic> errors =
