@@ -17,6 +17,7 @@
 #include "ScaleBundle.h"
 #include "cuda/CudaBackend.h"
 #include "tuna/runtime/Expr.h"
+#include "Measure.h"
 #include "tuna/runtime/Runtime.h"
 
 #include <algorithm>
@@ -29,14 +30,10 @@
 #include <vector>
 
 using namespace tuna;
+using namespace tuna::bench;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
 
 /// Median host time per call of each of `calls`, in microseconds. Batches
 /// of `batch` calls are timed on the host, the stream is drained outside the
@@ -62,32 +59,6 @@ hostUsPerCall(Backend &backend, const std::vector<std::function<void()>> &calls,
   for (auto &s : samples)
     medians.push_back(median(s));
   return medians;
-}
-
-/// Median device time of one call in ms, with events around `reps` calls.
-double deviceMs(Backend &backend, const std::function<void()> &call,
-                int reps = 20, int samples = 15) {
-  EventHandle start = backend.createEvent(), end = backend.createEvent();
-  call();
-  backend.synchronize(nullptr);
-  std::vector<double> times;
-  for (int s = 0; s < samples; ++s) {
-    backend.recordEvent(start, nullptr);
-    for (int i = 0; i < reps; ++i)
-      call();
-    backend.recordEvent(end, nullptr);
-    times.push_back(backend.elapsedMs(start, end) / reps);
-  }
-  backend.destroyEvent(start);
-  backend.destroyEvent(end);
-  return median(times);
-}
-
-std::string configOf(const TunedKernel &kernel, int variant) {
-  std::string s;
-  for (const auto &[name, value] : kernel.spec().variants[variant].config)
-    s += (s.empty() ? "" : ",") + name + "=" + std::to_string(value);
-  return s;
 }
 
 /// One launch dimension of `variant` for the key value n.

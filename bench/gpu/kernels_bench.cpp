@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/CudaDriver.h"
+#include "Measure.h"
 #include "tuna/runtime/Runtime.h"
 
 #include <algorithm>
@@ -35,6 +36,7 @@
 #include <vector>
 
 using namespace tuna;
+using namespace tuna::bench;
 
 namespace {
 
@@ -47,37 +49,6 @@ struct Buffer {
   Buffer &operator=(const Buffer &) = delete;
   float *f() const { return static_cast<float *>(ptr); }
 };
-
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
-
-/// Median device time of one call in ms, with events around `reps` calls.
-double deviceMs(Backend &backend, const std::function<void()> &call,
-                int reps = 20, int samples = 15) {
-  EventHandle start = backend.createEvent(), end = backend.createEvent();
-  call();
-  backend.synchronize(nullptr);
-  std::vector<double> times;
-  for (int s = 0; s < samples; ++s) {
-    backend.recordEvent(start, nullptr);
-    for (int i = 0; i < reps; ++i)
-      call();
-    backend.recordEvent(end, nullptr);
-    times.push_back(backend.elapsedMs(start, end) / reps);
-  }
-  backend.destroyEvent(start);
-  backend.destroyEvent(end);
-  return median(times);
-}
-
-std::string configOf(const TunedKernel &kernel, int variant) {
-  std::string s;
-  for (const auto &[name, value] : kernel.spec().variants[variant].config)
-    s += (s.empty() ? "" : ",") + name + "=" + std::to_string(value);
-  return s;
-}
 
 /// One kernel at one shape. Buffer i holds `init[i]` (uploaded before each
 /// checked launch) or, when `init[i]` is empty, `sizes[i]` NaNs. Buffer
