@@ -2,7 +2,7 @@
 //
 // For each kernel of kernels-mlir/ (axpy, row_sum, softmax, layernorm,
 // transpose, color_normalize, matmul_f32, matmul_f16) compiled for sm_90,
-// at two or three shapes:
+// and matmul_f16_wgmma compiled for sm_90a, at two or three shapes:
 //  - correctness of the tuned and of the default variant: fresh random
 //    inputs, outputs poisoned with NaN before each checked launch, the
 //    relative L2 error against a CPU reference in double (transpose: exact);
@@ -315,13 +315,14 @@ Case colorCase(std::mt19937 &rng, int64_t images, int64_t h, int64_t w) {
 
 /// C = A B (row-major, M x K times K x N), f32 or f16 in and out. The
 /// reference covers `sampleRows` random rows of C in double; every element
-/// of C must be finite.
+/// of C must be finite. `wgmma`: matmul_f16_wgmma (bundle matmul_wgmma)
+/// instead of matmul_f16, same inputs and check.
 Case matmulCase(std::mt19937 &rng, bool f16, int64_t m, int64_t n, int64_t k,
-                int sampleRows) {
-  Case c{f16 ? "matmul_f16" : "matmul_f32",
+                int sampleRows, bool wgmma = false) {
+  Case c{wgmma ? "matmul_f16_wgmma" : f16 ? "matmul_f16" : "matmul_f32",
          "M=" + std::to_string(m) + ",N=" + std::to_string(n) +
              ",K=" + std::to_string(k)};
-  c.bundle = "matmul";
+  c.bundle = wgmma ? "matmul_wgmma" : "matmul";
   c.init = {randomVector(rng, m * k, -1, 1), randomVector(rng, k * n, -1, 1),
             {}};
   if (f16) {
@@ -564,6 +565,9 @@ int main(int argc, char **argv) {
       {"matmul_f16", [&] { return matmulCase(rng, true, 4096, 4096, 4096, 16); }},
       {"matmul_f16", [&] { return matmulCase(rng, true, 2048, 2048, 2048, 32); }},
       {"matmul_f16", [&] { return matmulCase(rng, true, 8192, 8192, 8192, 4); }},
+      {"matmul_f16_wgmma", [&] { return matmulCase(rng, true, 4096, 4096, 4096, 16, true); }},
+      {"matmul_f16_wgmma", [&] { return matmulCase(rng, true, 2048, 2048, 2048, 32, true); }},
+      {"matmul_f16_wgmma", [&] { return matmulCase(rng, true, 8192, 8192, 8192, 4, true); }},
       {"matmul_f32", [&] { return matmulCase(rng, false, 2048, 2048, 2048, 32); }},
       {"matmul_f32", [&] { return matmulCase(rng, false, 4096, 4096, 4096, 16); }},
   };
