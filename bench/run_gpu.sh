@@ -132,7 +132,10 @@ if [ ! -f "$bundles/axpy.tuna" ] && [ ! -f "$bundles/matmul.tuna" ]; then
   echo "no kernel library bundles in $bundles: kernel library skipped"
   exit $scale_ok
 fi
-TUNA_CACHE_DIR=$(mktemp -d) "$build/bin/tuna-kernels-bench" "$root/bench/out/bundles" \
+# TUNA_KERNELS_TIMEOUT=S bounds it (a new kernel that hangs must not take
+# the Triton twins down with it; 0, the default: no bound).
+TUNA_CACHE_DIR=$(mktemp -d) timeout "${TUNA_KERNELS_TIMEOUT:-0}" \
+  "$build/bin/tuna-kernels-bench" "$root/bench/out/bundles" \
   $only > "$logs/kernels.log" 2>&1
 kernels_rc=$?
 python3 "$root/bench/gpu/triton_kernels.py" $only >> "$logs/kernels.log" 2>&1

@@ -352,14 +352,36 @@ Case matmulCase(std::mt19937 &rng, bool f16, int64_t m, int64_t n, int64_t k,
         out[j] += av * brow[j];
     }
   }
-  c.check = [rows, ref, n](const std::vector<float> &got) {
-    for (float x : got)
-      if (!std::isfinite(x))
-        return std::numeric_limits<double>::infinity();
+  c.check = [rows, ref, n, name = c.kernel,
+             tolerance = c.tolerance](const std::vector<float> &got) {
+    size_t nonFinite = 0, firstNonFinite = 0;
+    for (size_t i = 0; i < got.size(); ++i)
+      if (!std::isfinite(got[i]) && nonFinite++ == 0)
+        firstNonFinite = i;
+    if (nonFinite) {
+      std::fprintf(stderr, "%s: %zu non-finite outputs, the first at row %zu "
+                   "column %zu\n", name.c_str(), nonFinite,
+                   firstNonFinite / n, firstNonFinite % n);
+      return std::numeric_limits<double>::infinity();
+    }
     std::vector<float> sampled(ref.size());
     for (size_t s = 0; s < rows.size(); ++s)
       std::copy_n(&got[rows[s] * n], n, &sampled[s * n]);
-    return relativeError(sampled, ref);
+    double err = relativeError(sampled, ref);
+    if (err > tolerance) {
+      // Where it goes wrong says which part of a tile is misplaced.
+      size_t bad = 0;
+      for (size_t i = 0; i < ref.size(); ++i)
+        if (std::fabs(sampled[i] - ref[i]) > 0.05 + 0.01 * std::fabs(ref[i])) {
+          if (bad++ < 6)
+            std::fprintf(stderr, "%s: row %lld column %lld: got %g, want %g\n",
+                         name.c_str(), (long long)rows[i / n],
+                         (long long)(i % n), sampled[i], ref[i]);
+        }
+      std::fprintf(stderr, "%s: %zu of %zu sampled outputs wrong\n",
+                   name.c_str(), bad, ref.size());
+    }
+    return err;
   };
   c.flops = 2.0 * m * n * k;
   c.bytes = (f16 ? 2.0 : 4.0) * (m * k + k * n + m * n);
