@@ -17,17 +17,21 @@
 //    (row k of an atom at 128 k bytes, chunk j at j ^ (k mod 8)). The
 //    buffers are 1024-byte aligned (the swizzle pattern repeats every 8
 //    rows of 128 bytes), so the block asks for 1 KiB more than it uses.
-//  - `stages - 2` tiles are in flight; at the top of iteration kt a thread
-//    waits until tile kt has landed (cp.async.wait_group stages - 3), makes
-//    its copies visible to the async proxy (fence.proxy.async.shared::cta:
-//    wgmma reads shared memory through it) and meets the others at a
-//    barrier. Then it refills the stage that tile kt - 2 used: every
-//    warpgroup has waited for its wgmma of tile kt - 2 before the barrier.
+//  - `stages - 2 + deep` tiles are in flight. At the top of iteration kt a
+//    thread waits until tile kt has landed (cp.async.wait_group
+//    stages - 3 + deep), makes its copies visible to the async proxy
+//    (fence.proxy.async.shared::cta: wgmma reads shared memory through it)
+//    and meets the others at a barrier.
 //  - wgmma.fence, four m64n256k16 wgmma (one per 16-deep slice; the
 //    descriptors advance 32 bytes along A's swizzled rows and 2 KiB down
 //    B's), commit, and wait until at most one group (this tile's) is
-//    pending, so that the tensor cores work on tile kt while the next
-//    iteration waits for its copies.
+//    pending, so that the tensor cores work on tile kt while the copies of
+//    the next tiles are issued and awaited.
+//  - Then the refill: deep = 0 copies tile kt + stages - 2 into the stage
+//    of tile kt - 2 (every warpgroup waited for its wgmma of kt - 2 before
+//    the barrier); deep = 1 meets the others at a second barrier (everyone
+//    is past the wgmma of tile kt - 1) and copies tile kt + stages - 1 into
+//    the stage of kt - 1: one tile more in flight for one barrier more.
 // Descriptors (PTX ISA, "Matrix Descriptor Format"): start address >> 4 in
 // bits 0-13, leading byte offset >> 4 in 16-29, stride byte offset >> 4 in
 // 32-45, swizzle mode in 62-63 (1: 128 bytes). A: stride 1024 (8 rows),
@@ -45,7 +49,7 @@
 // Needs sm_90a (`--target=nvptx:sm_90a`) and `--max-shared-memory=232448`:
 // even the smallest variant uses 121 KiB of shared memory.
 
-#tiles = affine_set<(m, n, k)[bm, stages, gm] : (m mod bm == 0, n mod 256 == 0, k mod 64 == 0)>
+#tiles = affine_set<(m, n, k)[bm, stages, gm, deep] : (m mod bm == 0, n mod 256 == 0, k mod 64 == 0)>
 !acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 
 module attributes {gpu.container_module} {
@@ -53,26 +57,31 @@ module attributes {gpu.container_module} {
     gpu.func @matmul_f16_wgmma(%a: memref<?xf16>, %b: memref<?xf16>, %c: memref<?xf16>,
                                %m: index, %n: index, %k: index) kernel attributes {
       tuna.space = #tuna.space<
-        params = [#tuna.param<"bm">, #tuna.param<"stages">, #tuna.param<"gm">],
-        configs = [{bm = 128, stages = 4, gm = 8},
-                   {bm = 128, stages = 3, gm = 8},
-                   {bm = 128, stages = 4, gm = 1},
-                   {bm = 128, stages = 3, gm = 1},
-                   {bm = 64, stages = 3, gm = 8},
-                   {bm = 64, stages = 4, gm = 8},
-                   {bm = 64, stages = 5, gm = 8},
-                   {bm = 64, stages = 4, gm = 1},
-                   {bm = 64, stages = 5, gm = 1}],
-        defaults = {bm = 128, stages = 4, gm = 8},
+        params = [#tuna.param<"bm">, #tuna.param<"stages">, #tuna.param<"gm">,
+                  #tuna.param<"deep">],
+        configs = [{bm = 128, stages = 4, gm = 8, deep = 0},
+                   {bm = 128, stages = 4, gm = 1, deep = 0},
+                   {bm = 128, stages = 3, gm = 8, deep = 0},
+                   {bm = 128, stages = 3, gm = 1, deep = 0},
+                   {bm = 128, stages = 4, gm = 8, deep = 1},
+                   {bm = 128, stages = 4, gm = 1, deep = 1},
+                   {bm = 128, stages = 3, gm = 8, deep = 1},
+                   {bm = 128, stages = 3, gm = 1, deep = 1},
+                   {bm = 64, stages = 4, gm = 8, deep = 0},
+                   {bm = 64, stages = 5, gm = 8, deep = 0},
+                   {bm = 64, stages = 4, gm = 8, deep = 1},
+                   {bm = 64, stages = 5, gm = 8, deep = 1}],
+        defaults = {bm = 128, stages = 4, gm = 8, deep = 0},
         constraints = [#tiles],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
-        grid = affine_map<(m, n, k)[bm, stages, gm] -> (n ceildiv 256, m ceildiv bm)>,
-        block = affine_map<(m, n, k)[bm, stages, gm] -> (bm * 2)>,
-        smem = affine_map<(m, n, k)[bm, stages, gm] -> (stages * (bm + 256) * 128 + 1024)>
+        grid = affine_map<(m, n, k)[bm, stages, gm, deep] -> (n ceildiv 256, m ceildiv bm)>,
+        block = affine_map<(m, n, k)[bm, stages, gm, deep] -> (bm * 2)>,
+        smem = affine_map<(m, n, k)[bm, stages, gm, deep] -> (stages * (bm + 256) * 128 + 1024)>
       >} {
       %bm = tuna.param "bm" : index
       %stages = tuna.param "stages" : index
       %gm = tuna.param "gm" : index
+      %deep = tuna.param "deep" : index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -137,9 +146,11 @@ module attributes {gpu.container_module} {
       %b_chunks = arith.muli %bk, %c32 : index
       %b_iters = arith.divui %b_chunks, %nthreads : index
       %ktiles = arith.divui %k, %bk : index
-      %pre = arith.subi %stages, %c2 : index
+      %pre0 = arith.subi %stages, %c2 : index
+      %pre = arith.addi %pre0, %deep : index
+      %deep1 = arith.cmpi eq, %deep, %c1 : index
 
-      // Prologue: tiles 0 .. stages - 3, one cp.async group each.
+      // Prologue: tiles 0 .. stages - 3 + deep, one cp.async group each.
       scf.for %s = %c0 to %pre step %c1 {
         %live = arith.cmpi ult, %s, %ktiles : index
         scf.if %live {
@@ -201,14 +212,20 @@ module attributes {gpu.container_module} {
       %acc0 = llvm.mlir.zero : !acc
 
       %accf = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%acc = %acc0) -> (!acc) {
-        // Tile kt has landed once at most stages - 3 groups are pending.
-        scf.index_switch %stages
-        case 4 {
+        // Tile kt has landed once at most stages - 3 + deep groups are
+        // pending.
+        %pending = arith.subi %pre, %c1 : index
+        scf.index_switch %pending
+        case 1 {
           nvvm.cp.async.wait.group 1
           scf.yield
         }
-        case 5 {
+        case 2 {
           nvvm.cp.async.wait.group 2
+          scf.yield
+        }
+        case 3 {
+          nvvm.cp.async.wait.group 3
           scf.yield
         }
         default {
@@ -217,7 +234,51 @@ module attributes {gpu.container_module} {
         }
         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
         gpu.barrier
-        // Refill the stage of tile kt - 2 with tile kt + stages - 2.
+
+        // Tensor-core work on stage kt mod stages.
+        %s = arith.remui %kt, %stages : index
+        %sao = arith.muli %s, %a_stage_bytes : index
+        %sa1 = arith.addi %saddr, %sao : index
+        %sa2 = arith.addi %sa1, %wg_off : index
+        %sbo = arith.muli %s, %b_stage_bytes : index
+        %sb1 = arith.addi %saddr_b, %sbo : index
+        %sa_i = arith.index_cast %sa2 : index to i64
+        %sb_i = arith.index_cast %sb1 : index to i64
+        %sh4 = arith.constant 4 : i64
+        %sa_4 = arith.shrui %sa_i, %sh4 : i64
+        %sb_4 = arith.shrui %sb_i, %sh4 : i64
+        %sa_m = arith.andi %sa_4, %mask14 : i64
+        %sb_m = arith.andi %sb_4, %mask14 : i64
+        %da0 = arith.ori %sa_m, %hi_a : i64
+        %db0 = arith.ori %sb_m, %hi_b : i64
+        %i2 = arith.constant 2 : i64
+        %i4 = arith.constant 4 : i64
+        %i6 = arith.constant 6 : i64
+        %i128 = arith.constant 128 : i64
+        %i256 = arith.constant 256 : i64
+        %i384 = arith.constant 384 : i64
+        %da1 = arith.addi %da0, %i2 : i64
+        %da2 = arith.addi %da0, %i4 : i64
+        %da3 = arith.addi %da0, %i6 : i64
+        %db1 = arith.addi %db0, %i128 : i64
+        %db2 = arith.addi %db0, %i256 : i64
+        %db3 = arith.addi %db0, %i384 : i64
+        nvvm.wgmma.fence.aligned
+        %r0 = nvvm.wgmma.mma_async %da0, %db0, %acc, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        %r1 = nvvm.wgmma.mma_async %da1, %db1, %r0, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        %r2 = nvvm.wgmma.mma_async %da2, %db2, %r1, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        %r3 = nvvm.wgmma.mma_async %da3, %db3, %r2, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        nvvm.wgmma.commit.group.sync.aligned
+        nvvm.wgmma.wait.group.sync.aligned 1
+        // deep = 0: refill the stage of tile kt - 2 (every warpgroup waited
+        // for its wgmma of kt - 2 before the barrier above). deep = 1: wait
+        // until everyone is past the wgmma of tile kt - 1, then refill its
+        // stage, so that stages - 1 tiles are in flight instead of
+        // stages - 2; tile kt keeps the tensor cores busy meanwhile.
+        scf.if %deep1 {
+          gpu.barrier
+        }
+        // Refill with tile kt + stages - 2 + deep.
         %nxt = arith.addi %kt, %pre : index
         %live = arith.cmpi ult, %nxt, %ktiles : index
         scf.if %live {
@@ -267,42 +328,6 @@ module attributes {gpu.container_module} {
           } {tuna.unroll}
         }
         nvvm.cp.async.commit.group
-
-        // Tensor-core work on stage kt mod stages.
-        %s = arith.remui %kt, %stages : index
-        %sao = arith.muli %s, %a_stage_bytes : index
-        %sa1 = arith.addi %saddr, %sao : index
-        %sa2 = arith.addi %sa1, %wg_off : index
-        %sbo = arith.muli %s, %b_stage_bytes : index
-        %sb1 = arith.addi %saddr_b, %sbo : index
-        %sa_i = arith.index_cast %sa2 : index to i64
-        %sb_i = arith.index_cast %sb1 : index to i64
-        %sh4 = arith.constant 4 : i64
-        %sa_4 = arith.shrui %sa_i, %sh4 : i64
-        %sb_4 = arith.shrui %sb_i, %sh4 : i64
-        %sa_m = arith.andi %sa_4, %mask14 : i64
-        %sb_m = arith.andi %sb_4, %mask14 : i64
-        %da0 = arith.ori %sa_m, %hi_a : i64
-        %db0 = arith.ori %sb_m, %hi_b : i64
-        %i2 = arith.constant 2 : i64
-        %i4 = arith.constant 4 : i64
-        %i6 = arith.constant 6 : i64
-        %i128 = arith.constant 128 : i64
-        %i256 = arith.constant 256 : i64
-        %i384 = arith.constant 384 : i64
-        %da1 = arith.addi %da0, %i2 : i64
-        %da2 = arith.addi %da0, %i4 : i64
-        %da3 = arith.addi %da0, %i6 : i64
-        %db1 = arith.addi %db0, %i128 : i64
-        %db2 = arith.addi %db0, %i256 : i64
-        %db3 = arith.addi %db0, %i384 : i64
-        nvvm.wgmma.fence.aligned
-        %r0 = nvvm.wgmma.mma_async %da0, %db0, %acc, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
-        %r1 = nvvm.wgmma.mma_async %da1, %db1, %r0, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
-        %r2 = nvvm.wgmma.mma_async %da2, %db2, %r1, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
-        %r3 = nvvm.wgmma.mma_async %da3, %db3, %r2, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
-        nvvm.wgmma.commit.group.sync.aligned
-        nvvm.wgmma.wait.group.sync.aligned 1
         scf.yield %r3 : !acc
       }
       nvvm.wgmma.wait.group.sync.aligned 0
