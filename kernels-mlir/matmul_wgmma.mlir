@@ -8,13 +8,15 @@
 // matmul_f16_wgmma: a block of bm / 64 warpgroups (128 threads each)
 // computes a bm x 256 tile of C; warpgroup w owns rows 64 w .. 64 w + 63
 // and keeps its 64 x 256 fp32 accumulator in registers (128 floats a
-// thread, one `wgmma.mma_async.m64n256k16` result). Per 64-deep k tile:
-//  - every thread copies its share of A's tile (bm x 64) and B's tile
-//    (64 x 256) with cp.async (16 bytes a copy) into a ring of `stages`
+// thread, one `wgmma.mma_async.m64n256k16` result). Per bk-deep k tile
+// (bk = 64 or 128):
+//  - every thread copies its share of A's tile (bm x bk) and B's tile
+//    (bk x 256) with cp.async (16 bytes a copy) into a ring of `stages`
 //    shared-memory buffers, in the 128-byte swizzled layouts wgmma reads:
-//    A K-major (row r of the tile at 128 r bytes, its 16-byte chunk j at
-//    chunk j ^ (r mod 8)); B MN-major, as four 64-column atoms 8 KiB apart
-//    (row k of an atom at 128 k bytes, chunk j at j ^ (k mod 8)). The
+//    A K-major, as bk / 64 column blocks of bm x 64 (row r of a block at
+//    128 r bytes, its 16-byte chunk j at chunk j ^ (r mod 8)); B MN-major,
+//    as four 64-column atoms 128 bk bytes apart (row k of an atom at 128 k
+//    bytes, chunk j at j ^ (k mod 8)). The
 //    buffers are 1024-byte aligned (the swizzle pattern repeats every 8
 //    rows of 128 bytes), so the block asks for 1 KiB more than it uses.
 //  - `stages - 2 + deep` tiles are in flight. At the top of iteration kt a
@@ -22,9 +24,9 @@
 //    stages - 3 + deep), makes its copies visible to the async proxy
 //    (fence.proxy.async.shared::cta: wgmma reads shared memory through it)
 //    and meets the others at a barrier.
-//  - wgmma.fence, four m64n256k16 wgmma (one per 16-deep slice; the
-//    descriptors advance 32 bytes along A's swizzled rows and 2 KiB down
-//    B's), commit, and wait until at most one group (this tile's) is
+//  - wgmma.fence, bk / 16 m64n256k16 wgmma (one per 16-deep slice; the
+//    descriptors advance 32 bytes along A's swizzled rows, to the next
+//    column block after four, and 2 KiB down B's), commit, and wait until at most one group (this tile's) is
 //    pending, so that the tensor cores work on tile kt while the copies of
 //    the next tiles are issued and awaited.
 //  - Then the refill: deep = 0 copies tile kt + stages - 2 into the stage
@@ -36,7 +38,8 @@
 // bits 0-13, leading byte offset >> 4 in 16-29, stride byte offset >> 4 in
 // 32-45, swizzle mode in 62-63 (1: 128 bytes). A: stride 1024 (8 rows),
 // leading 16 (unused for K-major swizzled layouts). B (transposed, layout
-// `row`): leading 8192 (next 64-column atom), stride 1024 (next 8 rows of k).
+// `row`): leading 128 bk (next 64-column atom), stride 1024 (next 8 rows
+// of k).
 // Epilogue: after the last wgmma group and cp.async group have completed,
 // the accumulators go to shared memory (fp32, rows padded to 264 floats,
 // nvgpu.warpgroup.mma.store knows the fragment layout), then every thread
@@ -46,10 +49,12 @@
 // of 128 floats whose type cannot depend on a parameter.
 // gm > 1 orders the blocks in groups of gm block rows (Triton's GROUP_M)
 // for L2 reuse, as matmul_f16 does.
-// Needs sm_90a (`--target=nvptx:sm_90a`) and `--max-shared-memory=232448`:
-// even the smallest variant uses 121 KiB of shared memory.
+// stages + deep >= 3 (a constraint), so that at least one tile is in
+// flight. Needs sm_90a (`--target=nvptx:sm_90a`) and
+// `--max-shared-memory=232448`: even the smallest variant uses 161 KiB of
+// shared memory.
 
-#tiles = affine_set<(m, n, k)[bm, stages, gm, deep] : (m mod bm == 0, n mod 256 == 0, k mod 64 == 0)>
+#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep] : (m mod bm == 0, n mod 256 == 0, k mod bk == 0, stages + deep - 3 >= 0)>
 !acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 
 module attributes {gpu.container_module} {
@@ -57,28 +62,32 @@ module attributes {gpu.container_module} {
     gpu.func @matmul_f16_wgmma(%a: memref<?xf16>, %b: memref<?xf16>, %c: memref<?xf16>,
                                %m: index, %n: index, %k: index) kernel attributes {
       tuna.space = #tuna.space<
-        params = [#tuna.param<"bm">, #tuna.param<"stages">, #tuna.param<"gm">,
+        params = [#tuna.param<"bm">, #tuna.param<"bk">, #tuna.param<"stages">, #tuna.param<"gm">,
                   #tuna.param<"deep">],
-        configs = [{bm = 128, stages = 4, gm = 8, deep = 0},
-                   {bm = 128, stages = 4, gm = 1, deep = 0},
-                   {bm = 128, stages = 3, gm = 8, deep = 0},
-                   {bm = 128, stages = 3, gm = 1, deep = 0},
-                   {bm = 128, stages = 4, gm = 8, deep = 1},
-                   {bm = 128, stages = 4, gm = 1, deep = 1},
-                   {bm = 128, stages = 3, gm = 8, deep = 1},
-                   {bm = 128, stages = 3, gm = 1, deep = 1},
-                   {bm = 64, stages = 4, gm = 8, deep = 0},
-                   {bm = 64, stages = 5, gm = 8, deep = 0},
-                   {bm = 64, stages = 4, gm = 8, deep = 1},
-                   {bm = 64, stages = 5, gm = 8, deep = 1}],
-        defaults = {bm = 128, stages = 4, gm = 8, deep = 0},
+        configs = [{bm = 128, bk = 64, stages = 4, gm = 8, deep = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0},
+                   {bm = 128, bk = 64, stages = 3, gm = 8, deep = 0},
+                   {bm = 128, bk = 64, stages = 3, gm = 1, deep = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 1},
+                   {bm = 128, bk = 64, stages = 3, gm = 8, deep = 1},
+                   {bm = 128, bk = 64, stages = 3, gm = 1, deep = 1},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 0},
+                   {bm = 64, bk = 64, stages = 5, gm = 8, deep = 0},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1},
+                   {bm = 64, bk = 64, stages = 5, gm = 8, deep = 1},
+                   {bm = 128, bk = 128, stages = 2, gm = 8, deep = 1},
+                   {bm = 128, bk = 128, stages = 2, gm = 1, deep = 1},
+                   {bm = 64, bk = 128, stages = 2, gm = 8, deep = 1}],
+        defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0},
         constraints = [#tiles],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
-        grid = affine_map<(m, n, k)[bm, stages, gm, deep] -> (n ceildiv 256, m ceildiv bm)>,
-        block = affine_map<(m, n, k)[bm, stages, gm, deep] -> (bm * 2)>,
-        smem = affine_map<(m, n, k)[bm, stages, gm, deep] -> (stages * (bm + 256) * 128 + 1024)>
+        grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep] -> (n ceildiv 256, m ceildiv bm)>,
+        block = affine_map<(m, n, k)[bm, bk, stages, gm, deep] -> (bm * 2)>,
+        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep] -> (stages * (bm + 256) * bk * 2 + 1024)>
       >} {
       %bm = tuna.param "bm" : index
+      %bk = tuna.param "bk" : index
       %stages = tuna.param "stages" : index
       %gm = tuna.param "gm" : index
       %deep = tuna.param "deep" : index
@@ -99,7 +108,6 @@ module attributes {gpu.container_module} {
       %c4096 = arith.constant 4096 : index
       %c8192 = arith.constant 8192 : index
       %bn = arith.constant 256 : index
-      %bk = arith.constant 64 : index
       %tid = gpu.thread_id x
       %bx = gpu.block_id x
       %by = gpu.block_id y
@@ -141,8 +149,14 @@ module attributes {gpu.container_module} {
       %saddr_b = arith.addi %saddr, %na2 : index
 
       // 16-byte chunks: A's tile has bm x 8, B's 64 x 32.
-      %a_iters0 = arith.muli %bm, %c8 : index
-      %a_iters = arith.divui %a_iters0, %nthreads : index
+      // 16-byte chunks of a row of A's tile, the halfs of one 64-column
+      // block of it (bm x 64, 128-byte rows), of one 64-column atom of B's.
+      %acpr = arith.divui %bk, %c8 : index
+      %acb = arith.muli %bm, %c64 : index
+      %batom = arith.muli %bk, %c64 : index
+      %a_iters0 = arith.muli %bm, %bk : index
+      %a_iters1 = arith.divui %a_iters0, %c8 : index
+      %a_iters = arith.divui %a_iters1, %nthreads : index
       %b_chunks = arith.muli %bk, %c32 : index
       %b_iters = arith.divui %b_chunks, %nthreads : index
       %ktiles = arith.divui %k, %bk : index
@@ -160,18 +174,22 @@ module attributes {gpu.container_module} {
           scf.for %i = %c0 to %a_iters step %c1 {
             %ci = arith.muli %i, %nthreads : index
             %ch = arith.addi %ci, %tid : index
-            %r = arith.divui %ch, %c8 : index
-            %j = arith.remui %ch, %c8 : index
+            %r = arith.divui %ch, %acpr : index
+            %j = arith.remui %ch, %acpr : index
             %col = arith.muli %j, %c8 : index
             %gr = arith.addi %row0, %r : index
             %gro = arith.muli %gr, %k : index
             %gk = arith.addi %ka, %col : index
             %gi = arith.addi %gro, %gk : index
+            %cb = arith.divui %j, %c8 : index
+            %jj = arith.remui %j, %c8 : index
             %r7 = arith.andi %r, %c7 : index
-            %sj = arith.xori %j, %r7 : index
+            %sj = arith.xori %jj, %r7 : index
             %scol = arith.muli %sj, %c8 : index
-            %sr = arith.muli %r, %bk : index
-            %sr2 = arith.addi %ra_base, %sr : index
+            %cbo = arith.muli %cb, %acb : index
+            %sr = arith.muli %r, %c64 : index
+            %sr1 = arith.addi %ra_base, %cbo : index
+            %sr2 = arith.addi %sr1, %sr : index
             %si = arith.addi %sr2, %scol : index
             %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
           } {tuna.unroll}
@@ -190,8 +208,8 @@ module attributes {gpu.container_module} {
             %r7 = arith.andi %r, %c7 : index
             %sj = arith.xori %j, %r7 : index
             %scol = arith.muli %sj, %c8 : index
-            %ao = arith.muli %atom, %c4096 : index
-            %sr = arith.muli %r, %bk : index
+            %ao = arith.muli %atom, %batom : index
+            %sr = arith.muli %r, %c64 : index
             %s1 = arith.addi %rb_base, %ao : index
             %s2 = arith.addi %s1, %sr : index
             %si = arith.addi %s2, %scol : index
@@ -204,7 +222,17 @@ module attributes {gpu.container_module} {
       // Descriptor constants (swizzle 128 B; A: LBO 16, SBO 1024;
       // B: LBO 8192, SBO 1024) and this warpgroup's A offset.
       %hi_a = arith.constant 4611686293305360384 : i64
-      %hi_b = arith.constant 4611686293338849280 : i64
+      // B's leading byte offset (the next 64-column atom) is 128 bk bytes.
+      %hi_b0 = arith.constant 4611686293305294848 : i64
+      %lbo_b0 = arith.muli %bk, %c8 : index
+      %lbo_b1 = arith.index_cast %lbo_b0 : index to i64
+      %sh16 = arith.constant 16 : i64
+      %lbo_b = arith.shli %lbo_b1, %sh16 : i64
+      %hi_b = arith.ori %hi_b0, %lbo_b : i64
+      // The second 64-column block of A (bk = 128) is 128 bm bytes on.
+      %acb_bytes0 = arith.muli %bm, %c8 : index
+      %acb_enc = arith.index_cast %acb_bytes0 : index to i64
+      %big = arith.cmpi eq, %bk, %c128 : index
       %mask14 = arith.constant 16383 : i64
       %wg_off = arith.muli %wg, %c8192 : index
       %a_stage_bytes = arith.muli %sa_size, %c2 : index
@@ -268,6 +296,28 @@ module attributes {gpu.container_module} {
         %r1 = nvvm.wgmma.mma_async %da1, %db1, %r0, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
         %r2 = nvvm.wgmma.mma_async %da2, %db2, %r1, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
         %r3 = nvvm.wgmma.mma_async %da3, %db3, %r2, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        // bk = 128: four more 16-deep slices, from A's second column block.
+        %r7s = scf.if %big -> (!acc) {
+          %i512 = arith.constant 512 : i64
+          %i640 = arith.constant 640 : i64
+          %i768 = arith.constant 768 : i64
+          %i896 = arith.constant 896 : i64
+          %da4 = arith.addi %da0, %acb_enc : i64
+          %da5 = arith.addi %da4, %i2 : i64
+          %da6 = arith.addi %da4, %i4 : i64
+          %da7 = arith.addi %da4, %i6 : i64
+          %db4 = arith.addi %db0, %i512 : i64
+          %db5 = arith.addi %db0, %i640 : i64
+          %db6 = arith.addi %db0, %i768 : i64
+          %db7 = arith.addi %db0, %i896 : i64
+          %r4 = nvvm.wgmma.mma_async %da4, %db4, %r3, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+          %r5 = nvvm.wgmma.mma_async %da5, %db5, %r4, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+          %r6 = nvvm.wgmma.mma_async %da6, %db6, %r5, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+          %r7 = nvvm.wgmma.mma_async %da7, %db7, %r6, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+          scf.yield %r7 : !acc
+        } else {
+          scf.yield %r3 : !acc
+        }
         nvvm.wgmma.commit.group.sync.aligned
         nvvm.wgmma.wait.group.sync.aligned 1
         // deep = 0: refill the stage of tile kt - 2 (every warpgroup waited
@@ -289,18 +339,22 @@ module attributes {gpu.container_module} {
           scf.for %i = %c0 to %a_iters step %c1 {
             %ci = arith.muli %i, %nthreads : index
             %ch = arith.addi %ci, %tid : index
-            %r = arith.divui %ch, %c8 : index
-            %j = arith.remui %ch, %c8 : index
+            %r = arith.divui %ch, %acpr : index
+            %j = arith.remui %ch, %acpr : index
             %col = arith.muli %j, %c8 : index
             %gr = arith.addi %row0, %r : index
             %gro = arith.muli %gr, %k : index
             %gk = arith.addi %ka, %col : index
             %gi = arith.addi %gro, %gk : index
+            %cb = arith.divui %j, %c8 : index
+            %jj = arith.remui %j, %c8 : index
             %r7 = arith.andi %r, %c7 : index
-            %sj = arith.xori %j, %r7 : index
+            %sj = arith.xori %jj, %r7 : index
             %scol = arith.muli %sj, %c8 : index
-            %sr = arith.muli %r, %bk : index
-            %sr2 = arith.addi %ra_base, %sr : index
+            %cbo = arith.muli %cb, %acb : index
+            %sr = arith.muli %r, %c64 : index
+            %sr1 = arith.addi %ra_base, %cbo : index
+            %sr2 = arith.addi %sr1, %sr : index
             %si = arith.addi %sr2, %scol : index
             %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
           } {tuna.unroll}
@@ -319,8 +373,8 @@ module attributes {gpu.container_module} {
             %r7 = arith.andi %r, %c7 : index
             %sj = arith.xori %j, %r7 : index
             %scol = arith.muli %sj, %c8 : index
-            %ao = arith.muli %atom, %c4096 : index
-            %sr = arith.muli %r, %bk : index
+            %ao = arith.muli %atom, %batom : index
+            %sr = arith.muli %r, %c64 : index
             %s1 = arith.addi %rb_base, %ao : index
             %s2 = arith.addi %s1, %sr : index
             %si = arith.addi %s2, %scol : index
@@ -328,7 +382,7 @@ module attributes {gpu.container_module} {
           } {tuna.unroll}
         }
         nvvm.cp.async.commit.group
-        scf.yield %r3 : !acc
+        scf.yield %r7s : !acc
       }
       nvvm.wgmma.wait.group.sync.aligned 0
       nvvm.cp.async.wait.group 0

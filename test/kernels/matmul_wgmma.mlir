@@ -4,15 +4,17 @@
 // RUN: FileCheck %s --check-prefix=S3 --input-file=%t/matmul_f16_wgmma__v2.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=DEEP --input-file=%t/matmul_f16_wgmma__v4.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=BM64 --input-file=%t/matmul_f16_wgmma__v8.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=BK128 --input-file=%t/matmul_f16_wgmma__v12.sm_90a.ptx
 // Every variant needs more than the default 48 KiB of shared memory.
 // RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   -o %t.small.tuna 2>&1 | FileCheck %s --check-prefix=SMALL
 
-// CHECK:      kernel matmul_f16_wgmma: 12 variants, default matmul_f16_wgmma__v0
-// CHECK:      matmul_f16_wgmma__v0 {{ *}}bm=128 stages=4 gm=8 deep=0
-// CHECK:      matmul_f16_wgmma__v4 {{ *}}bm=128 stages=4 gm=8 deep=1
-// CHECK:      matmul_f16_wgmma__v8 {{ *}}bm=64 stages=4 gm=8 deep=0
-// CHECK:      compiled nvptx:sm_90a: 12 variants
+// CHECK:      kernel matmul_f16_wgmma: 15 variants, default matmul_f16_wgmma__v0
+// CHECK:      matmul_f16_wgmma__v0 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0
+// CHECK:      matmul_f16_wgmma__v4 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=1
+// CHECK:      matmul_f16_wgmma__v8 {{ *}}bm=64 bk=64 stages=4 gm=8 deep=0
+// CHECK:      matmul_f16_wgmma__v12 {{ *}}bm=128 bk=128 stages=2 gm=8 deep=1
+// CHECK:      compiled nvptx:sm_90a: 15 variants
 
 // SMALL: kernel 'matmul_f16_wgmma': every configuration breaks a constraint or a limit
 
@@ -58,3 +60,14 @@
 // One warpgroup (bm = 64): its 128 accumulators stay out of local memory.
 // BM64:     wgmma.mma_async.sync.aligned.m64n256k16
 // BM64-NOT: .local
+
+// bk = 128, 2 stages, deep = 1: one 128-deep tile in flight, eight wgmma
+// per group; B's leading byte offset is 16 KiB (1024 << 16 in the
+// descriptor), A's second column block 16 KiB on (+1024 in the address).
+// BK128:         cp.async.wait_group {{[[:space:]]*}}0
+// BK128:         or.b64 {{.*}}, 4611686293372403712;
+// BK128-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16
+// BK128:         add.s64 {{.*}}, 4611686293305361408;
+// BK128-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16
+// BK128:         wgmma.wait_group.sync.aligned {{[[:space:]]*}}1
+// BK128-NOT:     .local
