@@ -132,7 +132,10 @@ if [ ! -f "$bundles/axpy.tuna" ] && [ ! -f "$bundles/matmul.tuna" ]; then
   echo "no kernel library bundles in $bundles: kernel library skipped"
   exit $scale_ok
 fi
-TUNA_CACHE_DIR=$(mktemp -d) "$build/bin/tuna-kernels-bench" "$root/bench/out/bundles" \
+# TUNA_KERNELS_TIMEOUT=S bounds it (a new kernel that hangs must not take
+# the Triton twins down with it; 0, the default: no bound).
+TUNA_CACHE_DIR=$(mktemp -d) timeout "${TUNA_KERNELS_TIMEOUT:-0}" \
+  "$build/bin/tuna-kernels-bench" "$root/bench/out/bundles" \
   $only > "$logs/kernels.log" 2>&1
 kernels_rc=$?
 python3 "$root/bench/gpu/triton_kernels.py" $only >> "$logs/kernels.log" 2>&1
@@ -147,16 +150,18 @@ mm = [r for r in tuna if "tuned_tflops" in r]
 tuna = [r for r in tuna if "tuned_tflops" not in r]
 if mm:
     print("\nmatmul (TFLOP/s, 2 M N K flops; cuBLAS = torch.matmul; ok = tuned, default and triton correct)")
-    print("%-11s %-21s %-40s %6s %7s %6s %6s %7s %7s %8s %7s %3s" % (
+    print("%-16s %-21s %-40s %6s %7s %6s %6s %7s %7s %8s %7s %3s" % (
         "kernel", "shape", "tuna pick", "tuned", "default", "triton", "cublas",
         "tun/cub", "tun/trt", "max err", "1st ms", "ok"))
     for r in mm:
-        t = tr.get((r["kernel"], r["shape"]), {})
+        # matmul_f16_wgmma computes what matmul_f16 does: the same twins.
+        twin = "matmul_f16" if r["kernel"] == "matmul_f16_wgmma" else r["kernel"]
+        t = tr.get((twin, r["shape"]), {})
         alone = r["kernel"] == "mma_peak"  # No twin: the instruction's ceiling.
         ok = r["ok"] and (alone or t.get("ok", 0))
         err = max(r["err_tuned"], r["err_default"],
                   0 if alone else t.get("err", float("inf")))
-        print("%-11s %-21s %-40s %6.1f %7.1f %6s %6s %7s %7s %8.1e %7.0f %3s" % (
+        print("%-16s %-21s %-40s %6.1f %7.1f %6s %6s %7s %7s %8.1e %7.0f %3s" % (
             r["kernel"], r["shape"], r["pick"], r["tuned_tflops"],
             r["default_tflops"], t.get("tflops", "-"), t.get("torch_tflops", "-"),
             "%.2f" % (r["tuned_tflops"] / t["torch_tflops"]) if t else "-",

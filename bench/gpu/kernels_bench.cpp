@@ -2,7 +2,7 @@
 //
 // For each kernel of kernels-mlir/ (axpy, row_sum, softmax, layernorm,
 // transpose, color_normalize, matmul_f32, matmul_f16) compiled for sm_90,
-// at two or three shapes:
+// and matmul_f16_wgmma compiled for sm_90a, at two or three shapes:
 //  - correctness of the tuned and of the default variant: fresh random
 //    inputs, outputs poisoned with NaN before each checked launch, the
 //    relative L2 error against a CPU reference in double (transpose: exact);
@@ -286,13 +286,14 @@ Case colorCase(std::mt19937 &rng, int64_t images, int64_t h, int64_t w) {
 
 /// C = A B (row-major, M x K times K x N), f32 or f16 in and out. The
 /// reference covers `sampleRows` random rows of C in double; every element
-/// of C must be finite.
+/// of C must be finite. `wgmma`: matmul_f16_wgmma (bundle matmul_wgmma)
+/// instead of matmul_f16, same inputs and check.
 Case matmulCase(std::mt19937 &rng, bool f16, int64_t m, int64_t n, int64_t k,
-                int sampleRows) {
-  Case c{f16 ? "matmul_f16" : "matmul_f32",
+                int sampleRows, bool wgmma = false) {
+  Case c{wgmma ? "matmul_f16_wgmma" : f16 ? "matmul_f16" : "matmul_f32",
          "M=" + std::to_string(m) + ",N=" + std::to_string(n) +
              ",K=" + std::to_string(k)};
-  c.bundle = "matmul";
+  c.bundle = wgmma ? "matmul_wgmma" : "matmul";
   c.init = {randomVector(rng, m * k, -1, 1), randomVector(rng, k * n, -1, 1),
             {}};
   if (f16) {
@@ -322,14 +323,36 @@ Case matmulCase(std::mt19937 &rng, bool f16, int64_t m, int64_t n, int64_t k,
         out[j] += av * brow[j];
     }
   }
-  c.check = [rows, ref, n](const std::vector<float> &got) {
-    for (float x : got)
-      if (!std::isfinite(x))
-        return std::numeric_limits<double>::infinity();
+  c.check = [rows, ref, n, name = c.kernel,
+             tolerance = c.tolerance](const std::vector<float> &got) {
+    size_t nonFinite = 0, firstNonFinite = 0;
+    for (size_t i = 0; i < got.size(); ++i)
+      if (!std::isfinite(got[i]) && nonFinite++ == 0)
+        firstNonFinite = i;
+    if (nonFinite) {
+      std::fprintf(stderr, "%s: %zu non-finite outputs, the first at row %zu "
+                   "column %zu\n", name.c_str(), nonFinite,
+                   firstNonFinite / n, firstNonFinite % n);
+      return std::numeric_limits<double>::infinity();
+    }
     std::vector<float> sampled(ref.size());
     for (size_t s = 0; s < rows.size(); ++s)
       std::copy_n(&got[rows[s] * n], n, &sampled[s * n]);
-    return relativeError(sampled, ref);
+    double err = relativeError(sampled, ref);
+    if (err > tolerance) {
+      // Where it goes wrong says which part of a tile is misplaced.
+      size_t bad = 0;
+      for (size_t i = 0; i < ref.size(); ++i)
+        if (std::fabs(sampled[i] - ref[i]) > 0.05 + 0.01 * std::fabs(ref[i])) {
+          if (bad++ < 6)
+            std::fprintf(stderr, "%s: row %lld column %lld: got %g, want %g\n",
+                         name.c_str(), (long long)rows[i / n],
+                         (long long)(i % n), sampled[i], ref[i]);
+        }
+      std::fprintf(stderr, "%s: %zu of %zu sampled outputs wrong\n",
+                   name.c_str(), bad, ref.size());
+    }
+    return err;
   };
   c.flops = 2.0 * m * n * k;
   c.bytes = (f16 ? 2.0 : 4.0) * (m * k + k * n + m * n);
@@ -535,6 +558,9 @@ int main(int argc, char **argv) {
       {"matmul_f16", [&] { return matmulCase(rng, true, 4096, 4096, 4096, 16); }},
       {"matmul_f16", [&] { return matmulCase(rng, true, 2048, 2048, 2048, 32); }},
       {"matmul_f16", [&] { return matmulCase(rng, true, 8192, 8192, 8192, 4); }},
+      {"matmul_f16_wgmma", [&] { return matmulCase(rng, true, 4096, 4096, 4096, 16, true); }},
+      {"matmul_f16_wgmma", [&] { return matmulCase(rng, true, 2048, 2048, 2048, 32, true); }},
+      {"matmul_f16_wgmma", [&] { return matmulCase(rng, true, 8192, 8192, 8192, 4, true); }},
       {"matmul_f32", [&] { return matmulCase(rng, false, 2048, 2048, 2048, 32); }},
       {"matmul_f32", [&] { return matmulCase(rng, false, 4096, 4096, 4096, 16); }},
   };

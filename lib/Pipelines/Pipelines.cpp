@@ -87,12 +87,15 @@ static std::string pipelineFor(const Target &target) {
   switch (target.kind) {
   case Target::Kind::NVPTX:
     // convert-nvgpu-to-nvvm lowers the tensor-core ops (mma.sync, ldmatrix,
-    // cp.async) and must see the memrefs before convert-gpu-to-nvvm does.
+    // cp.async, the warpgroup ops) and must see the memrefs before
+    // convert-gpu-to-nvvm does; convert-nvvm-to-llvm turns the NVVM ops that
+    // have no LLVM intrinsic (wgmma.mma_async) into inline PTX.
     return llvm::formatv("nvvm-attach-target{{chip={0} features={1} O=3},"
                          "gpu.module({2},"
                          "expand-strided-metadata,lower-affine,"
                          "convert-nvgpu-to-nvvm,convert-scf-to-cf,"
-                         "convert-gpu-to-nvvm,reconcile-unrealized-casts)",
+                         "convert-gpu-to-nvvm,convert-nvvm-to-llvm,"
+                         "reconcile-unrealized-casts)",
                          target.chip, target.features, kUnroll);
   case Target::Kind::AMDGCN:
     return llvm::formatv("rocdl-attach-target{{chip={0} O=3},"

@@ -1,0 +1,425 @@
+// C = A B for row-major fp16 matrices on Hopper's warpgroup tensor cores
+// (wgmma, sm_90a): A is M x K, B is K x N, C is M x N (overwritten), all
+// contiguous (leading dimensions K, N, N); fp32 accumulation, fp16 output.
+//
+// Reference: C[i, j] = sum_k A[i, k] B[k, j], computed in double on the CPU
+// from the same (rounded) inputs (bench/gpu/kernels_bench.cpp).
+//
+// matmul_f16_wgmma: a block of bm / 64 warpgroups (128 threads each)
+// computes a bm x 256 tile of C; warpgroup w owns rows 64 w .. 64 w + 63
+// and keeps its 64 x 256 fp32 accumulator in registers (128 floats a
+// thread, one `wgmma.mma_async.m64n256k16` result). Per bk-deep k tile
+// (bk = 64 or 128):
+//  - every thread copies its share of A's tile (bm x bk) and B's tile
+//    (bk x 256) with cp.async (16 bytes a copy) into a ring of `stages`
+//    shared-memory buffers, in the 128-byte swizzled layouts wgmma reads:
+//    A K-major, as bk / 64 column blocks of bm x 64 (row r of a block at
+//    128 r bytes, its 16-byte chunk j at chunk j ^ (r mod 8)); B MN-major,
+//    as four 64-column atoms 128 bk bytes apart (row k of an atom at 128 k
+//    bytes, chunk j at j ^ (k mod 8)). The
+//    buffers are 1024-byte aligned (the swizzle pattern repeats every 8
+//    rows of 128 bytes), so the block asks for 1 KiB more than it uses.
+//  - `stages - 2 + deep` tiles are in flight. At the top of iteration kt a
+//    thread waits until tile kt has landed (cp.async.wait_group
+//    stages - 3 + deep), makes its copies visible to the async proxy
+//    (fence.proxy.async.shared::cta: wgmma reads shared memory through it)
+//    and meets the others at a barrier.
+//  - wgmma.fence, bk / 16 m64n256k16 wgmma (one per 16-deep slice; the
+//    descriptors advance 32 bytes along A's swizzled rows, to the next
+//    column block after four, and 2 KiB down B's), commit, and wait until at most one group (this tile's) is
+//    pending, so that the tensor cores work on tile kt while the copies of
+//    the next tiles are issued and awaited.
+//  - Then the refill: deep = 0 copies tile kt + stages - 2 into the stage
+//    of tile kt - 2 (every warpgroup waited for its wgmma of kt - 2 before
+//    the barrier); deep = 1 meets the others at a second barrier (everyone
+//    is past the wgmma of tile kt - 1) and copies tile kt + stages - 1 into
+//    the stage of kt - 1: one tile more in flight for one barrier more.
+// Descriptors (PTX ISA, "Matrix Descriptor Format"): start address >> 4 in
+// bits 0-13, leading byte offset >> 4 in 16-29, stride byte offset >> 4 in
+// 32-45, swizzle mode in 62-63 (1: 128 bytes). A: stride 1024 (8 rows),
+// leading 16 (unused for K-major swizzled layouts). B (transposed, layout
+// `row`): leading 128 bk (next 64-column atom), stride 1024 (next 8 rows
+// of k).
+// Epilogue: after the last wgmma group and cp.async group have completed,
+// the accumulators go to shared memory (fp32, rows padded to 264 floats,
+// nvgpu.warpgroup.mma.store knows the fragment layout), then every thread
+// converts 8 consecutive floats to fp16 and writes them with one 16-byte
+// store.
+// The N tile is 256 for every variant: the accumulator is one LLVM struct
+// of 128 floats whose type cannot depend on a parameter.
+// gm > 1 orders the blocks in groups of gm block rows (Triton's GROUP_M)
+// for L2 reuse, as matmul_f16 does.
+// stages + deep >= 3 (a constraint), so that at least one tile is in
+// flight. Needs sm_90a (`--target=nvptx:sm_90a`) and
+// `--max-shared-memory=232448`: even the smallest variant uses 161 KiB of
+// shared memory.
+
+#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep] : (m mod bm == 0, n mod 256 == 0, k mod bk == 0, stages + deep - 3 >= 0)>
+!acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @matmul_f16_wgmma(%a: memref<?xf16>, %b: memref<?xf16>, %c: memref<?xf16>,
+                               %m: index, %n: index, %k: index) kernel attributes {
+      tuna.space = #tuna.space<
+        params = [#tuna.param<"bm">, #tuna.param<"bk">, #tuna.param<"stages">, #tuna.param<"gm">,
+                  #tuna.param<"deep">],
+        configs = [{bm = 128, bk = 64, stages = 4, gm = 8, deep = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0},
+                   {bm = 128, bk = 64, stages = 3, gm = 8, deep = 0},
+                   {bm = 128, bk = 64, stages = 3, gm = 1, deep = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 1},
+                   {bm = 128, bk = 64, stages = 3, gm = 8, deep = 1},
+                   {bm = 128, bk = 64, stages = 3, gm = 1, deep = 1},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 0},
+                   {bm = 64, bk = 64, stages = 5, gm = 8, deep = 0},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1},
+                   {bm = 64, bk = 64, stages = 5, gm = 8, deep = 1},
+                   {bm = 128, bk = 128, stages = 2, gm = 8, deep = 1},
+                   {bm = 128, bk = 128, stages = 2, gm = 1, deep = 1},
+                   {bm = 64, bk = 128, stages = 2, gm = 8, deep = 1}],
+        defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0},
+        constraints = [#tiles],
+        key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
+        grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep] -> (n ceildiv 256, m ceildiv bm)>,
+        block = affine_map<(m, n, k)[bm, bk, stages, gm, deep] -> (bm * 2)>,
+        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep] -> (stages * (bm + 256) * bk * 2 + 1024)>
+      >} {
+      %bm = tuna.param "bm" : index
+      %bk = tuna.param "bk" : index
+      %stages = tuna.param "stages" : index
+      %gm = tuna.param "gm" : index
+      %deep = tuna.param "deep" : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %c7 = arith.constant 7 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c264 = arith.constant 264 : index
+      %c1024 = arith.constant 1024 : index
+      %c2048 = arith.constant 2048 : index
+      %c4096 = arith.constant 4096 : index
+      %c8192 = arith.constant 8192 : index
+      %bn = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %nthreads = arith.muli %bm, %c2 : index
+      %wg = arith.divui %tid, %c128 : index
+      // Grouped block order (gm block rows of a block column in a row).
+      %gx = gpu.grid_dim x
+      %gy = gpu.grid_dim y
+      %pid0 = arith.muli %by, %gx : index
+      %pid = arith.addi %pid0, %bx : index
+      %gwidth = arith.muli %gm, %gx : index
+      %group = arith.divui %pid, %gwidth : index
+      %gfirst = arith.muli %group, %gm : index
+      %grest = arith.subi %gy, %gfirst : index
+      %gsize = arith.minui %grest, %gm : index
+      %ging = arith.remui %pid, %gwidth : index
+      %pm0 = arith.remui %ging, %gsize : index
+      %pm = arith.addi %gfirst, %pm0 : index
+      %pn = arith.divui %ging, %gsize : index
+      %row0 = arith.muli %pm, %bm : index
+      %col0 = arith.muli %pn, %bn : index
+
+      // Shared memory: A stages (bm x 64 halfs each), then B stages
+      // (64 x 256 halfs each), from the first 1024-byte aligned address.
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %sraw = memref.extract_aligned_pointer_as_index %smem : memref<?xi8, #gpu.address_space<workgroup>> -> index
+      %mis = arith.remui %sraw, %c1024 : index
+      %shift0 = arith.subi %c1024, %mis : index
+      %shift = arith.remui %shift0, %c1024 : index
+      %saddr = arith.addi %sraw, %shift : index
+      %sa_size = arith.muli %bm, %bk : index
+      %sb_size = arith.muli %bk, %bn : index
+      %na = arith.muli %stages, %sa_size : index
+      %nb = arith.muli %stages, %sb_size : index
+      %sa = memref.view %smem[%shift][%na] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf16, #gpu.address_space<workgroup>>
+      %na2 = arith.muli %na, %c2 : index
+      %sb_off = arith.addi %shift, %na2 : index
+      %sb = memref.view %smem[%sb_off][%nb] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf16, #gpu.address_space<workgroup>>
+      %saddr_b = arith.addi %saddr, %na2 : index
+
+      // 16-byte chunks: A's tile has bm x 8, B's 64 x 32.
+      // 16-byte chunks of a row of A's tile, the halfs of one 64-column
+      // block of it (bm x 64, 128-byte rows), of one 64-column atom of B's.
+      %acpr = arith.divui %bk, %c8 : index
+      %acb = arith.muli %bm, %c64 : index
+      %batom = arith.muli %bk, %c64 : index
+      %a_iters0 = arith.muli %bm, %bk : index
+      %a_iters1 = arith.divui %a_iters0, %c8 : index
+      %a_iters = arith.divui %a_iters1, %nthreads : index
+      %b_chunks = arith.muli %bk, %c32 : index
+      %b_iters = arith.divui %b_chunks, %nthreads : index
+      %ktiles = arith.divui %k, %bk : index
+      %pre0 = arith.subi %stages, %c2 : index
+      %pre = arith.addi %pre0, %deep : index
+      %deep1 = arith.cmpi eq, %deep, %c1 : index
+
+      // Prologue: tiles 0 .. stages - 3 + deep, one cp.async group each.
+      scf.for %s = %c0 to %pre step %c1 {
+        %live = arith.cmpi ult, %s, %ktiles : index
+        scf.if %live {
+          %ka = arith.muli %s, %bk : index
+          %ra_base = arith.muli %s, %sa_size : index
+          %rb_base = arith.muli %s, %sb_size : index
+          scf.for %i = %c0 to %a_iters step %c1 {
+            %ci = arith.muli %i, %nthreads : index
+            %ch = arith.addi %ci, %tid : index
+            %r = arith.divui %ch, %acpr : index
+            %j = arith.remui %ch, %acpr : index
+            %col = arith.muli %j, %c8 : index
+            %gr = arith.addi %row0, %r : index
+            %gro = arith.muli %gr, %k : index
+            %gk = arith.addi %ka, %col : index
+            %gi = arith.addi %gro, %gk : index
+            %cb = arith.divui %j, %c8 : index
+            %jj = arith.remui %j, %c8 : index
+            %r7 = arith.andi %r, %c7 : index
+            %sj = arith.xori %jj, %r7 : index
+            %scol = arith.muli %sj, %c8 : index
+            %cbo = arith.muli %cb, %acb : index
+            %sr = arith.muli %r, %c64 : index
+            %sr1 = arith.addi %ra_base, %cbo : index
+            %sr2 = arith.addi %sr1, %sr : index
+            %si = arith.addi %sr2, %scol : index
+            %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+          } {tuna.unroll}
+          scf.for %i = %c0 to %b_iters step %c1 {
+            %ci = arith.muli %i, %nthreads : index
+            %ch = arith.addi %ci, %tid : index
+            %r = arith.divui %ch, %c32 : index
+            %cc = arith.remui %ch, %c32 : index
+            %col = arith.muli %cc, %c8 : index
+            %gr = arith.addi %ka, %r : index
+            %gro = arith.muli %gr, %n : index
+            %gc = arith.addi %col0, %col : index
+            %gi = arith.addi %gro, %gc : index
+            %atom = arith.divui %cc, %c8 : index
+            %j = arith.remui %cc, %c8 : index
+            %r7 = arith.andi %r, %c7 : index
+            %sj = arith.xori %j, %r7 : index
+            %scol = arith.muli %sj, %c8 : index
+            %ao = arith.muli %atom, %batom : index
+            %sr = arith.muli %r, %c64 : index
+            %s1 = arith.addi %rb_base, %ao : index
+            %s2 = arith.addi %s1, %sr : index
+            %si = arith.addi %s2, %scol : index
+            %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+          } {tuna.unroll}
+        }
+        nvvm.cp.async.commit.group
+      } {tuna.unroll}
+
+      // Descriptor constants (swizzle 128 B; A: LBO 16, SBO 1024;
+      // B: LBO 8192, SBO 1024) and this warpgroup's A offset.
+      %hi_a = arith.constant 4611686293305360384 : i64
+      // B's leading byte offset (the next 64-column atom) is 128 bk bytes.
+      %hi_b0 = arith.constant 4611686293305294848 : i64
+      %lbo_b0 = arith.muli %bk, %c8 : index
+      %lbo_b1 = arith.index_cast %lbo_b0 : index to i64
+      %sh16 = arith.constant 16 : i64
+      %lbo_b = arith.shli %lbo_b1, %sh16 : i64
+      %hi_b = arith.ori %hi_b0, %lbo_b : i64
+      // The second 64-column block of A (bk = 128) is 128 bm bytes on.
+      %acb_bytes0 = arith.muli %bm, %c8 : index
+      %acb_enc = arith.index_cast %acb_bytes0 : index to i64
+      %big = arith.cmpi eq, %bk, %c128 : index
+      %mask14 = arith.constant 16383 : i64
+      %wg_off = arith.muli %wg, %c8192 : index
+      %a_stage_bytes = arith.muli %sa_size, %c2 : index
+      %b_stage_bytes = arith.muli %sb_size, %c2 : index
+      %acc0 = llvm.mlir.zero : !acc
+
+      %accf = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%acc = %acc0) -> (!acc) {
+        // Tile kt has landed once at most stages - 3 + deep groups are
+        // pending.
+        %pending = arith.subi %pre, %c1 : index
+        scf.index_switch %pending
+        case 1 {
+          nvvm.cp.async.wait.group 1
+          scf.yield
+        }
+        case 2 {
+          nvvm.cp.async.wait.group 2
+          scf.yield
+        }
+        case 3 {
+          nvvm.cp.async.wait.group 3
+          scf.yield
+        }
+        default {
+          nvvm.cp.async.wait.group 0
+          scf.yield
+        }
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+        gpu.barrier
+
+        // Tensor-core work on stage kt mod stages.
+        %s = arith.remui %kt, %stages : index
+        %sao = arith.muli %s, %a_stage_bytes : index
+        %sa1 = arith.addi %saddr, %sao : index
+        %sa2 = arith.addi %sa1, %wg_off : index
+        %sbo = arith.muli %s, %b_stage_bytes : index
+        %sb1 = arith.addi %saddr_b, %sbo : index
+        %sa_i = arith.index_cast %sa2 : index to i64
+        %sb_i = arith.index_cast %sb1 : index to i64
+        %sh4 = arith.constant 4 : i64
+        %sa_4 = arith.shrui %sa_i, %sh4 : i64
+        %sb_4 = arith.shrui %sb_i, %sh4 : i64
+        %sa_m = arith.andi %sa_4, %mask14 : i64
+        %sb_m = arith.andi %sb_4, %mask14 : i64
+        %da0 = arith.ori %sa_m, %hi_a : i64
+        %db0 = arith.ori %sb_m, %hi_b : i64
+        %i2 = arith.constant 2 : i64
+        %i4 = arith.constant 4 : i64
+        %i6 = arith.constant 6 : i64
+        %i128 = arith.constant 128 : i64
+        %i256 = arith.constant 256 : i64
+        %i384 = arith.constant 384 : i64
+        %da1 = arith.addi %da0, %i2 : i64
+        %da2 = arith.addi %da0, %i4 : i64
+        %da3 = arith.addi %da0, %i6 : i64
+        %db1 = arith.addi %db0, %i128 : i64
+        %db2 = arith.addi %db0, %i256 : i64
+        %db3 = arith.addi %db0, %i384 : i64
+        nvvm.wgmma.fence.aligned
+        %r0 = nvvm.wgmma.mma_async %da0, %db0, %acc, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        %r1 = nvvm.wgmma.mma_async %da1, %db1, %r0, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        %r2 = nvvm.wgmma.mma_async %da2, %db2, %r1, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        %r3 = nvvm.wgmma.mma_async %da3, %db3, %r2, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        // bk = 128: four more 16-deep slices, from A's second column block.
+        %r7s = scf.if %big -> (!acc) {
+          %i512 = arith.constant 512 : i64
+          %i640 = arith.constant 640 : i64
+          %i768 = arith.constant 768 : i64
+          %i896 = arith.constant 896 : i64
+          %da4 = arith.addi %da0, %acb_enc : i64
+          %da5 = arith.addi %da4, %i2 : i64
+          %da6 = arith.addi %da4, %i4 : i64
+          %da7 = arith.addi %da4, %i6 : i64
+          %db4 = arith.addi %db0, %i512 : i64
+          %db5 = arith.addi %db0, %i640 : i64
+          %db6 = arith.addi %db0, %i768 : i64
+          %db7 = arith.addi %db0, %i896 : i64
+          %r4 = nvvm.wgmma.mma_async %da4, %db4, %r3, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+          %r5 = nvvm.wgmma.mma_async %da5, %db5, %r4, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+          %r6 = nvvm.wgmma.mma_async %da6, %db6, %r5, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+          %r7 = nvvm.wgmma.mma_async %da7, %db7, %r6, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+          scf.yield %r7 : !acc
+        } else {
+          scf.yield %r3 : !acc
+        }
+        nvvm.wgmma.commit.group.sync.aligned
+        nvvm.wgmma.wait.group.sync.aligned 1
+        // deep = 0: refill the stage of tile kt - 2 (every warpgroup waited
+        // for its wgmma of kt - 2 before the barrier above). deep = 1: wait
+        // until everyone is past the wgmma of tile kt - 1, then refill its
+        // stage, so that stages - 1 tiles are in flight instead of
+        // stages - 2; tile kt keeps the tensor cores busy meanwhile.
+        scf.if %deep1 {
+          gpu.barrier
+        }
+        // Refill with tile kt + stages - 2 + deep.
+        %nxt = arith.addi %kt, %pre : index
+        %live = arith.cmpi ult, %nxt, %ktiles : index
+        scf.if %live {
+          %rs = arith.remui %nxt, %stages : index
+          %ka = arith.muli %nxt, %bk : index
+          %ra_base = arith.muli %rs, %sa_size : index
+          %rb_base = arith.muli %rs, %sb_size : index
+          scf.for %i = %c0 to %a_iters step %c1 {
+            %ci = arith.muli %i, %nthreads : index
+            %ch = arith.addi %ci, %tid : index
+            %r = arith.divui %ch, %acpr : index
+            %j = arith.remui %ch, %acpr : index
+            %col = arith.muli %j, %c8 : index
+            %gr = arith.addi %row0, %r : index
+            %gro = arith.muli %gr, %k : index
+            %gk = arith.addi %ka, %col : index
+            %gi = arith.addi %gro, %gk : index
+            %cb = arith.divui %j, %c8 : index
+            %jj = arith.remui %j, %c8 : index
+            %r7 = arith.andi %r, %c7 : index
+            %sj = arith.xori %jj, %r7 : index
+            %scol = arith.muli %sj, %c8 : index
+            %cbo = arith.muli %cb, %acb : index
+            %sr = arith.muli %r, %c64 : index
+            %sr1 = arith.addi %ra_base, %cbo : index
+            %sr2 = arith.addi %sr1, %sr : index
+            %si = arith.addi %sr2, %scol : index
+            %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+          } {tuna.unroll}
+          scf.for %i = %c0 to %b_iters step %c1 {
+            %ci = arith.muli %i, %nthreads : index
+            %ch = arith.addi %ci, %tid : index
+            %r = arith.divui %ch, %c32 : index
+            %cc = arith.remui %ch, %c32 : index
+            %col = arith.muli %cc, %c8 : index
+            %gr = arith.addi %ka, %r : index
+            %gro = arith.muli %gr, %n : index
+            %gc = arith.addi %col0, %col : index
+            %gi = arith.addi %gro, %gc : index
+            %atom = arith.divui %cc, %c8 : index
+            %j = arith.remui %cc, %c8 : index
+            %r7 = arith.andi %r, %c7 : index
+            %sj = arith.xori %j, %r7 : index
+            %scol = arith.muli %sj, %c8 : index
+            %ao = arith.muli %atom, %batom : index
+            %sr = arith.muli %r, %c64 : index
+            %s1 = arith.addi %rb_base, %ao : index
+            %s2 = arith.addi %s1, %sr : index
+            %si = arith.addi %s2, %scol : index
+            %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+          } {tuna.unroll}
+        }
+        nvvm.cp.async.commit.group
+        scf.yield %r7s : !acc
+      }
+      nvvm.wgmma.wait.group.sync.aligned 0
+      nvvm.cp.async.wait.group 0
+      gpu.barrier
+
+      // Epilogue: accumulators to shared memory (fp32, 264-float rows), then
+      // 16-byte fp16 stores of 8 consecutive columns. The store op wants a
+      // 64 x 256 destination, but its lowering puts warp w's rows at 16 w
+      // from the block's thread id: warpgroup 1 writes rows 64..127 of the
+      // same view, inside the 128-row buffer.
+      %cs = memref.view %smem[%shift][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x264xf32, #gpu.address_space<workgroup>>
+      %accp0 = llvm.mlir.poison : !llvm.struct<(!acc)>
+      %accp = llvm.insertvalue %accf, %accp0[0] : !llvm.struct<(!acc)>
+      %accw = builtin.unrealized_conversion_cast %accp : !llvm.struct<(!acc)> to !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>
+      %cs64 = memref.reinterpret_cast %cs to offset: [0], sizes: [64, 256], strides: [264, 1] : memref<128x264xf32, #gpu.address_space<workgroup>> to memref<64x256xf32, strided<[264, 1]>, #gpu.address_space<workgroup>>
+      nvgpu.warpgroup.mma.store %accw, %cs64 : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to memref<64x256xf32, strided<[264, 1]>, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %out_chunks = arith.muli %bm, %c32 : index
+      %out_iters = arith.divui %out_chunks, %nthreads : index
+      scf.for %i = %c0 to %out_iters step %c1 {
+        %ci = arith.muli %i, %nthreads : index
+        %ch = arith.addi %ci, %tid : index
+        %r = arith.divui %ch, %c32 : index
+        %cc = arith.remui %ch, %c32 : index
+        %col = arith.muli %cc, %c8 : index
+        %col4 = arith.addi %col, %c4 : index
+        %v0 = vector.load %cs[%r, %col] : memref<128x264xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        %v1 = vector.load %cs[%r, %col4] : memref<128x264xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        %v = vector.shuffle %v0, %v1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
+        %h = arith.truncf %v : vector<8xf32> to vector<8xf16>
+        %gr = arith.addi %row0, %r : index
+        %gro = arith.muli %gr, %n : index
+        %gc = arith.addi %col0, %col : index
+        %gi = arith.addi %gro, %gc : index
+        vector.store %h, %c[%gi] {alignment = 16} : memref<?xf16>, vector<8xf16>
+      } {tuna.unroll}
+      gpu.return
+    }
+  }
+}

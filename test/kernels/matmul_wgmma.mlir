@@ -1,0 +1,73 @@
+// RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
+// RUN:   --max-shared-memory=232448 -o %t.tuna --emit-dir=%t | FileCheck %s
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_f16_wgmma__v0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=S3 --input-file=%t/matmul_f16_wgmma__v2.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=DEEP --input-file=%t/matmul_f16_wgmma__v4.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=BM64 --input-file=%t/matmul_f16_wgmma__v8.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=BK128 --input-file=%t/matmul_f16_wgmma__v12.sm_90a.ptx
+// Every variant needs more than the default 48 KiB of shared memory.
+// RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
+// RUN:   -o %t.small.tuna 2>&1 | FileCheck %s --check-prefix=SMALL
+
+// CHECK:      kernel matmul_f16_wgmma: 15 variants, default matmul_f16_wgmma__v0
+// CHECK:      matmul_f16_wgmma__v0 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0
+// CHECK:      matmul_f16_wgmma__v4 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=1
+// CHECK:      matmul_f16_wgmma__v8 {{ *}}bm=64 bk=64 stages=4 gm=8 deep=0
+// CHECK:      matmul_f16_wgmma__v12 {{ *}}bm=128 bk=128 stages=2 gm=8 deep=1
+// CHECK:      compiled nvptx:sm_90a: 15 variants
+
+// SMALL: kernel 'matmul_f16_wgmma': every configuration breaks a constraint or a limit
+
+// 128 x 256 tile, 4 stages, deep = 0 (2 tiles in flight): the copies land
+// (wait_group 1), are fenced for the async proxy, then one wgmma group of
+// four m64n256k16 (B transposed: the last immediate is 1) per 64-deep tile,
+// leaving one group pending, then the refill without a second barrier; all
+// 128 accumulators stay in registers.
+// PTX:     .target sm_90a
+// PTX:     cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
+// PTX:     cp.async.commit_group
+// PTX:     cp.async.wait_group {{[[:space:]]*}}1
+// PTX:     fence.proxy.async.shared::cta
+// PTX:     bar.sync
+// PTX:     wgmma.fence.sync.aligned
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1,  1, 0,  1;
+// PTX:     wgmma.commit_group.sync.aligned
+// PTX:     wgmma.wait_group.sync.aligned {{[[:space:]]*}}1
+// PTX-NOT: bar.sync
+// PTX:     cp.async.cg.shared.global
+// PTX:     wgmma.wait_group.sync.aligned {{[[:space:]]*}}0
+// PTX:     st.shared.v2.b32
+// PTX:     ld.shared.v4.b32
+// PTX:     st.global.v4.b32
+// PTX-NOT: .local
+
+// deep = 1: 3 tiles in flight (wait until 2 groups are pending); a second
+// barrier after the wgmma wait, then the refill.
+// DEEP:      cp.async.wait_group {{[[:space:]]*}}2
+// DEEP:      fence.proxy.async.shared::cta
+// DEEP:      bar.sync
+// DEEP-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16
+// DEEP:      wgmma.wait_group.sync.aligned {{[[:space:]]*}}1
+// DEEP-NEXT: bar.sync
+// DEEP:      cp.async.cg.shared.global
+// DEEP-NOT:  .local
+
+// 3 stages: one tile in flight, so the copies must have landed.
+// S3:      cp.async.wait_group {{[[:space:]]*}}0
+// S3:      fence.proxy.async.shared::cta
+// S3:      wgmma.mma_async.sync.aligned.m64n256k16
+
+// One warpgroup (bm = 64): its 128 accumulators stay out of local memory.
+// BM64:     wgmma.mma_async.sync.aligned.m64n256k16
+// BM64-NOT: .local
+
+// bk = 128, 2 stages, deep = 1: one 128-deep tile in flight, eight wgmma
+// per group; B's leading byte offset is 16 KiB (1024 << 16 in the
+// descriptor), A's second column block 16 KiB on (+1024 in the address).
+// BK128:         cp.async.wait_group {{[[:space:]]*}}0
+// BK128:         or.b64 {{.*}}, 4611686293372403712;
+// BK128-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16
+// BK128:         add.s64 {{.*}}, 4611686293305361408;
+// BK128-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16
+// BK128:         wgmma.wait_group.sync.aligned {{[[:space:]]*}}1
+// BK128-NOT:     .local
