@@ -54,7 +54,7 @@
 // `--max-shared-memory=232448`: even the smallest variant uses 161 KiB of
 // shared memory.
 
-#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep] : (m mod bm == 0, n mod 256 == 0, k mod bk == 0, stages + deep - 3 >= 0)>
+#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep] : (m mod bm == 0, n mod 256 == 0, k mod bk == 0, k - bk >= 0, stages + deep - 3 >= 0)>
 !acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 
 module attributes {gpu.container_module} {
@@ -237,9 +237,148 @@ module attributes {gpu.container_module} {
       %wg_off = arith.muli %wg, %c8192 : index
       %a_stage_bytes = arith.muli %sa_size, %c2 : index
       %b_stage_bytes = arith.muli %sb_size, %c2 : index
-      %acc0 = llvm.mlir.zero : !acc
+      // Tile 0, peeled: its first wgmma ignores the accumulator registers
+      // (scale-d 0) instead of adding to zeros written by ordinary moves;
+      // ptxas serializes every wgmma of a kernel in which a non-wgmma
+      // instruction writes accumulators while wgmma groups are pending
+      // (C7515, "Potential Performance Loss"), and the pipeline keeps one
+      // group pending across iterations.
+      %acc0 = llvm.mlir.poison : !acc
+      // Tile 0 has landed once at most stages - 3 + deep groups are pending.
+      %pending_0 = arith.subi %pre, %c1 : index
+      scf.index_switch %pending_0
+      case 1 {
+        nvvm.cp.async.wait.group 1
+        scf.yield
+      }
+      case 2 {
+        nvvm.cp.async.wait.group 2
+        scf.yield
+      }
+      case 3 {
+        nvvm.cp.async.wait.group 3
+        scf.yield
+      }
+      default {
+        nvvm.cp.async.wait.group 0
+        scf.yield
+      }
+      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      gpu.barrier
+      // Stage 0's descriptors.
+      %sa2_0 = arith.addi %saddr, %wg_off : index
+      %sa_i_0 = arith.index_cast %sa2_0 : index to i64
+      %sb_i_0 = arith.index_cast %saddr_b : index to i64
+      %sh4_0 = arith.constant 4 : i64
+      %sa_4_0 = arith.shrui %sa_i_0, %sh4_0 : i64
+      %sb_4_0 = arith.shrui %sb_i_0, %sh4_0 : i64
+      %sa_m_0 = arith.andi %sa_4_0, %mask14 : i64
+      %sb_m_0 = arith.andi %sb_4_0, %mask14 : i64
+      %da0_0 = arith.ori %sa_m_0, %hi_a : i64
+      %db0_0 = arith.ori %sb_m_0, %hi_b : i64
+      %i2_0 = arith.constant 2 : i64
+      %i4_0 = arith.constant 4 : i64
+      %i6_0 = arith.constant 6 : i64
+      %i128_0 = arith.constant 128 : i64
+      %i256_0 = arith.constant 256 : i64
+      %i384_0 = arith.constant 384 : i64
+      %da1_0 = arith.addi %da0_0, %i2_0 : i64
+      %da2_0 = arith.addi %da0_0, %i4_0 : i64
+      %da3_0 = arith.addi %da0_0, %i6_0 : i64
+      %db1_0 = arith.addi %db0_0, %i128_0 : i64
+      %db2_0 = arith.addi %db0_0, %i256_0 : i64
+      %db3_0 = arith.addi %db0_0, %i384_0 : i64
+      nvvm.wgmma.fence.aligned
+      %r0_0 = nvvm.wgmma.mma_async %da0_0, %db0_0, %acc0, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<zero>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+      %r1_0 = nvvm.wgmma.mma_async %da1_0, %db1_0, %r0_0, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+      %r2_0 = nvvm.wgmma.mma_async %da2_0, %db2_0, %r1_0, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+      %r3_0 = nvvm.wgmma.mma_async %da3_0, %db3_0, %r2_0, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+      // bk = 128: four more 16-deep slices, from A's second column block.
+      %r7s_0 = scf.if %big -> (!acc) {
+        %i512_0 = arith.constant 512 : i64
+        %i640_0 = arith.constant 640 : i64
+        %i768_0 = arith.constant 768 : i64
+        %i896_0 = arith.constant 896 : i64
+        %da4_0 = arith.addi %da0_0, %acb_enc : i64
+        %da5_0 = arith.addi %da4_0, %i2_0 : i64
+        %da6_0 = arith.addi %da4_0, %i4_0 : i64
+        %da7_0 = arith.addi %da4_0, %i6_0 : i64
+        %db4_0 = arith.addi %db0_0, %i512_0 : i64
+        %db5_0 = arith.addi %db0_0, %i640_0 : i64
+        %db6_0 = arith.addi %db0_0, %i768_0 : i64
+        %db7_0 = arith.addi %db0_0, %i896_0 : i64
+        %r4_0 = nvvm.wgmma.mma_async %da4_0, %db4_0, %r3_0, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        %r5_0 = nvvm.wgmma.mma_async %da5_0, %db5_0, %r4_0, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        %r6_0 = nvvm.wgmma.mma_async %da6_0, %db6_0, %r5_0, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        %r7_0 = nvvm.wgmma.mma_async %da7_0, %db7_0, %r6_0, #nvvm.shape<m = 64, n = 256, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        scf.yield %r7_0 : !acc
+      } else {
+        scf.yield %r3_0 : !acc
+      }
+      nvvm.wgmma.commit.group.sync.aligned
+      nvvm.wgmma.wait.group.sync.aligned 1
+      // As at the end of every iteration below.
+      scf.if %deep1 {
+        gpu.barrier
+      }
 
-      %accf = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%acc = %acc0) -> (!acc) {
+      %accf = scf.for %kt = %c1 to %ktiles step %c1 iter_args(%acc = %r7s_0) -> (!acc) {
+        %kprev = arith.subi %kt, %c1 : index
+        // Refill with tile kt - 1 + stages - 2 + deep (the stage of tile
+        // kt - 2 + deep, free since the last iteration's wait, or barrier).
+        %nxt = arith.addi %kprev, %pre : index
+        %live = arith.cmpi ult, %nxt, %ktiles : index
+        scf.if %live {
+          %rs = arith.remui %nxt, %stages : index
+          %ka = arith.muli %nxt, %bk : index
+          %ra_base = arith.muli %rs, %sa_size : index
+          %rb_base = arith.muli %rs, %sb_size : index
+          scf.for %i = %c0 to %a_iters step %c1 {
+            %ci = arith.muli %i, %nthreads : index
+            %ch = arith.addi %ci, %tid : index
+            %r = arith.divui %ch, %acpr : index
+            %j = arith.remui %ch, %acpr : index
+            %col = arith.muli %j, %c8 : index
+            %gr = arith.addi %row0, %r : index
+            %gro = arith.muli %gr, %k : index
+            %gk = arith.addi %ka, %col : index
+            %gi = arith.addi %gro, %gk : index
+            %cb = arith.divui %j, %c8 : index
+            %jj = arith.remui %j, %c8 : index
+            %r7 = arith.andi %r, %c7 : index
+            %sj = arith.xori %jj, %r7 : index
+            %scol = arith.muli %sj, %c8 : index
+            %cbo = arith.muli %cb, %acb : index
+            %sr = arith.muli %r, %c64 : index
+            %sr1 = arith.addi %ra_base, %cbo : index
+            %sr2 = arith.addi %sr1, %sr : index
+            %si = arith.addi %sr2, %scol : index
+            %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+          } {tuna.unroll}
+          scf.for %i = %c0 to %b_iters step %c1 {
+            %ci = arith.muli %i, %nthreads : index
+            %ch = arith.addi %ci, %tid : index
+            %r = arith.divui %ch, %c32 : index
+            %cc = arith.remui %ch, %c32 : index
+            %col = arith.muli %cc, %c8 : index
+            %gr = arith.addi %ka, %r : index
+            %gro = arith.muli %gr, %n : index
+            %gc = arith.addi %col0, %col : index
+            %gi = arith.addi %gro, %gc : index
+            %atom = arith.divui %cc, %c8 : index
+            %j = arith.remui %cc, %c8 : index
+            %r7 = arith.andi %r, %c7 : index
+            %sj = arith.xori %j, %r7 : index
+            %scol = arith.muli %sj, %c8 : index
+            %ao = arith.muli %atom, %batom : index
+            %sr = arith.muli %r, %c64 : index
+            %s1 = arith.addi %rb_base, %ao : index
+            %s2 = arith.addi %s1, %sr : index
+            %si = arith.addi %s2, %scol : index
+            %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+          } {tuna.unroll}
+        }
+        nvvm.cp.async.commit.group
         // Tile kt has landed once at most stages - 3 + deep groups are
         // pending.
         %pending = arith.subi %pre, %c1 : index
@@ -328,60 +467,6 @@ module attributes {gpu.container_module} {
         scf.if %deep1 {
           gpu.barrier
         }
-        // Refill with tile kt + stages - 2 + deep.
-        %nxt = arith.addi %kt, %pre : index
-        %live = arith.cmpi ult, %nxt, %ktiles : index
-        scf.if %live {
-          %rs = arith.remui %nxt, %stages : index
-          %ka = arith.muli %nxt, %bk : index
-          %ra_base = arith.muli %rs, %sa_size : index
-          %rb_base = arith.muli %rs, %sb_size : index
-          scf.for %i = %c0 to %a_iters step %c1 {
-            %ci = arith.muli %i, %nthreads : index
-            %ch = arith.addi %ci, %tid : index
-            %r = arith.divui %ch, %acpr : index
-            %j = arith.remui %ch, %acpr : index
-            %col = arith.muli %j, %c8 : index
-            %gr = arith.addi %row0, %r : index
-            %gro = arith.muli %gr, %k : index
-            %gk = arith.addi %ka, %col : index
-            %gi = arith.addi %gro, %gk : index
-            %cb = arith.divui %j, %c8 : index
-            %jj = arith.remui %j, %c8 : index
-            %r7 = arith.andi %r, %c7 : index
-            %sj = arith.xori %jj, %r7 : index
-            %scol = arith.muli %sj, %c8 : index
-            %cbo = arith.muli %cb, %acb : index
-            %sr = arith.muli %r, %c64 : index
-            %sr1 = arith.addi %ra_base, %cbo : index
-            %sr2 = arith.addi %sr1, %sr : index
-            %si = arith.addi %sr2, %scol : index
-            %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
-          } {tuna.unroll}
-          scf.for %i = %c0 to %b_iters step %c1 {
-            %ci = arith.muli %i, %nthreads : index
-            %ch = arith.addi %ci, %tid : index
-            %r = arith.divui %ch, %c32 : index
-            %cc = arith.remui %ch, %c32 : index
-            %col = arith.muli %cc, %c8 : index
-            %gr = arith.addi %ka, %r : index
-            %gro = arith.muli %gr, %n : index
-            %gc = arith.addi %col0, %col : index
-            %gi = arith.addi %gro, %gc : index
-            %atom = arith.divui %cc, %c8 : index
-            %j = arith.remui %cc, %c8 : index
-            %r7 = arith.andi %r, %c7 : index
-            %sj = arith.xori %j, %r7 : index
-            %scol = arith.muli %sj, %c8 : index
-            %ao = arith.muli %atom, %batom : index
-            %sr = arith.muli %r, %c64 : index
-            %s1 = arith.addi %rb_base, %ao : index
-            %s2 = arith.addi %s1, %sr : index
-            %si = arith.addi %s2, %scol : index
-            %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
-          } {tuna.unroll}
-        }
-        nvvm.cp.async.commit.group
         scf.yield %r7s : !acc
       }
       nvvm.wgmma.wait.group.sync.aligned 0

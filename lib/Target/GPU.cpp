@@ -116,6 +116,29 @@ static ::tuna::Resources parsePtxasReport(StringRef log) {
   return resources;
 }
 
+/// ptxas reports code it had to make slower than written ("Potential
+/// Performance Loss", e.g. wgmma instructions serialized) only with -v, as
+/// info: a warning at the variant, so that nobody benchmarks such a variant
+/// without knowing.
+static void reportPtxasPerformanceLoss(gpu::GPUModuleOp gpuModule,
+                                       StringRef entry, StringRef log) {
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef line : lines) {
+    size_t at = line.find("Potential Performance Loss");
+    if (at == StringRef::npos)
+      continue;
+    StringRef code = line.take_front(at).trim();
+    if (code.consume_front("ptxas info") || code.consume_front("ptxas warning"))
+      code = code.ltrim(" :").rtrim();
+    Operation *kernel = gpuModule.lookupSymbol(entry);
+    mlir::emitWarning(kernel ? kernel->getLoc() : gpuModule.getLoc(),
+                      "ptxas, variant '")
+        << entry << "': " << line.drop_front(at).rtrim()
+        << (code.empty() ? "" : " " + code.str());
+  }
+}
+
 FailureOr<SmallVector<StringRef, 2>>
 compiler::gpuObjectFormats(Location loc, const Target &target,
                            const CompileOptions &options) {
@@ -329,6 +352,7 @@ LogicalResult compiler::compileGpu(ModuleOp module, const Target &target,
         return failure();
       result.binary = std::move(*cubin);
       result.resources = parsePtxasReport(*log);
+      reportPtxasPerformanceLoss(gpuModule, entry, *log);
     }
 
     if (!nvptx && rocm.hasLinker) {

@@ -22,19 +22,29 @@
 // (wait_group 1), are fenced for the async proxy, then one wgmma group of
 // four m64n256k16 (B transposed: the last immediate is 1) per 64-deep tile,
 // leaving one group pending, then the refill without a second barrier; all
-// 128 accumulators stay in registers.
+// 128 accumulators stay in registers. Tile 0 is peeled: its first wgmma
+// ignores the accumulators (scale-d: p = 0), so that no other instruction
+// writes them (ptxas would serialize every wgmma: C7515).
 // PTX:     .target sm_90a
+// PTX-NOT: mov.b32
 // PTX:     cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
 // PTX:     cp.async.commit_group
 // PTX:     cp.async.wait_group {{[[:space:]]*}}1
 // PTX:     fence.proxy.async.shared::cta
 // PTX:     bar.sync
 // PTX:     wgmma.fence.sync.aligned
-// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1,  1, 0,  1;
+// PTX:     setp.ne.b32 p, 0, 0;
+// PTX-NEXT: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1,  1, 0,  1;
+// PTX-COUNT-3: setp.ne.b32 p, 1, 0;
 // PTX:     wgmma.commit_group.sync.aligned
 // PTX:     wgmma.wait_group.sync.aligned {{[[:space:]]*}}1
 // PTX-NOT: bar.sync
-// PTX:     cp.async.cg.shared.global
+// PTX:     cp.async.{{cg.shared.global|commit_group}}
+// PTX:     cp.async.wait_group {{[[:space:]]*}}1
+// PTX:     bar.sync
+// PTX:     wgmma.fence.sync.aligned
+// PTX-COUNT-4: setp.ne.b32 p, 1, 0;
+// PTX:     wgmma.wait_group.sync.aligned {{[[:space:]]*}}1
 // PTX:     wgmma.wait_group.sync.aligned {{[[:space:]]*}}0
 // PTX:     st.shared.v2.b32
 // PTX:     ld.shared.v4.b32
