@@ -23,7 +23,8 @@ done
 # The wgmma matmul needs the sm_90a (arch-specific) target and more than
 # 48 KiB of shared memory in every variant.
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma.mlir" --target=nvptx:sm_90a \
-  --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma.tuna" | tail -2
+  --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma.tuna" \
+  --emit-dir "$root/bench/out/wgmma-cubin" | tail -2
 # The mma.sync ceiling that matmul_f16 is compared with.
 "$build/bin/tuna-compile" "$root/bench/gpu/mma_peak.mlir" --target=nvptx:sm_90 \
   -o "$root/bench/out/bundles/mma_peak.tuna" | tail -1

@@ -26,14 +26,25 @@
 //    and meets the others at a barrier.
 //  - wgmma.fence, bk / 16 m64n256k16 wgmma (one per 16-deep slice; the
 //    descriptors advance 32 bytes along A's swizzled rows, to the next
-//    column block after four, and 2 KiB down B's), commit, and wait until at most one group (this tile's) is
-//    pending, so that the tensor cores work on tile kt while the copies of
-//    the next tiles are issued and awaited.
-//  - Then the refill: deep = 0 copies tile kt + stages - 2 into the stage
-//    of tile kt - 2 (every warpgroup waited for its wgmma of kt - 2 before
-//    the barrier); deep = 1 meets the others at a second barrier (everyone
-//    is past the wgmma of tile kt - 1) and copies tile kt + stages - 1 into
-//    the stage of kt - 1: one tile more in flight for one barrier more.
+//    column block after four, and 2 KiB down B's), commit; the group stays
+//    pending while the next iteration refills a stage, so that the tensor
+//    cores work on tile kt while the copies of the next tiles are issued
+//    and awaited.
+//  - The refill, at the top of iteration kt + 1: deep = 0 copies tile
+//    kt + stages - 2 into the stage of tile kt - 2 (everyone waited for its
+//    wgmma of kt - 2 before the barrier of iteration kt), then waits for its
+//    wgmma of kt - 1; deep = 1 first waits for that wgmma, meets the others
+//    at a second barrier, and copies tile kt + stages - 1 into the stage of
+//    kt - 1: one tile more in flight for one barrier more.
+//  - Tile 0 is peeled: its first wgmma ignores the accumulator registers
+//    (scale-d 0) instead of adding to zeros. Zeros written by moves would
+//    make ptxas serialize every wgmma of the kernel (C7515: a non-wgmma
+//    instruction defines accumulators while a group is pending), which cost
+//    a fifth of the throughput; tuna-compile reports such ptxas warnings.
+//  - A copy's global offset is a per-thread base, computed once, plus the
+//    tile's offset (kt bk for A, kt bk n for B), so that the loop issues
+//    its 12 copies with little arithmetic: recomputing (kt bk + r) n per
+//    copy and tile left the tensor cores idle for a tenth of the time.
 // Descriptors (PTX ISA, "Matrix Descriptor Format"): start address >> 4 in
 // bits 0-13, leading byte offset >> 4 in 16-29, stride byte offset >> 4 in
 // 32-45, swizzle mode in 62-63 (1: 128 bytes). A: stride 1024 (8 rows),
@@ -49,8 +60,8 @@
 // of 128 floats whose type cannot depend on a parameter.
 // gm > 1 orders the blocks in groups of gm block rows (Triton's GROUP_M)
 // for L2 reuse, as matmul_f16 does.
-// stages + deep >= 3 (a constraint), so that at least one tile is in
-// flight. Needs sm_90a (`--target=nvptx:sm_90a`) and
+// stages + deep >= 3 and k >= bk (constraints): at least one tile in
+// flight, and a tile 0 to peel. Needs sm_90a (`--target=nvptx:sm_90a`) and
 // `--max-shared-memory=232448`: even the smallest variant uses 161 KiB of
 // shared memory.
 
@@ -66,19 +77,14 @@ module attributes {gpu.container_module} {
                   #tuna.param<"deep">],
         configs = [{bm = 128, bk = 64, stages = 4, gm = 8, deep = 0},
                    {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0},
-                   {bm = 128, bk = 64, stages = 3, gm = 8, deep = 0},
-                   {bm = 128, bk = 64, stages = 3, gm = 1, deep = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 4, deep = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 16, deep = 0},
                    {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1},
                    {bm = 128, bk = 64, stages = 4, gm = 1, deep = 1},
                    {bm = 128, bk = 64, stages = 3, gm = 8, deep = 1},
                    {bm = 128, bk = 64, stages = 3, gm = 1, deep = 1},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 0},
-                   {bm = 64, bk = 64, stages = 5, gm = 8, deep = 0},
                    {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1},
-                   {bm = 64, bk = 64, stages = 5, gm = 8, deep = 1},
-                   {bm = 128, bk = 128, stages = 2, gm = 8, deep = 1},
-                   {bm = 128, bk = 128, stages = 2, gm = 1, deep = 1},
-                   {bm = 64, bk = 128, stages = 2, gm = 8, deep = 1}],
+                   {bm = 128, bk = 128, stages = 2, gm = 8, deep = 1}],
         defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0},
         constraints = [#tiles],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
@@ -163,12 +169,14 @@ module attributes {gpu.container_module} {
       %pre0 = arith.subi %stages, %c2 : index
       %pre = arith.addi %pre0, %deep : index
       %deep1 = arith.cmpi eq, %deep, %c1 : index
+      %deep0 = arith.cmpi eq, %deep, %c0 : index
 
       // Prologue: tiles 0 .. stages - 3 + deep, one cp.async group each.
       scf.for %s = %c0 to %pre step %c1 {
         %live = arith.cmpi ult, %s, %ktiles : index
         scf.if %live {
           %ka = arith.muli %s, %bk : index
+          %kan = arith.muli %ka, %n : index
           %ra_base = arith.muli %s, %sa_size : index
           %rb_base = arith.muli %s, %sb_size : index
           scf.for %i = %c0 to %a_iters step %c1 {
@@ -179,8 +187,8 @@ module attributes {gpu.container_module} {
             %col = arith.muli %j, %c8 : index
             %gr = arith.addi %row0, %r : index
             %gro = arith.muli %gr, %k : index
-            %gk = arith.addi %ka, %col : index
-            %gi = arith.addi %gro, %gk : index
+            %gbase = arith.addi %gro, %col : index
+            %gi = arith.addi %gbase, %ka : index
             %cb = arith.divui %j, %c8 : index
             %jj = arith.remui %j, %c8 : index
             %r7 = arith.andi %r, %c7 : index
@@ -199,10 +207,10 @@ module attributes {gpu.container_module} {
             %r = arith.divui %ch, %c32 : index
             %cc = arith.remui %ch, %c32 : index
             %col = arith.muli %cc, %c8 : index
-            %gr = arith.addi %ka, %r : index
-            %gro = arith.muli %gr, %n : index
+            %gro = arith.muli %r, %n : index
             %gc = arith.addi %col0, %col : index
-            %gi = arith.addi %gro, %gc : index
+            %gbase = arith.addi %gro, %gc : index
+            %gi = arith.addi %gbase, %kan : index
             %atom = arith.divui %cc, %c8 : index
             %j = arith.remui %cc, %c8 : index
             %r7 = arith.andi %r, %c7 : index
@@ -316,21 +324,29 @@ module attributes {gpu.container_module} {
         scf.yield %r3_0 : !acc
       }
       nvvm.wgmma.commit.group.sync.aligned
-      nvvm.wgmma.wait.group.sync.aligned 1
-      // As at the end of every iteration below.
-      scf.if %deep1 {
-        gpu.barrier
-      }
 
+      // Iteration kt finishes tile kt - 1's (the refill), then works on
+      // tile kt.
       %accf = scf.for %kt = %c1 to %ktiles step %c1 iter_args(%acc = %r7s_0) -> (!acc) {
+        // deep = 0 refills the stage of tile kt - 3, which everyone is done
+        // with since the barrier of iteration kt - 1 (each warpgroup had
+        // waited for its wgmma of kt - 3 before it), so the copies go out
+        // while tile kt - 1's wgmma runs; then this warpgroup waits for
+        // its wgmma of kt - 2. deep = 1 refills the stage of tile kt - 2:
+        // it waits for that wgmma and meets the others at a second barrier
+        // first, one tile more in flight for one barrier more.
+        scf.if %deep1 {
+          nvvm.wgmma.wait.group.sync.aligned 1
+          gpu.barrier
+        }
+        // Refill with tile kt - 1 + stages - 2 + deep.
         %kprev = arith.subi %kt, %c1 : index
-        // Refill with tile kt - 1 + stages - 2 + deep (the stage of tile
-        // kt - 2 + deep, free since the last iteration's wait, or barrier).
         %nxt = arith.addi %kprev, %pre : index
         %live = arith.cmpi ult, %nxt, %ktiles : index
         scf.if %live {
           %rs = arith.remui %nxt, %stages : index
           %ka = arith.muli %nxt, %bk : index
+          %kan = arith.muli %ka, %n : index
           %ra_base = arith.muli %rs, %sa_size : index
           %rb_base = arith.muli %rs, %sb_size : index
           scf.for %i = %c0 to %a_iters step %c1 {
@@ -341,8 +357,8 @@ module attributes {gpu.container_module} {
             %col = arith.muli %j, %c8 : index
             %gr = arith.addi %row0, %r : index
             %gro = arith.muli %gr, %k : index
-            %gk = arith.addi %ka, %col : index
-            %gi = arith.addi %gro, %gk : index
+            %gbase = arith.addi %gro, %col : index
+            %gi = arith.addi %gbase, %ka : index
             %cb = arith.divui %j, %c8 : index
             %jj = arith.remui %j, %c8 : index
             %r7 = arith.andi %r, %c7 : index
@@ -361,10 +377,10 @@ module attributes {gpu.container_module} {
             %r = arith.divui %ch, %c32 : index
             %cc = arith.remui %ch, %c32 : index
             %col = arith.muli %cc, %c8 : index
-            %gr = arith.addi %ka, %r : index
-            %gro = arith.muli %gr, %n : index
+            %gro = arith.muli %r, %n : index
             %gc = arith.addi %col0, %col : index
-            %gi = arith.addi %gro, %gc : index
+            %gbase = arith.addi %gro, %gc : index
+            %gi = arith.addi %gbase, %kan : index
             %atom = arith.divui %cc, %c8 : index
             %j = arith.remui %cc, %c8 : index
             %r7 = arith.andi %r, %c7 : index
@@ -379,6 +395,9 @@ module attributes {gpu.container_module} {
           } {tuna.unroll}
         }
         nvvm.cp.async.commit.group
+        scf.if %deep0 {
+          nvvm.wgmma.wait.group.sync.aligned 1
+        }
         // Tile kt has landed once at most stages - 3 + deep groups are
         // pending.
         %pending = arith.subi %pre, %c1 : index
@@ -458,15 +477,6 @@ module attributes {gpu.container_module} {
           scf.yield %r3 : !acc
         }
         nvvm.wgmma.commit.group.sync.aligned
-        nvvm.wgmma.wait.group.sync.aligned 1
-        // deep = 0: refill the stage of tile kt - 2 (every warpgroup waited
-        // for its wgmma of kt - 2 before the barrier above). deep = 1: wait
-        // until everyone is past the wgmma of tile kt - 1, then refill its
-        // stage, so that stages - 1 tiles are in flight instead of
-        // stages - 2; tile kt keeps the tensor cores busy meanwhile.
-        scf.if %deep1 {
-          gpu.barrier
-        }
         scf.yield %r7s : !acc
       }
       nvvm.wgmma.wait.group.sync.aligned 0

@@ -280,7 +280,8 @@ def report_matmul(kernel, shape, flops, err, torch_err, tolerance, triton_fn,
         "kernel": kernel, "shape": shape, "ok": int(err <= tolerance),
         "err": float("%.3g" % err), "torch_err": float("%.3g" % torch_err),
         "tflops": round(tflops(ms), 1),
-        "torch_tflops": round(tflops(torch_ms), 1)}), flush=True)
+        "torch_tflops": round(tflops(torch_ms), 1),
+        "config": str(matmul_kernel.best_config)}), flush=True)
 
 
 def matmuls(dev):

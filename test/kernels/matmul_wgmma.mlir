@@ -1,30 +1,32 @@
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.tuna --emit-dir=%t | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_f16_wgmma__v0.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=S3 --input-file=%t/matmul_f16_wgmma__v2.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=S3 --input-file=%t/matmul_f16_wgmma__v6.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=DEEP --input-file=%t/matmul_f16_wgmma__v4.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=BM64 --input-file=%t/matmul_f16_wgmma__v8.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=BK128 --input-file=%t/matmul_f16_wgmma__v12.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=BK128 --input-file=%t/matmul_f16_wgmma__v9.sm_90a.ptx
 // Every variant needs more than the default 48 KiB of shared memory.
 // RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   -o %t.small.tuna 2>&1 | FileCheck %s --check-prefix=SMALL
 
-// CHECK:      kernel matmul_f16_wgmma: 15 variants, default matmul_f16_wgmma__v0
+// CHECK:      kernel matmul_f16_wgmma: 10 variants, default matmul_f16_wgmma__v0
 // CHECK:      matmul_f16_wgmma__v0 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0
 // CHECK:      matmul_f16_wgmma__v4 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=1
-// CHECK:      matmul_f16_wgmma__v8 {{ *}}bm=64 bk=64 stages=4 gm=8 deep=0
-// CHECK:      matmul_f16_wgmma__v12 {{ *}}bm=128 bk=128 stages=2 gm=8 deep=1
-// CHECK:      compiled nvptx:sm_90a: 15 variants
+// CHECK:      matmul_f16_wgmma__v6 {{ *}}bm=128 bk=64 stages=3 gm=8 deep=1
+// CHECK:      matmul_f16_wgmma__v8 {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1
+// CHECK:      matmul_f16_wgmma__v9 {{ *}}bm=128 bk=128 stages=2 gm=8 deep=1
+// CHECK:      compiled nvptx:sm_90a: 10 variants
 
 // SMALL: kernel 'matmul_f16_wgmma': every configuration breaks a constraint or a limit
 
 // 128 x 256 tile, 4 stages, deep = 0 (2 tiles in flight): the copies land
 // (wait_group 1), are fenced for the async proxy, then one wgmma group of
-// four m64n256k16 (B transposed: the last immediate is 1) per 64-deep tile,
-// leaving one group pending, then the refill without a second barrier; all
-// 128 accumulators stay in registers. Tile 0 is peeled: its first wgmma
-// ignores the accumulators (scale-d: p = 0), so that no other instruction
-// writes them (ptxas would serialize every wgmma: C7515).
+// four m64n256k16 (B transposed: the last immediate is 1) per 64-deep tile;
+// the refill goes out before the wait for the previous group, and without a
+// second barrier; all 128 accumulators stay in registers. Tile 0 is
+// peeled: its first wgmma ignores the accumulators (scale-d: p = 0), so that
+// no other instruction writes them (ptxas would serialize every wgmma:
+// C7515).
 // PTX:     .target sm_90a
 // PTX-NOT: mov.b32
 // PTX:     cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
@@ -37,14 +39,16 @@
 // PTX-NEXT: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1,  1, 0,  1;
 // PTX-COUNT-3: setp.ne.b32 p, 1, 0;
 // PTX:     wgmma.commit_group.sync.aligned
-// PTX:     wgmma.wait_group.sync.aligned {{[[:space:]]*}}1
 // PTX-NOT: bar.sync
-// PTX:     cp.async.{{cg.shared.global|commit_group}}
-// PTX:     cp.async.wait_group {{[[:space:]]*}}1
-// PTX:     bar.sync
+// PTX-NOT: wgmma.wait_group
+// PTX:     cp.async.commit_group
+// PTX-NEXT: wgmma.wait_group.sync.aligned {{[[:space:]]*}}1
+// PTX-NEXT: cp.async.wait_group {{[[:space:]]*}}1
+// PTX-NEXT: fence.proxy.async.shared::cta
+// PTX-NEXT: bar.sync
 // PTX:     wgmma.fence.sync.aligned
 // PTX-COUNT-4: setp.ne.b32 p, 1, 0;
-// PTX:     wgmma.wait_group.sync.aligned {{[[:space:]]*}}1
+// PTX:     wgmma.commit_group.sync.aligned
 // PTX:     wgmma.wait_group.sync.aligned {{[[:space:]]*}}0
 // PTX:     st.shared.v2.b32
 // PTX:     ld.shared.v4.b32
@@ -62,10 +66,14 @@
 // DEEP:      cp.async.cg.shared.global
 // DEEP-NOT:  .local
 
-// 3 stages: one tile in flight, so the copies must have landed.
-// S3:      cp.async.wait_group {{[[:space:]]*}}0
+// 3 stages, deep = 1 (the shape of Triton's pipeline): tile kt + 1 may
+// still be in flight at the top of iteration kt; two barriers.
+// S3:      cp.async.wait_group {{[[:space:]]*}}1
 // S3:      fence.proxy.async.shared::cta
+// S3:      bar.sync
 // S3:      wgmma.mma_async.sync.aligned.m64n256k16
+// S3:      wgmma.wait_group.sync.aligned {{[[:space:]]*}}1
+// S3-NEXT: bar.sync
 
 // One warpgroup (bm = 64): its 128 accumulators stay out of local memory.
 // BM64:     wgmma.mma_async.sync.aligned.m64n256k16
