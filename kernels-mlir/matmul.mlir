@@ -387,6 +387,7 @@ module attributes {gpu.container_module} {
         %live = arith.cmpi ult, %s, %ktiles : index
         scf.if %live {
           %ka = arith.muli %s, %bk : index
+          %kan = arith.muli %ka, %n : index
           %sa_base = arith.muli %s, %sa_size : index
           %sb_base = arith.muli %s, %sb_size : index
           scf.for %i = %c0 to %a_iters step %c1 {
@@ -397,8 +398,8 @@ module attributes {gpu.container_module} {
             %col = arith.muli %cc, %c8 : index
             %gr = arith.addi %row0, %r : index
             %gro = arith.muli %gr, %k : index
-            %gk = arith.addi %ka, %col : index
-            %gi = arith.addi %gro, %gk : index
+            %gbase = arith.addi %gro, %col : index
+            %gi = arith.addi %gbase, %ka : index
             %sr = arith.muli %r, %lda : index
             %sr2 = arith.addi %sa_base, %sr : index
             %si = arith.addi %sr2, %col : index
@@ -410,10 +411,10 @@ module attributes {gpu.container_module} {
             %r = arith.divui %ch, %b_cpr : index
             %cc = arith.remui %ch, %b_cpr : index
             %col = arith.muli %cc, %c8 : index
-            %gr = arith.addi %ka, %r : index
-            %gro = arith.muli %gr, %n : index
+            %gro = arith.muli %r, %n : index
             %gc = arith.addi %col0, %col : index
-            %gi = arith.addi %gro, %gc : index
+            %gbase = arith.addi %gro, %gc : index
+            %gi = arith.addi %gbase, %kan : index
             %sr = arith.muli %r, %ldb : index
             %sr2 = arith.addi %sb_base, %sr : index
             %si = arith.addi %sr2, %col : index
@@ -450,6 +451,7 @@ module attributes {gpu.container_module} {
         %live = arith.cmpi ult, %nxt, %ktiles : index
         %rs = arith.remui %nxt, %stages : index
         %ka = arith.muli %nxt, %bk : index
+        %kan = arith.muli %ka, %n : index
         %ra_base = arith.muli %rs, %sa_size : index
         %rb_base = arith.muli %rs, %sb_size : index
         %bulk = arith.andi %live, %nospread : i1
@@ -462,8 +464,8 @@ module attributes {gpu.container_module} {
             %col = arith.muli %cc, %c8 : index
             %gr = arith.addi %row0, %r : index
             %gro = arith.muli %gr, %k : index
-            %gk = arith.addi %ka, %col : index
-            %gi = arith.addi %gro, %gk : index
+            %gbase = arith.addi %gro, %col : index
+            %gi = arith.addi %gbase, %ka : index
             %sr = arith.muli %r, %lda : index
             %sr2 = arith.addi %ra_base, %sr : index
             %si = arith.addi %sr2, %col : index
@@ -475,10 +477,10 @@ module attributes {gpu.container_module} {
             %r = arith.divui %ch, %b_cpr : index
             %cc = arith.remui %ch, %b_cpr : index
             %col = arith.muli %cc, %c8 : index
-            %gr = arith.addi %ka, %r : index
-            %gro = arith.muli %gr, %n : index
+            %gro = arith.muli %r, %n : index
             %gc = arith.addi %col0, %col : index
-            %gi = arith.addi %gro, %gc : index
+            %gbase = arith.addi %gro, %gc : index
+            %gi = arith.addi %gbase, %kan : index
             %sr = arith.muli %r, %ldb : index
             %sr2 = arith.addi %rb_base, %sr : index
             %si = arith.addi %sr2, %col : index
@@ -512,8 +514,8 @@ module attributes {gpu.container_module} {
                 %col = arith.muli %cc, %c8 : index
                 %gr = arith.addi %row0, %r : index
                 %gro = arith.muli %gr, %k : index
-                %gk = arith.addi %ka, %col : index
-                %gi = arith.addi %gro, %gk : index
+                %gbase = arith.addi %gro, %col : index
+                %gi = arith.addi %gbase, %ka : index
                 %sr = arith.muli %r, %lda : index
                 %sr2 = arith.addi %ra_base, %sr : index
                 %si = arith.addi %sr2, %col : index
@@ -530,10 +532,10 @@ module attributes {gpu.container_module} {
                 %r = arith.divui %ch, %b_cpr : index
                 %cc = arith.remui %ch, %b_cpr : index
                 %col = arith.muli %cc, %c8 : index
-                %gr = arith.addi %ka, %r : index
-                %gro = arith.muli %gr, %n : index
+                %gro = arith.muli %r, %n : index
                 %gc = arith.addi %col0, %col : index
-                %gi = arith.addi %gro, %gc : index
+                %gbase = arith.addi %gro, %gc : index
+                %gi = arith.addi %gbase, %kan : index
                 %sr = arith.muli %r, %ldb : index
                 %sr2 = arith.addi %rb_base, %sr : index
                 %si = arith.addi %sr2, %col : index
