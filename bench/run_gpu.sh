@@ -15,7 +15,9 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 logs=$root/bench/out/logs
 build=${TUNA_GPU_BUILD:-/tmp/tuna-gpu-build}
-bundles=$root/bench/out/bundles
+# TUNA_BUNDLES=DIR (relative to the repository root, or absolute) runs
+# other bundles, e.g. a kernel under work next to the merged ones.
+bundles=$(cd "$root" && realpath -m "${TUNA_BUNDLES:-bench/out/bundles}")
 rm -rf "$logs" && mkdir -p "$logs"
 # The device tool brings back only a few files from $OUT: all logs go in one
 # archive, next to the tuning report.
@@ -135,7 +137,7 @@ fi
 # TUNA_KERNELS_TIMEOUT=S bounds it (a new kernel that hangs must not take
 # the Triton twins down with it; 0, the default: no bound).
 TUNA_CACHE_DIR=$(mktemp -d) timeout "${TUNA_KERNELS_TIMEOUT:-0}" \
-  "$build/bin/tuna-kernels-bench" "$root/bench/out/bundles" \
+  "$build/bin/tuna-kernels-bench" "$bundles" \
   $only > "$logs/kernels.log" 2>&1
 kernels_rc=$?
 python3 "$root/bench/gpu/triton_kernels.py" $only >> "$logs/kernels.log" 2>&1
