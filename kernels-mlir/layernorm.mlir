@@ -26,10 +26,10 @@
 #fits = affine_set<(rows, cols)[tpr, rpb, vec, regs] : (1024 - tpr * rpb >= 0)>
 // Rows held in registers need 16-byte chunks: regs = 0 when vec = 1.
 #regs_need_vec = affine_set<(rows, cols)[tpr, rpb, vec, regs] : (8 * vec - 8 - 3 * regs >= 0)>
-// The loops over a thread's register chunks (constant trips) unroll fully,
-// so the chunks stay in registers (`loop_annotation` becomes llvm.br's own
-// property after scf-to-cf: `llvm.loop.unroll.full`).
-#unroll = #llvm.loop_annotation<unroll = <full = true>>
+// The loops over a thread's register chunks (constant trips once the
+// parameters are substituted) are marked `tuna.unroll`: the tuna-unroll pass
+// copies their bodies, so that the chunks' indices are constants and stay in
+// registers.
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -125,7 +125,7 @@ module attributes {gpu.container_module} {
           %n1 = arith.addf %a1, %d : vector<4xf32>
           %n2 = math.fma %d, %d, %a2 : vector<4xf32>
           scf.yield %n1, %n2 : vector<4xf32>, vector<4xf32>
-        } {loop_annotation = #unroll}
+        } {tuna.unroll}
         %r1 = vector.reduction <add>, %r#0 : vector<4xf32> into f32
         %r2 = vector.reduction <add>, %r#1 : vector<4xf32> into f32
         scf.yield %r1, %r2 : f32, f32
@@ -236,7 +236,7 @@ module attributes {gpu.container_module} {
             %i = arith.addi %base, %k : index
             vector.store %o, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
           }
-        } {loop_annotation = #unroll}
+        } {tuna.unroll}
       } else {
       scf.if %wide {
         %start = arith.muli %t, %c4 : index

@@ -27,11 +27,10 @@
 // regs = 0.
 
 #fits = affine_set<(rows, cols)[tpr, rpb, vec, regs] : (1024 - tpr * rpb >= 0)>
-// The loops over a thread's register chunks (constant trips) unroll fully,
-// so the chunks stay in registers, with or without libdevice inlined. The
-// attribute is written `loop_annotation`: scf-to-cf moves it to the back
-// edge, where it becomes llvm.br's own property (`llvm.loop.unroll.full`).
-#unroll = #llvm.loop_annotation<unroll = <full = true>>
+// The loops over a thread's register chunks (constant trips once the
+// parameters are substituted) are marked `tuna.unroll`: the tuna-unroll pass
+// copies their bodies, so that the chunks' indices are constants and stay in
+// registers.
 // Rows held in registers need 16-byte chunks: regs = 0 when vec = 1.
 #regs_need_vec = affine_set<(rows, cols)[tpr, rpb, vec, regs] : (8 * vec - 8 - 3 * regs >= 0)>
 
@@ -125,7 +124,7 @@ module attributes {gpu.container_module} {
           %cm = vector.reduction <maximumf>, %vm : vector<4xf32> into f32
           %nm = arith.maximumf %am, %cm : f32
           scf.yield %nm : f32
-        } {loop_annotation = #unroll}
+        } {tuna.unroll}
         // e = exp(x - m) stays in the registers for pass 2.
         %lmv = vector.broadcast %lm : f32 to vector<4xf32>
         %acc = scf.for %j = %c0 to %regs step %c1 iter_args(%as = %zerov) -> (vector<4xf32>) {
@@ -141,7 +140,7 @@ module attributes {gpu.container_module} {
           memref.store %em, %buf[%j] : memref<8xvector<4xf32>>
           %ns = arith.addf %as, %em : vector<4xf32>
           scf.yield %ns : vector<4xf32>
-        } {loop_annotation = #unroll}
+        } {tuna.unroll}
         %ls = vector.reduction <add>, %acc : vector<4xf32> into f32
         scf.yield %lm, %ls : f32, f32
       } else {
@@ -267,7 +266,7 @@ module attributes {gpu.container_module} {
             %i = arith.addi %base, %k : index
             vector.store %o, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
           }
-        } {loop_annotation = #unroll}
+        } {tuna.unroll}
       } else {
       scf.if %wide {
         %start = arith.muli %t, %c4 : index

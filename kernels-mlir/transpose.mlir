@@ -29,9 +29,10 @@
 #fits = affine_set<(rows, cols)[tile, brows, vec, diag] : (tile - brows >= 0)>
 // A block of at least one warp.
 #warp = affine_set<(rows, cols)[tile, brows, vec, diag] : (tile * brows - 32 * vec >= 0)>
-// The loops over a thread's rows and floats (constant trips) unroll fully
-// (`loop_annotation` becomes llvm.br's own property after scf-to-cf).
-#unroll = #llvm.loop_annotation<unroll = <full = true>>
+// The loops over a thread's rows and floats (constant trips once the
+// parameters are substituted) are marked `tuna.unroll`: the tuna-unroll pass
+// copies their bodies, so that the chunks' indices are constants and stay in
+// registers.
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -113,7 +114,7 @@ module attributes {gpu.container_module} {
           %sr = arith.muli %ly, %stride : index
           %s = arith.addi %sr, %lx : index
           vector.store %v, %stage[%s] : memref<4160xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-        } {loop_annotation = #unroll}
+        } {tuna.unroll}
       } else {
         scf.for %j = %c0 to %tile step %brows {
           %ly = arith.addi %ty, %j : index
@@ -132,8 +133,8 @@ module attributes {gpu.container_module} {
               %se = arith.addi %s, %e : index
               memref.store %v, %stage[%se] : memref<4160xf32, #gpu.address_space<workgroup>>
             }
-          } {loop_annotation = #unroll}
-        } {loop_annotation = #unroll}
+          } {tuna.unroll}
+        } {tuna.unroll}
       }
       gpu.barrier
       // Write: stage[lx + i, ty + j] -> y[col0 + ty + j, row0 + lx + i].
@@ -155,7 +156,7 @@ module attributes {gpu.container_module} {
           %v = vector.from_elements %v0, %v1, %v2, %v3 : vector<4xf32>
           %i = arith.addi %ocrows, %or : index
           vector.store %v, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
-        } {loop_annotation = #unroll}
+        } {tuna.unroll}
       } else {
         scf.for %j = %c0 to %tile step %brows {
           %ly = arith.addi %ty, %j : index
@@ -174,8 +175,8 @@ module attributes {gpu.container_module} {
               %i = arith.addi %ocrows, %ore : index
               memref.store %v, %y[%i] : memref<?xf32>
             }
-          } {loop_annotation = #unroll}
-        } {loop_annotation = #unroll}
+          } {tuna.unroll}
+        } {tuna.unroll}
       }
       gpu.return
     }
