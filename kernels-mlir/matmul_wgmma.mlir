@@ -165,6 +165,17 @@ module attributes {gpu.container_module} {
       %a_iters = arith.divui %a_iters1, %nthreads : index
       %b_chunks = arith.muli %bk, %c32 : index
       %b_iters = arith.divui %b_chunks, %nthreads : index
+      // A thread copies the same 16-byte column of rows tr, tr + rpp,
+      // tr + 2 rpp, ... of a tile (rpp rows a pass of the copy loop). rpp is
+      // a multiple of 8 whenever the block has 256 threads, so the swizzle
+      // (by row mod 8) is the thread's own and every copy's shared-memory
+      // offset is the thread's plus a constant.
+      %a_rpp = arith.divui %nthreads, %acpr : index
+      %a_tr = arith.divui %tid, %acpr : index
+      %a_tj = arith.remui %tid, %acpr : index
+      %b_rpp = arith.divui %nthreads, %c32 : index
+      %b_tr = arith.divui %tid, %c32 : index
+      %b_tc = arith.remui %tid, %c32 : index
       %ktiles = arith.divui %k, %bk : index
       %pre0 = arith.subi %stages, %c2 : index
       %pre = arith.addi %pre0, %deep : index
@@ -180,17 +191,15 @@ module attributes {gpu.container_module} {
           %ra_base = arith.muli %s, %sa_size : index
           %rb_base = arith.muli %s, %sb_size : index
           scf.for %i = %c0 to %a_iters step %c1 {
-            %ci = arith.muli %i, %nthreads : index
-            %ch = arith.addi %ci, %tid : index
-            %r = arith.divui %ch, %acpr : index
-            %j = arith.remui %ch, %acpr : index
-            %col = arith.muli %j, %c8 : index
+            %ci = arith.muli %i, %a_rpp : index
+            %r = arith.addi %ci, %a_tr : index
+            %col = arith.muli %a_tj, %c8 : index
             %gr = arith.addi %row0, %r : index
             %gro = arith.muli %gr, %k : index
             %gbase = arith.addi %gro, %col : index
             %gi = arith.addi %gbase, %ka : index
-            %cb = arith.divui %j, %c8 : index
-            %jj = arith.remui %j, %c8 : index
+            %cb = arith.divui %a_tj, %c8 : index
+            %jj = arith.remui %a_tj, %c8 : index
             %r7 = arith.andi %r, %c7 : index
             %sj = arith.xori %jj, %r7 : index
             %scol = arith.muli %sj, %c8 : index
@@ -202,17 +211,15 @@ module attributes {gpu.container_module} {
             %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
           } {tuna.unroll}
           scf.for %i = %c0 to %b_iters step %c1 {
-            %ci = arith.muli %i, %nthreads : index
-            %ch = arith.addi %ci, %tid : index
-            %r = arith.divui %ch, %c32 : index
-            %cc = arith.remui %ch, %c32 : index
-            %col = arith.muli %cc, %c8 : index
+            %ci = arith.muli %i, %b_rpp : index
+            %r = arith.addi %ci, %b_tr : index
+            %col = arith.muli %b_tc, %c8 : index
             %gro = arith.muli %r, %n : index
             %gc = arith.addi %col0, %col : index
             %gbase = arith.addi %gro, %gc : index
             %gi = arith.addi %gbase, %kan : index
-            %atom = arith.divui %cc, %c8 : index
-            %j = arith.remui %cc, %c8 : index
+            %atom = arith.divui %b_tc, %c8 : index
+            %j = arith.remui %b_tc, %c8 : index
             %r7 = arith.andi %r, %c7 : index
             %sj = arith.xori %j, %r7 : index
             %scol = arith.muli %sj, %c8 : index
@@ -350,17 +357,15 @@ module attributes {gpu.container_module} {
           %ra_base = arith.muli %rs, %sa_size : index
           %rb_base = arith.muli %rs, %sb_size : index
           scf.for %i = %c0 to %a_iters step %c1 {
-            %ci = arith.muli %i, %nthreads : index
-            %ch = arith.addi %ci, %tid : index
-            %r = arith.divui %ch, %acpr : index
-            %j = arith.remui %ch, %acpr : index
-            %col = arith.muli %j, %c8 : index
+            %ci = arith.muli %i, %a_rpp : index
+            %r = arith.addi %ci, %a_tr : index
+            %col = arith.muli %a_tj, %c8 : index
             %gr = arith.addi %row0, %r : index
             %gro = arith.muli %gr, %k : index
             %gbase = arith.addi %gro, %col : index
             %gi = arith.addi %gbase, %ka : index
-            %cb = arith.divui %j, %c8 : index
-            %jj = arith.remui %j, %c8 : index
+            %cb = arith.divui %a_tj, %c8 : index
+            %jj = arith.remui %a_tj, %c8 : index
             %r7 = arith.andi %r, %c7 : index
             %sj = arith.xori %jj, %r7 : index
             %scol = arith.muli %sj, %c8 : index
@@ -372,17 +377,15 @@ module attributes {gpu.container_module} {
             %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
           } {tuna.unroll}
           scf.for %i = %c0 to %b_iters step %c1 {
-            %ci = arith.muli %i, %nthreads : index
-            %ch = arith.addi %ci, %tid : index
-            %r = arith.divui %ch, %c32 : index
-            %cc = arith.remui %ch, %c32 : index
-            %col = arith.muli %cc, %c8 : index
+            %ci = arith.muli %i, %b_rpp : index
+            %r = arith.addi %ci, %b_tr : index
+            %col = arith.muli %b_tc, %c8 : index
             %gro = arith.muli %r, %n : index
             %gc = arith.addi %col0, %col : index
             %gbase = arith.addi %gro, %gc : index
             %gi = arith.addi %gbase, %kan : index
-            %atom = arith.divui %cc, %c8 : index
-            %j = arith.remui %cc, %c8 : index
+            %atom = arith.divui %b_tc, %c8 : index
+            %j = arith.remui %b_tc, %c8 : index
             %r7 = arith.andi %r, %c7 : index
             %sj = arith.xori %j, %r7 : index
             %scol = arith.muli %sj, %c8 : index
