@@ -13,14 +13,29 @@
 //
 // matmul_f32: fp32 on the CUDA cores. A block of (bm / tm) (bn / tn)
 // threads computes a bm x bn tile of C; each thread a tm x tn micro-tile.
-// Per bk-deep step the block stages A's tile transposed (bk x bm) and B's
-// tile (bk x bn) in dynamic shared memory (16-byte global loads), then each
-// thread reads tm values of A and tn of B per k (16-byte shared loads) and
-// does tm tn FMAs. il = 1 interleaves the micro-tile: a thread's rows (and
-// columns) come in groups of 4, bm / (tm / 4) apart, so that the 16-byte
-// shared loads of neighbouring threads are adjacent. 17 configurations
-// (bm, bn 64..256, bk 8..32, tm, tn 4..16); default 64 x 64 x 16, 4 x 4,
-// il = 0.
+// il = 1 interleaves the micro-tile: a thread's rows (and columns) come in
+// groups of 4, bm / (tm / 4) apart, so that the 16-byte shared loads of
+// neighbouring threads are adjacent. Two ways to feed shared memory (st):
+//  - st = 1: one buffer. Per bk-deep step the block loads A's tile (16-byte
+//    global loads) into registers and stores it transposed (bk x bm), B's
+//    tile (bk x bn) as it is, waits at a barrier, then each thread reads tm
+//    values of A and tn of B per k (16-byte shared loads) and does tm tn
+//    FMAs, and waits at a second barrier. No load overlaps the FMAs.
+//  - st >= 2: a ring of st stages, A's tile as it is (bm x bk) and B's,
+//    filled by cp.async (16 bytes a copy, L1 bypass, one commit group per
+//    tile, st - 1 tiles in flight, one barrier per tile), as matmul_f16
+//    below. Per 4 k a thread reads 4 k-consecutive values of each of its tm
+//    rows of A (one 16-byte load a row; the threads of a quarter warp read
+//    the same row, a broadcast), then per k tn / 4 16-byte loads of B and
+//    tm tn FMAs. Global offsets are per-thread bases plus the tile's offset.
+//    Worth 1.13x over the best st = 1 variant at 4096^3 and 1.15x at 2048^3
+//    on an H100 (docs/kernels.md). Rings of exactly 48 KiB (64 x 128 x 32
+//    with st = 2, 64 x 128 x 16 with st = 4) failed to launch
+//    (CUDA_ERROR_INVALID_VALUE; the PTX also declares a static shared byte,
+//    __dynamic_shmem__0, which likely puts the block over the 48 KiB that
+//    needs no opt-in), so none is listed.
+// 32 configurations (bm, bn 64..256, bk 8..64, tm, tn 4..16, st 1..4);
+// default 64 x 64 x 16, 4 x 4, il = 0, st = 1.
 //
 // matmul_f16: fp16 A and B, fp32 accumulation, fp16 C, on the tensor cores
 // (mma.sync m16n8k16). wm x wn warps; warp (i, j) computes a
@@ -47,7 +62,7 @@
 // `--max-shared-memory=232448` (sm_90's opt-in limit) to keep all 43
 // variants; without it the 41 that need more than 48 KiB are dropped.
 
-#tiles32 = affine_set<(m, n, k)[bm, bn, bk, tm, tn, il] : (m mod bm == 0, n mod bn == 0, k mod bk == 0)>
+#tiles32 = affine_set<(m, n, k)[bm, bn, bk, tm, tn, il, st] : (m mod bm == 0, n mod bn == 0, k mod bk == 0)>
 #tiles16 = affine_set<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf, sp] : (m mod bm == 0, n mod bn == 0, k mod bk == 0)>
 
 module attributes {gpu.container_module} {
@@ -58,30 +73,46 @@ module attributes {gpu.container_module} {
                          %m: index, %n: index, %k: index) kernel attributes {
       tuna.space = #tuna.space<
         params = [#tuna.param<"bm">, #tuna.param<"bn">, #tuna.param<"bk">,
-                  #tuna.param<"tm">, #tuna.param<"tn">, #tuna.param<"il">],
-        configs = [{bm = 64, bn = 64, bk = 16, tm = 4, tn = 4, il = 0},
-                   {bm = 64, bn = 64, bk = 32, tm = 4, tn = 4, il = 0},
-                   {bm = 128, bn = 64, bk = 16, tm = 8, tn = 4, il = 0},
-                   {bm = 64, bn = 128, bk = 16, tm = 4, tn = 8, il = 0},
-                   {bm = 128, bn = 128, bk = 8, tm = 8, tn = 8, il = 0},
-                   {bm = 128, bn = 128, bk = 16, tm = 8, tn = 8, il = 0},
-                   {bm = 128, bn = 128, bk = 32, tm = 8, tn = 8, il = 0},
-                   {bm = 128, bn = 128, bk = 16, tm = 8, tn = 4, il = 0},
-                   {bm = 128, bn = 128, bk = 16, tm = 4, tn = 8, il = 0},
-                   {bm = 128, bn = 128, bk = 8, tm = 8, tn = 8, il = 1},
-                   {bm = 128, bn = 128, bk = 16, tm = 8, tn = 8, il = 1},
-                   {bm = 128, bn = 128, bk = 32, tm = 8, tn = 8, il = 1},
-                   {bm = 128, bn = 64, bk = 16, tm = 8, tn = 8, il = 1},
-                   {bm = 64, bn = 128, bk = 16, tm = 8, tn = 8, il = 1},
-                   {bm = 128, bn = 64, bk = 16, tm = 8, tn = 4, il = 1},
-                   {bm = 256, bn = 128, bk = 16, tm = 16, tn = 8, il = 1},
-                   {bm = 128, bn = 256, bk = 16, tm = 8, tn = 16, il = 1}],
-        defaults = {bm = 64, bn = 64, bk = 16, tm = 4, tn = 4, il = 0},
+                  #tuna.param<"tm">, #tuna.param<"tn">, #tuna.param<"il">,
+                  #tuna.param<"st">],
+        configs = [{bm = 64, bn = 64, bk = 16, tm = 4, tn = 4, il = 0, st = 1},
+                   {bm = 64, bn = 64, bk = 32, tm = 4, tn = 4, il = 0, st = 1},
+                   {bm = 128, bn = 64, bk = 16, tm = 8, tn = 4, il = 0, st = 1},
+                   {bm = 64, bn = 128, bk = 16, tm = 4, tn = 8, il = 0, st = 1},
+                   {bm = 128, bn = 128, bk = 8, tm = 8, tn = 8, il = 0, st = 1},
+                   {bm = 128, bn = 128, bk = 16, tm = 8, tn = 8, il = 0, st = 1},
+                   {bm = 128, bn = 128, bk = 32, tm = 8, tn = 8, il = 0, st = 1},
+                   {bm = 128, bn = 128, bk = 16, tm = 8, tn = 4, il = 0, st = 1},
+                   {bm = 128, bn = 128, bk = 16, tm = 4, tn = 8, il = 0, st = 1},
+                   {bm = 128, bn = 128, bk = 8, tm = 8, tn = 8, il = 1, st = 1},
+                   {bm = 128, bn = 128, bk = 16, tm = 8, tn = 8, il = 1, st = 1},
+                   {bm = 128, bn = 128, bk = 32, tm = 8, tn = 8, il = 1, st = 1},
+                   {bm = 128, bn = 64, bk = 16, tm = 8, tn = 8, il = 1, st = 1},
+                   {bm = 64, bn = 128, bk = 16, tm = 8, tn = 8, il = 1, st = 1},
+                   {bm = 128, bn = 64, bk = 16, tm = 8, tn = 4, il = 1, st = 1},
+                   {bm = 256, bn = 128, bk = 16, tm = 16, tn = 8, il = 1, st = 1},
+                   {bm = 128, bn = 256, bk = 16, tm = 8, tn = 16, il = 1, st = 1},
+                   {bm = 64, bn = 128, bk = 32, tm = 8, tn = 8, il = 1, st = 4},
+                   {bm = 64, bn = 128, bk = 32, tm = 8, tn = 8, il = 1, st = 3},
+                   {bm = 64, bn = 128, bk = 16, tm = 8, tn = 8, il = 1, st = 3},
+                   {bm = 128, bn = 64, bk = 32, tm = 8, tn = 8, il = 1, st = 4},
+                   {bm = 128, bn = 128, bk = 16, tm = 8, tn = 8, il = 1, st = 4},
+                   {bm = 128, bn = 128, bk = 32, tm = 8, tn = 8, il = 1, st = 2},
+                   {bm = 128, bn = 128, bk = 32, tm = 8, tn = 8, il = 1, st = 3},
+                   {bm = 128, bn = 128, bk = 64, tm = 8, tn = 8, il = 1, st = 3},
+                   {bm = 128, bn = 256, bk = 32, tm = 8, tn = 16, il = 1, st = 3},
+                   {bm = 256, bn = 128, bk = 32, tm = 16, tn = 8, il = 1, st = 3},
+                   {bm = 256, bn = 128, bk = 16, tm = 16, tn = 8, il = 1, st = 4},
+                   {bm = 256, bn = 128, bk = 32, tm = 16, tn = 8, il = 1, st = 2},
+                   {bm = 256, bn = 128, bk = 32, tm = 16, tn = 8, il = 1, st = 4},
+                   {bm = 128, bn = 256, bk = 32, tm = 8, tn = 16, il = 1, st = 2},
+                   {bm = 128, bn = 128, bk = 64, tm = 8, tn = 8, il = 1, st = 2}],
+        defaults = {bm = 64, bn = 64, bk = 16, tm = 4, tn = 4, il = 0, st = 1},
         constraints = [#tiles32],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
-        grid = affine_map<(m, n, k)[bm, bn, bk, tm, tn, il] -> (n ceildiv bn, m ceildiv bm)>,
-        block = affine_map<(m, n, k)[bm, bn, bk, tm, tn, il] -> ((bm floordiv tm) * (bn floordiv tn))>,
-        smem = affine_map<(m, n, k)[bm, bn, bk, tm, tn, il] -> (bk * (bm + bn) * 4)>
+        grid = affine_map<(m, n, k)[bm, bn, bk, tm, tn, il, st] -> (n ceildiv bn, m ceildiv bm)>,
+        block = affine_map<(m, n, k)[bm, bn, bk, tm, tn, il, st] -> ((bm floordiv tm) * (bn floordiv tn))>,
+        smem = affine_map<(m, n, k)[bm, bn, bk, tm, tn, il, st] -> (st * bk * (bm + bn) * 4)>
       >} {
       %bm = tuna.param "bm" : index
       %bn = tuna.param "bn" : index
@@ -89,7 +120,9 @@ module attributes {gpu.container_module} {
       %tm = tuna.param "tm" : index
       %tn = tuna.param "tn" : index
       %il = tuna.param "il" : index
+      %st = tuna.param "st" : index
       %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
       %zero = arith.constant 0.0 : f32
@@ -141,75 +174,241 @@ module attributes {gpu.container_module} {
       %bcol = arith.select %interleave, %bcol_i, %bcol_c : index
       %bstep_i = arith.divui %bn, %tn4 : index
       %bstep = arith.select %interleave, %bstep_i, %c4 : index
-      scf.for %k0 = %c0 to %k step %bk {
-        scf.for %i = %c0 to %a_iters step %c1 {
-          %ci = arith.muli %i, %nthreads : index
-          %ch = arith.addi %ci, %tid : index
-          %r = arith.divui %ch, %a_cpr : index
-          %cc = arith.remui %ch, %a_cpr : index
-          %col = arith.muli %cc, %c4 : index
-          %gr = arith.addi %row0, %r : index
-          %gro = arith.muli %gr, %k : index
-          %gk = arith.addi %k0, %col : index
-          %gi = arith.addi %gro, %gk : index
-          %v = vector.load %a[%gi] {alignment = 16} : memref<?xf32>, vector<4xf32>
-          scf.for %j = %c0 to %c4 step %c1 {
-            %e = vector.extract %v[%j] : f32 from vector<4xf32>
-            %kr = arith.addi %col, %j : index
-            %kro = arith.muli %kr, %bm : index
-            %si = arith.addi %kro, %r : index
-            memref.store %e, %as[%si] : memref<?xf32, #gpu.address_space<workgroup>>
-          } {tuna.unroll}
-        } {tuna.unroll}
-        scf.for %i = %c0 to %b_iters step %c1 {
-          %ci = arith.muli %i, %nthreads : index
-          %ch = arith.addi %ci, %tid : index
-          %r = arith.divui %ch, %b_cpr : index
-          %cc = arith.remui %ch, %b_cpr : index
-          %col = arith.muli %cc, %c4 : index
-          %gr = arith.addi %k0, %r : index
-          %gro = arith.muli %gr, %n : index
-          %gc = arith.addi %col0, %col : index
-          %gi = arith.addi %gro, %gc : index
-          %v = vector.load %b[%gi] {alignment = 16} : memref<?xf32>, vector<4xf32>
-          %sro = arith.muli %r, %bn : index
-          %si = arith.addi %sro, %col : index
-          vector.store %v, %bs[%si] {alignment = 16} : memref<?xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-        } {tuna.unroll}
-        gpu.barrier
-        scf.for %kk = %c0 to %bk step %c1 {
-          %ako = arith.muli %kk, %bm : index
-          %abase = arith.addi %ako, %arow : index
-          scf.for %i = %c0 to %tm4 step %c1 {
-            %i4 = arith.muli %i, %c4 : index
-            %ioff = arith.muli %i, %astep : index
-            %si = arith.addi %abase, %ioff : index
-            %v = vector.load %as[%si] {alignment = 16} : memref<?xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-            vector.store %v, %ar[%i4] : memref<16xf32>, vector<4xf32>
-          } {tuna.unroll}
-          %bko = arith.muli %kk, %bn : index
-          %bbase = arith.addi %bko, %bcol : index
-          scf.for %j = %c0 to %tn4 step %c1 {
-            %j4 = arith.muli %j, %c4 : index
-            %joff = arith.muli %j, %bstep : index
-            %si = arith.addi %bbase, %joff : index
-            %v = vector.load %bs[%si] {alignment = 16} : memref<?xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-            vector.store %v, %br[%j4] : memref<16xf32>, vector<4xf32>
-          } {tuna.unroll}
-          scf.for %i = %c0 to %tm step %c1 {
-            %av = memref.load %ar[%i] : memref<16xf32>
-            %io = arith.muli %i, %tn : index
-            scf.for %j = %c0 to %tn step %c1 {
-              %bv = memref.load %br[%j] : memref<16xf32>
-              %x = arith.addi %io, %j : index
-              %cv = memref.load %acc[%x] : memref<128xf32>
-              %p = arith.mulf %av, %bv fastmath<contract> : f32
-              %s = arith.addf %cv, %p fastmath<contract> : f32
-              memref.store %s, %acc[%x] : memref<128xf32>
+      // st = 1: one buffer, loaded through registers (A transposed).
+      %single = arith.cmpi eq, %st, %c1 : index
+      scf.if %single {
+        scf.for %k0 = %c0 to %k step %bk {
+          scf.for %i = %c0 to %a_iters step %c1 {
+            %ci = arith.muli %i, %nthreads : index
+            %ch = arith.addi %ci, %tid : index
+            %r = arith.divui %ch, %a_cpr : index
+            %cc = arith.remui %ch, %a_cpr : index
+            %col = arith.muli %cc, %c4 : index
+            %gr = arith.addi %row0, %r : index
+            %gro = arith.muli %gr, %k : index
+            %gk = arith.addi %k0, %col : index
+            %gi = arith.addi %gro, %gk : index
+            %v = vector.load %a[%gi] {alignment = 16} : memref<?xf32>, vector<4xf32>
+            scf.for %j = %c0 to %c4 step %c1 {
+              %e = vector.extract %v[%j] : f32 from vector<4xf32>
+              %kr = arith.addi %col, %j : index
+              %kro = arith.muli %kr, %bm : index
+              %si = arith.addi %kro, %r : index
+              memref.store %e, %as[%si] : memref<?xf32, #gpu.address_space<workgroup>>
             } {tuna.unroll}
           } {tuna.unroll}
+          scf.for %i = %c0 to %b_iters step %c1 {
+            %ci = arith.muli %i, %nthreads : index
+            %ch = arith.addi %ci, %tid : index
+            %r = arith.divui %ch, %b_cpr : index
+            %cc = arith.remui %ch, %b_cpr : index
+            %col = arith.muli %cc, %c4 : index
+            %gr = arith.addi %k0, %r : index
+            %gro = arith.muli %gr, %n : index
+            %gc = arith.addi %col0, %col : index
+            %gi = arith.addi %gro, %gc : index
+            %v = vector.load %b[%gi] {alignment = 16} : memref<?xf32>, vector<4xf32>
+            %sro = arith.muli %r, %bn : index
+            %si = arith.addi %sro, %col : index
+            vector.store %v, %bs[%si] {alignment = 16} : memref<?xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+          } {tuna.unroll}
+          gpu.barrier
+          scf.for %kk = %c0 to %bk step %c1 {
+            %ako = arith.muli %kk, %bm : index
+            %abase = arith.addi %ako, %arow : index
+            scf.for %i = %c0 to %tm4 step %c1 {
+              %i4 = arith.muli %i, %c4 : index
+              %ioff = arith.muli %i, %astep : index
+              %si = arith.addi %abase, %ioff : index
+              %v = vector.load %as[%si] {alignment = 16} : memref<?xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+              vector.store %v, %ar[%i4] : memref<16xf32>, vector<4xf32>
+            } {tuna.unroll}
+            %bko = arith.muli %kk, %bn : index
+            %bbase = arith.addi %bko, %bcol : index
+            scf.for %j = %c0 to %tn4 step %c1 {
+              %j4 = arith.muli %j, %c4 : index
+              %joff = arith.muli %j, %bstep : index
+              %si = arith.addi %bbase, %joff : index
+              %v = vector.load %bs[%si] {alignment = 16} : memref<?xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+              vector.store %v, %br[%j4] : memref<16xf32>, vector<4xf32>
+            } {tuna.unroll}
+            scf.for %i = %c0 to %tm step %c1 {
+              %av = memref.load %ar[%i] : memref<16xf32>
+              %io = arith.muli %i, %tn : index
+              scf.for %j = %c0 to %tn step %c1 {
+                %bv = memref.load %br[%j] : memref<16xf32>
+                %x = arith.addi %io, %j : index
+                %cv = memref.load %acc[%x] : memref<128xf32>
+                %p = arith.mulf %av, %bv fastmath<contract> : f32
+                %s = arith.addf %cv, %p fastmath<contract> : f32
+                memref.store %s, %acc[%x] : memref<128xf32>
+              } {tuna.unroll}
+            } {tuna.unroll}
+          } {tuna.unroll}
+          gpu.barrier
+        }
+      }
+      // st >= 2: a ring of st stages, A's tile as it is (bm x bk) and B's
+      // (bk x bn), filled by cp.async (16 bytes a copy, one commit group per
+      // tile, st - 1 tiles in flight). A thread reads 4 k-consecutive values
+      // of each of its tm rows at once (16-byte shared loads), then does 4
+      // rounds of tn / 4 16-byte loads of B and tm tn FMAs. Global offsets
+      // are per-thread bases (hoisted out of the k loop) plus the tile's.
+      %pipe = arith.cmpi uge, %st, %c2 : index
+      scf.if %pipe {
+        %sa_all = arith.muli %st, %na : index
+        %sb_all = arith.muli %st, %nb : index
+        %sa = memref.view %smem[%c0][%sa_all] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
+        %sb_off = arith.muli %sa_all, %c4 : index
+        %sb = memref.view %smem[%sb_off][%sb_all] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
+        %ktiles = arith.divui %k, %bk : index
+        %pre = arith.subi %st, %c1 : index
+        %bkn = arith.muli %bk, %n : index
+        %kq_n = arith.divui %bk, %c4 : index
+        %a4 = memref.alloca() : memref<16xvector<4xf32>>
+        scf.for %s = %c0 to %pre step %c1 {
+          %live = arith.cmpi ult, %s, %ktiles : index
+          scf.if %live {
+            %ka = arith.muli %s, %bk : index
+            %kan = arith.muli %s, %bkn : index
+            %sa_base = arith.muli %s, %na : index
+            %sb_base = arith.muli %s, %nb : index
+            scf.for %i = %c0 to %a_iters step %c1 {
+              %ci = arith.muli %i, %nthreads : index
+              %ch = arith.addi %ci, %tid : index
+              %r = arith.divui %ch, %a_cpr : index
+              %cc = arith.remui %ch, %a_cpr : index
+              %col = arith.muli %cc, %c4 : index
+              %gr = arith.addi %row0, %r : index
+              %gro = arith.muli %gr, %k : index
+              %gbase = arith.addi %gro, %col : index
+              %gi = arith.addi %gbase, %ka : index
+              %sr = arith.muli %r, %bk : index
+              %sr2 = arith.addi %sa_base, %sr : index
+              %si = arith.addi %sr2, %col : index
+              %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 4 {bypassL1} : memref<?xf32> to memref<?xf32, #gpu.address_space<workgroup>>
+            } {tuna.unroll}
+            scf.for %i = %c0 to %b_iters step %c1 {
+              %ci = arith.muli %i, %nthreads : index
+              %ch = arith.addi %ci, %tid : index
+              %r = arith.divui %ch, %b_cpr : index
+              %cc = arith.remui %ch, %b_cpr : index
+              %col = arith.muli %cc, %c4 : index
+              %gro = arith.muli %r, %n : index
+              %gc = arith.addi %col0, %col : index
+              %gbase = arith.addi %gro, %gc : index
+              %gi = arith.addi %gbase, %kan : index
+              %sr = arith.muli %r, %bn : index
+              %sr2 = arith.addi %sb_base, %sr : index
+              %si = arith.addi %sr2, %col : index
+              %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 4 {bypassL1} : memref<?xf32> to memref<?xf32, #gpu.address_space<workgroup>>
+            } {tuna.unroll}
+          }
+          nvvm.cp.async.commit.group
         } {tuna.unroll}
-        gpu.barrier
+        scf.for %kt = %c0 to %ktiles step %c1 {
+          // Tile kt has landed once at most st - 2 groups are pending.
+          scf.index_switch %st
+          case 3 {
+            nvvm.cp.async.wait.group 1
+            scf.yield
+          }
+          case 4 {
+            nvvm.cp.async.wait.group 2
+            scf.yield
+          }
+          default {
+            nvvm.cp.async.wait.group 0
+            scf.yield
+          }
+          gpu.barrier
+          // Refill the stage that iteration kt - 1 read (everyone is past it).
+          %nxt = arith.addi %kt, %pre : index
+          %live = arith.cmpi ult, %nxt, %ktiles : index
+          scf.if %live {
+            %rs = arith.remui %nxt, %st : index
+            %ka = arith.muli %nxt, %bk : index
+            %kan = arith.muli %nxt, %bkn : index
+            %ra_base = arith.muli %rs, %na : index
+            %rb_base = arith.muli %rs, %nb : index
+            scf.for %i = %c0 to %a_iters step %c1 {
+              %ci = arith.muli %i, %nthreads : index
+              %ch = arith.addi %ci, %tid : index
+              %r = arith.divui %ch, %a_cpr : index
+              %cc = arith.remui %ch, %a_cpr : index
+              %col = arith.muli %cc, %c4 : index
+              %gr = arith.addi %row0, %r : index
+              %gro = arith.muli %gr, %k : index
+              %gbase = arith.addi %gro, %col : index
+              %gi = arith.addi %gbase, %ka : index
+              %sr = arith.muli %r, %bk : index
+              %sr2 = arith.addi %ra_base, %sr : index
+              %si = arith.addi %sr2, %col : index
+              %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 4 {bypassL1} : memref<?xf32> to memref<?xf32, #gpu.address_space<workgroup>>
+            } {tuna.unroll}
+            scf.for %i = %c0 to %b_iters step %c1 {
+              %ci = arith.muli %i, %nthreads : index
+              %ch = arith.addi %ci, %tid : index
+              %r = arith.divui %ch, %b_cpr : index
+              %cc = arith.remui %ch, %b_cpr : index
+              %col = arith.muli %cc, %c4 : index
+              %gro = arith.muli %r, %n : index
+              %gc = arith.addi %col0, %col : index
+              %gbase = arith.addi %gro, %gc : index
+              %gi = arith.addi %gbase, %kan : index
+              %sr = arith.muli %r, %bn : index
+              %sr2 = arith.addi %rb_base, %sr : index
+              %si = arith.addi %sr2, %col : index
+              %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 4 {bypassL1} : memref<?xf32> to memref<?xf32, #gpu.address_space<workgroup>>
+            } {tuna.unroll}
+          }
+          nvvm.cp.async.commit.group
+          %s = arith.remui %kt, %st : index
+          %sa_base = arith.muli %s, %na : index
+          %sb_base = arith.muli %s, %nb : index
+          scf.for %kq = %c0 to %kq_n step %c1 {
+            %k4 = arith.muli %kq, %c4 : index
+            scf.for %i = %c0 to %tm step %c1 {
+              %ig = arith.divui %i, %c4 : index
+              %ii = arith.remui %i, %c4 : index
+              %igo = arith.muli %ig, %astep : index
+              %r1 = arith.addi %arow, %igo : index
+              %r = arith.addi %r1, %ii : index
+              %ro = arith.muli %r, %bk : index
+              %i1 = arith.addi %sa_base, %ro : index
+              %si = arith.addi %i1, %k4 : index
+              %v = vector.load %sa[%si] {alignment = 16} : memref<?xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+              memref.store %v, %a4[%i] : memref<16xvector<4xf32>>
+            } {tuna.unroll}
+            scf.for %jj = %c0 to %c4 step %c1 {
+              %kr = arith.addi %k4, %jj : index
+              %bko = arith.muli %kr, %bn : index
+              %bb1 = arith.addi %sb_base, %bko : index
+              %bbase = arith.addi %bb1, %bcol : index
+              scf.for %j = %c0 to %tn4 step %c1 {
+                %j4 = arith.muli %j, %c4 : index
+                %joff = arith.muli %j, %bstep : index
+                %si = arith.addi %bbase, %joff : index
+                %v = vector.load %sb[%si] {alignment = 16} : memref<?xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+                vector.store %v, %br[%j4] : memref<16xf32>, vector<4xf32>
+              } {tuna.unroll}
+              scf.for %i = %c0 to %tm step %c1 {
+                %av4 = memref.load %a4[%i] : memref<16xvector<4xf32>>
+                %av = vector.extract %av4[%jj] : f32 from vector<4xf32>
+                %io = arith.muli %i, %tn : index
+                scf.for %j = %c0 to %tn step %c1 {
+                  %bv = memref.load %br[%j] : memref<16xf32>
+                  %x = arith.addi %io, %j : index
+                  %cv = memref.load %acc[%x] : memref<128xf32>
+                  %p = arith.mulf %av, %bv fastmath<contract> : f32
+                  %sum = arith.addf %cv, %p fastmath<contract> : f32
+                  memref.store %sum, %acc[%x] : memref<128xf32>
+                } {tuna.unroll}
+              } {tuna.unroll}
+            } {tuna.unroll}
+          } {tuna.unroll}
+        }
+        nvvm.cp.async.wait.group 0
       }
       scf.for %i = %c0 to %tm step %c1 {
         %r1 = arith.addi %row0, %arow : index

@@ -1,18 +1,21 @@
 // RUN: tuna-compile %S/../../kernels-mlir/matmul.mlir --target=nvptx:sm_90 --no-ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.tuna --emit-dir=%t | FileCheck %s
 // RUN: FileCheck %s --check-prefix=F32 --input-file=%t/matmul_f32__v5.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=PIPE --input-file=%t/matmul_f32__v23.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=PIPE-ST --input-file=%t/matmul_f32__v23.sm_90.ptx
 // RUN: FileCheck %s --check-prefix=F16 --input-file=%t/matmul_f16__v0.sm_90.ptx
 // RUN: FileCheck %s --check-prefix=SP --input-file=%t/matmul_f16__v29.sm_90.ptx
 // Under the default 48 KiB limit only the 2-stage 128 x 128 x 32 configs fit.
 // RUN: tuna-compile %S/../../kernels-mlir/matmul.mlir --target=nvptx:sm_90 --no-ptxas \
 // RUN:   -o %t.small.tuna | FileCheck %s --check-prefix=SMALL
 
-// CHECK:      kernel matmul_f32: 17 variants, default matmul_f32__v0
-// CHECK:      matmul_f32__v5 {{ *}}bm=128 bn=128 bk=16 tm=8 tn=8 il=0
+// CHECK:      kernel matmul_f32: 32 variants, default matmul_f32__v0
+// CHECK:      matmul_f32__v5 {{ *}}bm=128 bn=128 bk=16 tm=8 tn=8 il=0 st=1
+// CHECK:      matmul_f32__v23 {{ *}}bm=128 bn=128 bk=32 tm=8 tn=8 il=1 st=3
 // CHECK:      kernel matmul_f16: 43 variants, default matmul_f16__v1
 // CHECK:      matmul_f16__v0 {{ *}}bm=128 bn=128 bk=32 wm=2 wn=2 stages=3 gm=1 pf=0 sp=0
 // CHECK:      matmul_f16__v29 {{ *}}bm=128 bn=256 bk=64 wm=2 wn=4 stages=3 gm=1 pf=0 sp=1
-// CHECK:      compiled nvptx:sm_90: 60 variants
+// CHECK:      compiled nvptx:sm_90: 75 variants
 
 // SMALL: kernel matmul_f16: 2 variants, default matmul_f16__v0
 
@@ -24,6 +27,23 @@
 // F32-COUNT-1024: fma.rn.f32
 // F32:     st.global.v4.b32
 // F32-NOT: .local
+
+// fp32, st = 3: a cp.async ring (tiles 0 and 1 in the prologue, one group
+// each; wait until 1 group is pending), 16-byte shared loads, the 8 x 8
+// micro-tile unrolled over bk = 32 (2048 FMAs), the refill after the
+// barrier. LLVM rotates the k loop, so the FMAs come before the wait and the
+// barrier in the PTX. Nothing goes through registers into shared memory.
+// PIPE:     cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
+// PIPE:     cp.async.commit_group
+// PIPE:     cp.async.commit_group
+// PIPE:     ld.shared.v4.b32
+// PIPE-COUNT-2048: fma.rn.f32
+// PIPE:     cp.async.wait_group {{[[:space:]]*}}1
+// PIPE-NEXT: bar.sync
+// PIPE:     cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
+// PIPE:     st.global.v4.b32
+// PIPE-NOT: .local
+// PIPE-ST-NOT: st.shared
 
 // fp16: cp.async ring (3 stages: wait until 1 group is pending), ldmatrix
 // of A and (transposed) of B, 2 x 32 mma.sync per 32-deep tile, the
