@@ -307,7 +307,8 @@ module attributes {gpu.container_module} {
           nvvm.cp.async.commit.group
         } {tuna.unroll}
         scf.for %kt = %c0 to %ktiles step %c1 {
-          // Tile kt has landed once at most st - 2 groups are pending.
+          // Tile kt has landed once at most st - 2 groups are pending (an st
+          // over 4 would wait for all of them: correct, but no config has one).
           scf.index_switch %st
           case 3 {
             nvvm.cp.async.wait.group 1
