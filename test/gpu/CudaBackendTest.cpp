@@ -214,6 +214,49 @@ TEST(CudaBackendTest, DynamicSharedMemoryAbove48KiBIsOptedInto) {
   EXPECT_EQ(v.wrong(3.0f), 0);
 }
 
+// Static and dynamic shared memory count together against the 48 KiB a
+// function gets without opting in: 1 KiB static plus 47.5 KiB dynamic needs
+// the opt-in although the dynamic part alone is below 48 KiB.
+TEST(CudaBackendTest, StaticSharedMemoryCountsTowardsTheOptIn) {
+  REQUIRE_GPU();
+  const std::string ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.shared .align 4 .b8 fixed[1024];
+.extern .shared .align 16 .b8 dynamic[];
+.visible .entry static_and_dynamic(.param .u64 out) {
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, 7;
+  st.shared.u32 [fixed+1020], %r1;
+  mov.u32 %r2, 5;
+  st.shared.u32 [dynamic+48636], %r2;
+  bar.sync 0;
+  ld.shared.u32 %r1, [fixed+1020];
+  ld.shared.u32 %r2, [dynamic+48636];
+  add.u32 %r1, %r1, %r2;
+  st.global.u32 [%rd2], %r1;
+  ret;
+}
+)";
+  LoadedPtx module(ptx);
+  FunctionHandle function = module.function("static_and_dynamic");
+  ASSERT_EQ(backend().functionLimits(function).staticSharedBytes, 1024);
+  Buffer out(sizeof(float));
+  void *outPtr = out.data();
+  void *params[] = {&outPtr};
+  LaunchDims dims;
+  dims.sharedBytes = 48 * 1024 - 512;
+  backend().launch(function, nullptr, dims, params);
+  backend().synchronize(nullptr);
+  uint32_t got = 0;
+  backend().copy(&got, out.data(), sizeof(got), CopyKind::DeviceToHost,
+                 nullptr);
+  EXPECT_EQ(got, 12u);
+}
+
 TEST(CudaBackendTest, BadPtxIsAnErrorNamingTheKernelAndTheCall) {
   REQUIRE_GPU();
   std::string bad = setup().ptx.substr(0, setup().ptx.find(".visible")) +

@@ -20,12 +20,15 @@ namespace tuna {
 
 namespace cuda {
 
-/// Dynamic shared memory every function may use without opting in.
+/// Shared memory (static and dynamic together) every function may use
+/// without opting in.
 constexpr uint32_t kDefaultSharedLimit = 48 * 1024;
 
 struct CudaBackend::Function {
   CUfunction function = nullptr;
   std::string what; ///< "kernel 'scale' variant 'scale__v3'", for messages.
+  /// Dynamic shared memory a launch may ask for without raising the
+  /// function's limit: 48 KiB less its static shared memory until then.
   std::atomic<uint32_t> sharedLimit{kDefaultSharedLimit};
 };
 
@@ -161,6 +164,14 @@ FunctionHandle CudaBackend::getFunction(ModuleHandle handle,
     ScopedContext scope(cu, ctx);
     TUNA_CU(cu, record->what + ": symbol '" + symbol + "'", cuModuleGetFunction,
             &record->function, module.module.get(), symbol.c_str());
+    int staticShared = 0;
+    TUNA_CU(cu, record->what, cuFuncGetAttribute, &staticShared,
+            CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, record->function);
+    record->sharedLimit.store(
+        staticShared >= int(kDefaultSharedLimit)
+            ? 0
+            : kDefaultSharedLimit - static_cast<uint32_t>(staticShared),
+        std::memory_order_relaxed);
   }
   std::lock_guard<std::mutex> lock(module.mutex);
   module.functions.push_back(std::move(record));
