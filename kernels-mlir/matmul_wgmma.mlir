@@ -60,12 +60,18 @@
 // of 128 floats whose type cannot depend on a parameter.
 // gm > 1 orders the blocks in groups of gm block rows (Triton's GROUP_M)
 // for L2 reuse, as matmul_f16 does.
-// stages + deep >= 3 and k >= bk (constraints): at least one tile in
-// flight, and a tile 0 to peel. Needs sm_90a (`--target=nvptx:sm_90a`) and
+// Shapes: mask = 0 variants need M, N and K multiples of bm, 256 and bk;
+// mask = 1 variants take any M and any N and K that are multiples of 8 (a
+// 16-byte copy never straddles the end of a row): copies past M, N or K
+// read nothing and zero-fill (src-size 0), stores past M or N are skipped,
+// the last k tile is partial. The default is a mask = 1 variant, so that
+// every shape the kernel accepts has one; the tuner picks mask = 0 where the
+// shape allows. M, N, K >= 1 and stages + deep >= 3 (at least one tile in
+// flight) are constraints too. Needs sm_90a (`--target=nvptx:sm_90a`) and
 // `--max-shared-memory=232448`: even the smallest variant uses 161 KiB of
 // shared memory.
 
-#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep] : (m mod bm == 0, n mod 256 == 0, k mod bk == 0, k - bk >= 0, stages + deep - 3 >= 0)>
+#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 8 == 0, k mod 8 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
 !acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 
 module attributes {gpu.container_module} {
@@ -74,29 +80,34 @@ module attributes {gpu.container_module} {
                                %m: index, %n: index, %k: index) kernel attributes {
       tuna.space = #tuna.space<
         params = [#tuna.param<"bm">, #tuna.param<"bk">, #tuna.param<"stages">, #tuna.param<"gm">,
-                  #tuna.param<"deep">],
-        configs = [{bm = 128, bk = 64, stages = 4, gm = 8, deep = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 4, deep = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 16, deep = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1},
-                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 1},
-                   {bm = 128, bk = 64, stages = 3, gm = 8, deep = 1},
-                   {bm = 128, bk = 64, stages = 3, gm = 1, deep = 1},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1},
-                   {bm = 128, bk = 128, stages = 2, gm = 8, deep = 1}],
-        defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0},
+                  #tuna.param<"deep">, #tuna.param<"mask">],
+        configs = [{bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0, mask = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 4, deep = 0, mask = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 16, deep = 0, mask = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 1, mask = 0},
+                   {bm = 128, bk = 64, stages = 3, gm = 8, deep = 1, mask = 0},
+                   {bm = 128, bk = 64, stages = 3, gm = 1, deep = 1, mask = 0},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0},
+                   {bm = 128, bk = 128, stages = 2, gm = 8, deep = 1, mask = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0, mask = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1}],
+        defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1},
         constraints = [#tiles],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
-        grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep] -> (n ceildiv 256, m ceildiv bm)>,
-        block = affine_map<(m, n, k)[bm, bk, stages, gm, deep] -> (bm * 2)>,
-        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep] -> (stages * (bm + 256) * bk * 2 + 1024)>
+        grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (n ceildiv 256, m ceildiv bm)>,
+        block = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (bm * 2)>,
+        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (stages * (bm + 256) * bk * 2 + 1024)>
       >} {
       %bm = tuna.param "bm" : index
       %bk = tuna.param "bk" : index
       %stages = tuna.param "stages" : index
       %gm = tuna.param "gm" : index
       %deep = tuna.param "deep" : index
+      %mask = tuna.param "mask" : index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -176,11 +187,15 @@ module attributes {gpu.container_module} {
       %b_rpp = arith.divui %nthreads, %c32 : index
       %b_tr = arith.divui %tid, %c32 : index
       %b_tc = arith.remui %tid, %c32 : index
-      %ktiles = arith.divui %k, %bk : index
+      %ktiles = arith.ceildivui %k, %bk : index
       %pre0 = arith.subi %stages, %c2 : index
       %pre = arith.addi %pre0, %deep : index
       %deep1 = arith.cmpi eq, %deep, %c1 : index
       %deep0 = arith.cmpi eq, %deep, %c0 : index
+      // mask = 0: the tiles divide M, N and K (constraints), every copy and
+      // store is whole. mask = 1: copies past M, N or K read nothing and
+      // zero-fill (src-size 0 at offset 0), stores past M or N are skipped.
+      %whole = arith.cmpi eq, %mask, %c0 : index
 
       // Prologue: tiles 0 .. stages - 3 + deep, one cp.async group each.
       scf.for %s = %c0 to %pre step %c1 {
@@ -208,7 +223,22 @@ module attributes {gpu.container_module} {
             %sr1 = arith.addi %ra_base, %cbo : index
             %sr2 = arith.addi %sr1, %sr : index
             %si = arith.addi %sr2, %scol : index
-            %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+            scf.if %whole {
+              %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+            } else {
+              // Rows past M read row 0 (nothing: src-size 0); both the row
+              // and its source size are the thread's own for every tile.
+              %row_in = arith.cmpi ult, %gr, %m : index
+              %grc = arith.select %row_in, %gr, %c0 : index
+              %nrow = arith.select %row_in, %c8, %c0 : index
+              %grco = arith.muli %grc, %k : index
+              %gbc = arith.addi %grco, %col : index
+              %gic = arith.addi %gbc, %ka : index
+              %gk = arith.addi %ka, %col : index
+              %k_in = arith.cmpi ult, %gk, %k : index
+              %nsrc = arith.select %k_in, %nrow, %c0 : index
+              %t = nvgpu.device_async_copy %a[%gic], %sa[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+            }
           } {tuna.unroll}
           scf.for %i = %c0 to %b_iters step %c1 {
             %ci = arith.muli %i, %b_rpp : index
@@ -228,7 +258,21 @@ module attributes {gpu.container_module} {
             %s1 = arith.addi %rb_base, %ao : index
             %s2 = arith.addi %s1, %sr : index
             %si = arith.addi %s2, %scol : index
-            %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+            scf.if %whole {
+              %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+            } else {
+              // Columns past N read column 0 (nothing), as rows past M above;
+              // rows past K (the last tile's) read nothing either.
+              %col_in = arith.cmpi ult, %gc, %n : index
+              %gcc = arith.select %col_in, %gc, %c0 : index
+              %ncol = arith.select %col_in, %c8, %c0 : index
+              %gbc = arith.addi %gro, %gcc : index
+              %gic = arith.addi %gbc, %kan : index
+              %gk = arith.addi %ka, %r : index
+              %k_in = arith.cmpi ult, %gk, %k : index
+              %nsrc = arith.select %k_in, %ncol, %c0 : index
+              %t = nvgpu.device_async_copy %b[%gic], %sb[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+            }
           } {tuna.unroll}
         }
         nvvm.cp.async.commit.group
@@ -374,7 +418,22 @@ module attributes {gpu.container_module} {
             %sr1 = arith.addi %ra_base, %cbo : index
             %sr2 = arith.addi %sr1, %sr : index
             %si = arith.addi %sr2, %scol : index
-            %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+            scf.if %whole {
+              %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+            } else {
+              // Rows past M read row 0 (nothing: src-size 0); both the row
+              // and its source size are the thread's own for every tile.
+              %row_in = arith.cmpi ult, %gr, %m : index
+              %grc = arith.select %row_in, %gr, %c0 : index
+              %nrow = arith.select %row_in, %c8, %c0 : index
+              %grco = arith.muli %grc, %k : index
+              %gbc = arith.addi %grco, %col : index
+              %gic = arith.addi %gbc, %ka : index
+              %gk = arith.addi %ka, %col : index
+              %k_in = arith.cmpi ult, %gk, %k : index
+              %nsrc = arith.select %k_in, %nrow, %c0 : index
+              %t = nvgpu.device_async_copy %a[%gic], %sa[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+            }
           } {tuna.unroll}
           scf.for %i = %c0 to %b_iters step %c1 {
             %ci = arith.muli %i, %b_rpp : index
@@ -394,7 +453,21 @@ module attributes {gpu.container_module} {
             %s1 = arith.addi %rb_base, %ao : index
             %s2 = arith.addi %s1, %sr : index
             %si = arith.addi %s2, %scol : index
-            %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+            scf.if %whole {
+              %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+            } else {
+              // Columns past N read column 0 (nothing), as rows past M above;
+              // rows past K (the last tile's) read nothing either.
+              %col_in = arith.cmpi ult, %gc, %n : index
+              %gcc = arith.select %col_in, %gc, %c0 : index
+              %ncol = arith.select %col_in, %c8, %c0 : index
+              %gbc = arith.addi %gro, %gcc : index
+              %gic = arith.addi %gbc, %kan : index
+              %gk = arith.addi %ka, %r : index
+              %k_in = arith.cmpi ult, %gk, %k : index
+              %nsrc = arith.select %k_in, %ncol, %c0 : index
+              %t = nvgpu.device_async_copy %b[%gic], %sb[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+            }
           } {tuna.unroll}
         }
         nvvm.cp.async.commit.group
@@ -515,7 +588,13 @@ module attributes {gpu.container_module} {
         %gro = arith.muli %gr, %n : index
         %gc = arith.addi %col0, %col : index
         %gi = arith.addi %gro, %gc : index
-        vector.store %h, %c[%gi] {alignment = 16} : memref<?xf16>, vector<8xf16>
+        %row_in = arith.cmpi ult, %gr, %m : index
+        %col_in = arith.cmpi ult, %gc, %n : index
+        %in = arith.andi %row_in, %col_in : i1
+        %ok = arith.ori %whole, %in : i1
+        scf.if %ok {
+          vector.store %h, %c[%gi] {alignment = 16} : memref<?xf16>, vector<8xf16>
+        }
       } {tuna.unroll}
       gpu.return
     }

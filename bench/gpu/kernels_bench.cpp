@@ -312,6 +312,7 @@ Case matmulCase(std::mt19937 &rng, bool f16, int64_t m, int64_t n, int64_t k,
   std::uniform_int_distribution<int64_t> pick(0, m - 1);
   for (int64_t &r : rows)
     r = pick(rng);
+  rows.back() = m - 1; // The last row: in a partial tile when M is not a multiple.
   std::vector<double> ref(rows.size() * n, 0.0);
   const std::vector<float> &a = c.init[0], &b = c.init[1];
   for (size_t s = 0; s < rows.size(); ++s) {
@@ -561,6 +562,8 @@ int main(int argc, char **argv) {
       {"matmul_f16_wgmma", [&] { return matmulCase(rng, true, 4096, 4096, 4096, 16, true); }},
       {"matmul_f16_wgmma", [&] { return matmulCase(rng, true, 2048, 2048, 2048, 32, true); }},
       {"matmul_f16_wgmma", [&] { return matmulCase(rng, true, 8192, 8192, 8192, 4, true); }},
+      // No tile divides it: only the masked variants (mask = 1) can run.
+      {"matmul_f16_wgmma", [&] { return matmulCase(rng, true, 4000, 4008, 3992, 16, true); }},
       {"matmul_f32", [&] { return matmulCase(rng, false, 2048, 2048, 2048, 32); }},
       {"matmul_f32", [&] { return matmulCase(rng, false, 4096, 4096, 4096, 16); }},
   };

@@ -5,17 +5,19 @@
 // RUN: FileCheck %s --check-prefix=DEEP --input-file=%t/matmul_f16_wgmma__v4.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=BM64 --input-file=%t/matmul_f16_wgmma__v8.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=BK128 --input-file=%t/matmul_f16_wgmma__v9.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MASK --input-file=%t/matmul_f16_wgmma__v10.sm_90a.ptx
 // Every variant needs more than the default 48 KiB of shared memory.
 // RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   -o %t.small.tuna 2>&1 | FileCheck %s --check-prefix=SMALL
 
-// CHECK:      kernel matmul_f16_wgmma: 10 variants, default matmul_f16_wgmma__v0
-// CHECK:      matmul_f16_wgmma__v0 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0
-// CHECK:      matmul_f16_wgmma__v4 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=1
-// CHECK:      matmul_f16_wgmma__v6 {{ *}}bm=128 bk=64 stages=3 gm=8 deep=1
-// CHECK:      matmul_f16_wgmma__v8 {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1
-// CHECK:      matmul_f16_wgmma__v9 {{ *}}bm=128 bk=128 stages=2 gm=8 deep=1
-// CHECK:      compiled nvptx:sm_90a: 10 variants
+// CHECK:      kernel matmul_f16_wgmma: 14 variants, default matmul_f16_wgmma__v10
+// CHECK:      matmul_f16_wgmma__v0 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=0
+// CHECK:      matmul_f16_wgmma__v4 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=1 mask=0
+// CHECK:      matmul_f16_wgmma__v6 {{ *}}bm=128 bk=64 stages=3 gm=8 deep=1 mask=0
+// CHECK:      matmul_f16_wgmma__v8 {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1 mask=0
+// CHECK:      matmul_f16_wgmma__v9 {{ *}}bm=128 bk=128 stages=2 gm=8 deep=1 mask=0
+// CHECK:      matmul_f16_wgmma__v10 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=1
+// CHECK:      compiled nvptx:sm_90a: 14 variants
 
 // SMALL: kernel 'matmul_f16_wgmma': every configuration breaks a constraint or a limit
 
@@ -89,3 +91,14 @@
 // BK128-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16
 // BK128:         wgmma.wait_group.sync.aligned {{[[:space:]]*}}1
 // BK128-NOT:     .local
+
+// mask = 1 (any M, N and K multiple of 8): the number of k tiles rounds up;
+// every copy says how many bytes it reads (16 or 0: zero-filled past M, N
+// or K), and a store past M or N is skipped. mask = 0 variants copy without
+// a source size (PTX above).
+// MASK:      cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
+// MASK:      wgmma.mma_async.sync.aligned.m64n256k16
+// MASK:      wgmma.wait_group.sync.aligned {{[[:space:]]*}}0
+// MASK:      @%p{{[0-9]+}} bra
+// MASK:      st.global.v4.b32
+// MASK-NOT:  .local
