@@ -22,6 +22,15 @@
 // vec 4, regs 0|1|2|4): 90 variants; default tpr = 128, rpb = 1, vec = 1,
 // regs = 0. (regs = 8 is left out: LLVM kept part of such a row in local
 // memory, .local in the PTX.)
+//
+// Host (`layernorm_host`, same arguments): rows one after the other, the
+// same two passes and formulas (shift k = x[r, 0], sums of d and d * d,
+// mean = k + E[d], var = max(E[d^2] - E[d]^2, 0), biased), each pass with
+// `unroll` independent vectors of `vec` floats and the rest of the row
+// `vec` at a time, the last chunk masked; pass 2 reads x again (in cache
+// for rows that fit). Multiplies and adds may fuse where the CPU has FMA
+// (fastmath<contract>; math.fma would be a libm call on a CPU without it).
+// vec 4|8|16 x unroll 1|2|4: 9 variants; default vec = 8, unroll = 2.
 
 #fits = affine_set<(rows, cols)[tpr, rpb, vec, regs] : (1024 - tpr * rpb >= 0)>
 // Rows held in registers need 16-byte chunks: regs = 0 when vec = 1.

@@ -13,6 +13,13 @@
 // sums meet in workgroup memory and one more round of shuffles.
 // tpr 32..1024 x rpb 1..8 x vec 1|4 with tpr * rpb <= 1024: 36 variants;
 // default tpr = 128, rpb = 1, vec = 1.
+//
+// Host (`row_sum_host`, same arguments): rows one after the other; a row is
+// summed into `unroll` independent accumulators of `vec` floats (vector
+// loads of 16, 32 or 64 bytes, unaligned allowed), the rest of the row
+// (cols mod vec unroll floats) `vec` at a time, the last chunk through a
+// masked load; then the accumulators are added and reduced.
+// vec 4|8|16 x unroll 1|2|4: 9 variants; default vec = 8, unroll = 2.
 
 #fits = affine_set<(rows, cols)[tpr, rpb, vec] : (1024 - tpr * rpb >= 0)>
 

@@ -25,6 +25,17 @@
 // tpr 32..1024 x rpb 1..8 with tpr * rpb <= 1024, x (vec 1, regs 0 |
 // vec 4, regs 0|2|4|8): 90 variants; default tpr = 128, rpb = 1, vec = 1,
 // regs = 0.
+//
+// Host (`softmax_host`, same arguments): rows one after the other, three
+// passes over each, every pass with `unroll` independent vectors of `vec`
+// floats and the rest of the row `vec` at a time, the last chunk masked:
+//  1. m = max_k x[r, k];
+//  2. e = exp(x - m), written to y, and s = sum e (exp once per element);
+//  3. y = e * (1 / s), from y (in cache for rows that fit).
+// exp(d) is exp2(d log2(e)) as on the GPU, in vector arithmetic (a degree-7
+// polynomial and the exponent's bits, @softmax_host_exp_N at the end): with
+// math.exp2 the host code would call libm's exp2f once per float.
+// vec 4|8|16 x unroll 1|2|4: 9 variants; default vec = 8, unroll = 2.
 
 #fits = affine_set<(rows, cols)[tpr, rpb, vec, regs] : (1024 - tpr * rpb >= 0)>
 // The loops over a thread's register chunks (constant trips once the
@@ -612,11 +623,15 @@ module attributes {gpu.container_module} {
 
   // exp(d) = 2^t, t = d log2(e) (as the GPU version), for d <= 0, in
   // vector arithmetic that LLVM keeps vectorized (math.exp2 becomes one
-  // libm call per float on the host): t = n + f with n = round(t) (adding
-  // and subtracting 1.5 2^23) and |f| <= 1/2, 2^f by its Taylor polynomial
-  // of degree 7 (truncation error below 1e-8), 2^n from the bits of n + 127.
-  // t < -127 is clamped to -127, whose 2^n is 0: exp(d) = 0 for
-  // d < -88 (the GPU's ex2.approx.ftz flushes below 2^-126 too).
+  // libm call per float on the host). t = n + f with |f| <= 1/2:
+  // k = t + 1.5 2^23 rounds t to the integer n (k - 1.5 2^23 = n exactly,
+  // and k's bits are those of 1.5 2^23 plus n); 2^f is its Taylor
+  // polynomial of degree 7 (truncation error below 1e-8 relative), 2^n the
+  // float whose bits are (bits(k) + 127) << 23 = (n + 127) << 23 (mod
+  // 2^32). t is clamped to -127 first, whose 2^n has the bits 0: exp(d) = 0
+  // for d below about -87.7, as the GPU's ex2.approx.ftz flushes results
+  // below 2^-126. NaN stays NaN.
+  // The same function for vec = 16, 8 and 4 (the vector type differs).
   func.func private @softmax_host_exp_16(%d: vector<16xf32>) -> vector<16xf32> {
     %log2e = arith.constant dense<1.44269504> : vector<16xf32>
     %lo = arith.constant dense<-127.0> : vector<16xf32>
@@ -658,6 +673,7 @@ module attributes {gpu.container_module} {
     %r = arith.mulf %p0, %s : vector<16xf32>
     return %r : vector<16xf32>
   }
+
   func.func private @softmax_host_exp_8(%d: vector<8xf32>) -> vector<8xf32> {
     %log2e = arith.constant dense<1.44269504> : vector<8xf32>
     %lo = arith.constant dense<-127.0> : vector<8xf32>
@@ -699,6 +715,7 @@ module attributes {gpu.container_module} {
     %r = arith.mulf %p0, %s : vector<8xf32>
     return %r : vector<8xf32>
   }
+
   func.func private @softmax_host_exp_4(%d: vector<4xf32>) -> vector<4xf32> {
     %log2e = arith.constant dense<1.44269504> : vector<4xf32>
     %lo = arith.constant dense<-127.0> : vector<4xf32>
