@@ -15,7 +15,9 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -29,14 +31,18 @@ using tuna::jit::Compiled;
 using tuna::jit::Compiler;
 using tuna::jit::CompilerOptions;
 
-/// The host bundle of kernels-mlir/`file`, compiled once per process.
-std::shared_ptr<const Compiled> compiled(const std::string &file) {
+/// The host bundle of kernels-mlir/`file` for `cpu` ("generic": x86-64
+/// with SSE2 on x86, or "native": this CPU's vector width, masked loads
+/// and FMA), compiled once per process.
+std::shared_ptr<const Compiled> compiled(const std::string &file,
+                                         const std::string &cpu = "generic") {
   static std::map<std::string, std::shared_ptr<const Compiled>> bundles;
-  std::shared_ptr<const Compiled> &entry = bundles[file];
+  std::shared_ptr<const Compiled> &entry = bundles[file + " " + cpu];
   if (!entry) {
     CompilerOptions options;
     options.targets = {"host"};
-    static Compiler jit(options);
+    options.hostCpu = cpu;
+    Compiler jit(options);
     entry = jit.compileFile(TUNA_SOURCE_DIR "/kernels-mlir/" + file);
   }
   return entry;
@@ -62,19 +68,25 @@ std::string describe(const Shape &shape) {
 /// A buffer of `n` floats poisoned with NaN, starting 16-byte aligned or
 /// one float past that.
 struct Buffer {
-  Buffer(int64_t n, bool misaligned)
-      : storage(n + 8, std::nanf("")), offset(0) {
+  Buffer(int64_t n, bool misaligned) : storage(n + 8, std::nanf("")), size(n) {
     auto address = reinterpret_cast<uintptr_t>(storage.data());
     offset = ((16 - address % 16) % 16) / 4 + (misaligned ? 1 : 0);
-    size = n;
   }
   float *data() { return storage.data() + offset; }
   float &operator[](int64_t i) { return data()[i]; }
   tuna::MemRefView view() { return tuna::memref(data(), {size}); }
+  /// Whether the floats around the buffer are still NaN: nothing was
+  /// written before it or past its end (by a masked store, say).
+  bool untouchedAround() const {
+    for (size_t i = 0; i < storage.size(); ++i)
+      if ((i < offset || i >= offset + size) && !std::isnan(storage[i]))
+        return false;
+    return true;
+  }
 
   std::vector<float> storage;
-  size_t offset;
   int64_t size;
+  size_t offset = 0;
 };
 
 /// A kernel's inputs for one shape, its launch, and its check.
@@ -110,6 +122,7 @@ Case rowSumCase(std::mt19937 &rng, const Shape &s) {
     kernel.launch(nullptr, x->view(), y->view(), s.rows, s.cols);
   };
   c.check = [=](const std::string &what) {
+    ASSERT_TRUE(y->untouchedAround()) << what;
     for (int64_t r = 0; r < s.rows; ++r) {
       double sum = 0, magnitude = 0;
       for (int64_t k = 0; k < s.cols; ++k) {
@@ -137,6 +150,7 @@ Case softmaxCase(std::mt19937 &rng, const Shape &s) {
     kernel.launch(nullptr, x->view(), y->view(), s.rows, s.cols);
   };
   c.check = [=](const std::string &what) {
+    ASSERT_TRUE(y->untouchedAround()) << what;
     for (int64_t r = 0; r < s.rows; ++r) {
       const float *row = x->data() + r * s.cols;
       double m = -HUGE_VAL, sum = 0;
@@ -172,6 +186,7 @@ Case layernormCase(std::mt19937 &rng, const Shape &s) {
                   eps, s.rows, s.cols);
   };
   c.check = [=](const std::string &what) {
+    ASSERT_TRUE(y->untouchedAround()) << what;
     for (int64_t r = 0; r < s.rows; ++r) {
       const float *row = x->data() + r * s.cols;
       double mean = 0, var = 0;
@@ -257,21 +272,23 @@ TEST_P(HostRowKernels, TunedResultsMatchTheReference) {
   EXPECT_EQ(kernel.reports().size(), kShapes.size());
 }
 
-TEST_P(HostRowKernels, EveryVariantIsCorrectWhenForced) {
-  const size_t count = bundle->bundle.kernels.at(0).variants.size();
+/// Launches every variant of `compiled`'s kernel on every shape, each
+/// variant made the default of a module that does not tune.
+void forceEveryVariant(
+    const Compiled &compiled, const char *kernelName, std::vector<Case> &cases,
+    const std::function<std::string(const Shape &, const std::string &)>
+        &what) {
+  const size_t count = compiled.bundle.kernels.at(0).variants.size();
   tuna::Options options;
   options.cacheDir.clear();
   options.mode = tuna::TuneMode::Off;
-  std::vector<Case> cases;
-  for (const Shape &shape : kShapes)
-    cases.push_back(GetParam().make(rng, shape));
   for (size_t v = 0; v < count; ++v) {
-    tuna::Bundle forced = bundle->bundle;
+    tuna::Bundle forced = compiled.bundle;
     forced.kernels[0].defaultVariant = static_cast<int>(v);
     const std::string name = forced.kernels[0].variants[v].name;
     tuna::Module module = tuna::Module::fromBundle(
         std::move(forced), tuna::Device::host(), name, options);
-    tuna::TunedKernel &kernel = module.kernel(GetParam().kernel);
+    tuna::TunedKernel &kernel = module.kernel(kernelName);
     for (size_t i = 0; i < kShapes.size(); ++i) {
       cases[i].reset();
       cases[i].launch(kernel);
@@ -279,6 +296,27 @@ TEST_P(HostRowKernels, EveryVariantIsCorrectWhenForced) {
       cases[i].check(what(kShapes[i], name));
     }
   }
+}
+
+TEST_P(HostRowKernels, EveryVariantIsCorrectWhenForced) {
+  std::vector<Case> cases;
+  for (const Shape &shape : kShapes)
+    cases.push_back(GetParam().make(rng, shape));
+  auto describe = [&](const Shape &shape, const std::string &variant) {
+    return what(shape, variant);
+  };
+  forceEveryVariant(*bundle, GetParam().kernel, cases, describe);
+}
+
+TEST_P(HostRowKernels, EveryVariantIsCorrectWhenForcedForThisCpu) {
+  std::shared_ptr<const Compiled> native = compiled(GetParam().file, "native");
+  std::vector<Case> cases;
+  for (const Shape &shape : kShapes)
+    cases.push_back(GetParam().make(rng, shape));
+  auto describe = [&](const Shape &shape, const std::string &variant) {
+    return what(shape, variant + " (native)");
+  };
+  forceEveryVariant(*native, GetParam().kernel, cases, describe);
 }
 
 INSTANTIATE_TEST_SUITE_P(
