@@ -21,8 +21,15 @@ echo "== matmul_host: 18 host variants"
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_host.mlir" --target=host \
   -o "$out/matmul_host.tuna"
 echo
+echo "== row_sum_host, softmax_host, layernorm_host: 9 host variants each"
+for f in reduce softmax layernorm; do
+  "$build/bin/tuna-compile" "$root/kernels-mlir/$f.mlir" --target=host \
+    -o "$out/$f.tuna"
+done
+echo
 echo "== tuning on the host CPU (TUNA_PRINT_AUTOTUNING=1 shows every candidate;"
 echo "   decisions persist in ${TUNA_CACHE_DIR:-~/.cache/tuna}: a second run starts warm,"
 echo "   TUNA_ALWAYS_TUNE=1 tunes again)"
 TUNA_PRINT_AUTOTUNING=${TUNA_PRINT_AUTOTUNING:-1} \
-  "$build/bin/tuna-demo" "$out/scale.tuna" "$out/matmul_host.tuna"
+  "$build/bin/tuna-demo" "$out/scale.tuna" "$out/matmul_host.tuna" \
+  "$out/reduce.tuna" "$out/softmax.tuna" "$out/layernorm.tuna"

@@ -6,7 +6,8 @@
 // the result against a C++ reference, and compares the tuned variant's time
 // with the default configuration's. Prints a table last.
 //
-//   tuna-demo build/demo/scale.tuna build/demo/matmul_host.tuna
+//   tuna-demo build/demo/scale.tuna build/demo/matmul_host.tuna \
+//     build/demo/reduce.tuna build/demo/softmax.tuna build/demo/layernorm.tuna
 //
 //===----------------------------------------------------------------------===//
 
@@ -144,6 +145,109 @@ Row runMatmul(tuna::Module &tuned, tuna::Module &fixed, int64_t m, int64_t n,
                  run, check);
 }
 
+/// Relative L2 error of `got` against `want`; infinite if any element is
+/// not finite (an unwritten NaN-poisoned element, say).
+double relativeError(const std::vector<float> &got,
+                     const std::vector<double> &want) {
+  double num = 0, den = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (!std::isfinite(got[i]))
+      return std::numeric_limits<double>::infinity();
+    num += (got[i] - want[i]) * (got[i] - want[i]);
+    den += want[i] * want[i];
+  }
+  return den == 0 ? std::sqrt(num) : std::sqrt(num / den);
+}
+
+std::string rowsByCols(int64_t rows, int64_t cols) {
+  return std::to_string(rows) + "x" + std::to_string(cols);
+}
+
+Row runRowSum(tuna::Module &tuned, tuna::Module &fixed, int64_t rows,
+              int64_t cols) {
+  std::vector<float> x = randomFloats(rows * cols);
+  std::vector<float> y(rows, std::numeric_limits<float>::quiet_NaN());
+  auto run = [&](tuna::TunedKernel &k) {
+    k.launch(nullptr, tuna::memref(x.data(), {rows * cols}),
+             tuna::memref(y.data(), {rows}), rows, cols);
+  };
+  auto check = [&] {
+    std::vector<double> want(rows, 0.0);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        want[r] += x[r * cols + c];
+    return relativeError(y, want);
+  };
+  return measure(tuned, fixed, "row_sum_host", rowsByCols(rows, cols), run,
+                 check);
+}
+
+Row runSoftmax(tuna::Module &tuned, tuna::Module &fixed, int64_t rows,
+               int64_t cols) {
+  std::vector<float> x = randomFloats(rows * cols);
+  for (float &v : x)
+    v *= 8;
+  std::vector<float> y(rows * cols, std::numeric_limits<float>::quiet_NaN());
+  auto run = [&](tuna::TunedKernel &k) {
+    k.launch(nullptr, tuna::memref(x.data(), {rows * cols}),
+             tuna::memref(y.data(), {rows * cols}), rows, cols);
+  };
+  auto check = [&] {
+    std::vector<double> want(rows * cols);
+    for (int64_t r = 0; r < rows; ++r) {
+      const float *row = &x[r * cols];
+      double m = *std::max_element(row, row + cols), s = 0;
+      for (int64_t c = 0; c < cols; ++c)
+        s += std::exp(row[c] - m);
+      for (int64_t c = 0; c < cols; ++c)
+        want[r * cols + c] = std::exp(row[c] - m) / s;
+    }
+    return relativeError(y, want);
+  };
+  return measure(tuned, fixed, "softmax_host", rowsByCols(rows, cols), run,
+                 check);
+}
+
+Row runLayernorm(tuna::Module &tuned, tuna::Module &fixed, int64_t rows,
+                 int64_t cols) {
+  const float eps = 1e-5f;
+  std::vector<float> x = randomFloats(rows * cols);
+  for (float &v : x)
+    v = 4 + 2 * v; // A mean far from zero against the spread.
+  std::vector<float> gamma = randomFloats(cols), beta = randomFloats(cols);
+  std::vector<float> y(rows * cols, std::numeric_limits<float>::quiet_NaN());
+  auto run = [&](tuna::TunedKernel &k) {
+    k.launch(nullptr, tuna::memref(x.data(), {rows * cols}),
+             tuna::memref(gamma.data(), {cols}),
+             tuna::memref(beta.data(), {cols}),
+             tuna::memref(y.data(), {rows * cols}), eps, rows, cols);
+  };
+  auto check = [&] {
+    std::vector<double> want(rows * cols);
+    for (int64_t r = 0; r < rows; ++r) {
+      const float *row = &x[r * cols];
+      double mean = 0, var = 0;
+      for (int64_t c = 0; c < cols; ++c)
+        mean += row[c];
+      mean /= cols;
+      for (int64_t c = 0; c < cols; ++c)
+        var += (row[c] - mean) * (row[c] - mean);
+      var /= cols;
+      double rstd = 1 / std::sqrt(var + eps);
+      for (int64_t c = 0; c < cols; ++c)
+        want[r * cols + c] = (row[c] - mean) * rstd * gamma[c] + beta[c];
+    }
+    return relativeError(y, want);
+  };
+  return measure(tuned, fixed, "layernorm_host", rowsByCols(rows, cols), run,
+                 check);
+}
+
+/// The row kernels' shapes: short rows that no vector width divides (2 MiB
+/// in all), rows of 1024 and of 16384 floats (4 MiB).
+const std::pair<int64_t, int64_t> kRowShapes[] = {
+    {16384, 33}, {1024, 1024}, {64, 16384}};
+
 bool hasKernel(const tuna::Module &module, const char *name) {
   for (const std::string &k : module.kernelNames())
     if (k == name)
@@ -173,6 +277,14 @@ int main(int argc, char **argv) {
       if (hasKernel(tuned, "matmul_host"))
         for (int64_t size : {128, 512})
           rows.push_back(runMatmul(tuned, fixed, size, size, size));
+      for (auto [r, c] : kRowShapes) {
+        if (hasKernel(tuned, "row_sum_host"))
+          rows.push_back(runRowSum(tuned, fixed, r, c));
+        if (hasKernel(tuned, "softmax_host"))
+          rows.push_back(runSoftmax(tuned, fixed, r, c));
+        if (hasKernel(tuned, "layernorm_host"))
+          rows.push_back(runLayernorm(tuned, fixed, r, c));
+      }
     }
   } catch (const tuna::Error &e) {
     std::fprintf(stderr, "tuna-demo: %s\n", e.what());
@@ -180,13 +292,13 @@ int main(int argc, char **argv) {
   }
 
   bool allOk = true;
-  std::printf("\n%-12s %-12s %8s %-22s %10s %11s %10s %8s %s\n", "kernel",
+  std::printf("\n%-14s %-12s %8s %-22s %10s %11s %10s %8s %s\n", "kernel",
               "shape", "variants", "tuned pick", "tune (ms)", "default (ms)",
               "tuned (ms)", "speedup", "check");
   for (const Row &r : rows) {
     allOk &= r.ok;
     std::printf(
-        "%-12s %-12s %8zu %-22s %10.1f %11.4f %10.4f %7.2fx %s (err %.1e)\n",
+        "%-14s %-12s %8zu %-22s %10.1f %11.4f %10.4f %7.2fx %s (err %.1e)\n",
         r.kernel.c_str(), r.shape.c_str(), r.variants, r.pick.c_str(), r.tuneMs,
         r.defaultMs, r.tunedMs, r.defaultMs / r.tunedMs, r.ok ? "ok" : "WRONG",
         r.error);
