@@ -9,6 +9,8 @@
 #include "TargetImpl.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/Host.h"
 
 #include <chrono>
@@ -44,6 +46,14 @@ struct Dispatches {
       FailureOr<::tuna::Kernel> kernel = compiler::buildKernel(dispatch);
       if (failed(kernel))
         return failure();
+      // Host code compiled for another CPU than generic x86-64/AArch64 is
+      // another kernel to the tuning cache: a pick for AVX-512 code must not
+      // be reused for SSE2 code of the same source.
+      if (!compiler::isGpuDispatch(dispatch) && options.hostCpu != "generic")
+        kernel->sourceHash = llvm::utohexstr(
+            llvm::xxh3_64bits(kernel->sourceHash + "/host-cpu=" +
+                              options.hostCpu),
+            /*LowerCase=*/true, 16);
       kernels.push_back(std::move(*kernel));
       variantKernels.emplace_back();
       for (auto variant : dispatch.getBody().getOps<VariantOp>())
