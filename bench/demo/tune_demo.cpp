@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "reference/RowKernels.h"
 #include "tuna/runtime/Runtime.h"
 
 #include <algorithm>
@@ -172,11 +173,7 @@ Row runRowSum(tuna::Module &tuned, tuna::Module &fixed, int64_t rows,
              tuna::memref(y.data(), {rows}), rows, cols);
   };
   auto check = [&] {
-    std::vector<double> want(rows, 0.0);
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t c = 0; c < cols; ++c)
-        want[r] += x[r * cols + c];
-    return relativeError(y, want);
+    return relativeError(y, tuna::reference::rowSum(x.data(), rows, cols));
   };
   return measure(tuned, fixed, "row_sum_host", rowsByCols(rows, cols), run,
                  check);
@@ -193,16 +190,7 @@ Row runSoftmax(tuna::Module &tuned, tuna::Module &fixed, int64_t rows,
              tuna::memref(y.data(), {rows * cols}), rows, cols);
   };
   auto check = [&] {
-    std::vector<double> want(rows * cols);
-    for (int64_t r = 0; r < rows; ++r) {
-      const float *row = &x[r * cols];
-      double m = *std::max_element(row, row + cols), s = 0;
-      for (int64_t c = 0; c < cols; ++c)
-        s += std::exp(row[c] - m);
-      for (int64_t c = 0; c < cols; ++c)
-        want[r * cols + c] = std::exp(row[c] - m) / s;
-    }
-    return relativeError(y, want);
+    return relativeError(y, tuna::reference::softmax(x.data(), rows, cols));
   };
   return measure(tuned, fixed, "softmax_host", rowsByCols(rows, cols), run,
                  check);
@@ -223,21 +211,9 @@ Row runLayernorm(tuna::Module &tuned, tuna::Module &fixed, int64_t rows,
              tuna::memref(y.data(), {rows * cols}), eps, rows, cols);
   };
   auto check = [&] {
-    std::vector<double> want(rows * cols);
-    for (int64_t r = 0; r < rows; ++r) {
-      const float *row = &x[r * cols];
-      double mean = 0, var = 0;
-      for (int64_t c = 0; c < cols; ++c)
-        mean += row[c];
-      mean /= cols;
-      for (int64_t c = 0; c < cols; ++c)
-        var += (row[c] - mean) * (row[c] - mean);
-      var /= cols;
-      double rstd = 1 / std::sqrt(var + eps);
-      for (int64_t c = 0; c < cols; ++c)
-        want[r * cols + c] = (row[c] - mean) * rstd * gamma[c] + beta[c];
-    }
-    return relativeError(y, want);
+    return relativeError(y, tuna::reference::layernorm(x.data(), gamma.data(),
+                                                        beta.data(), eps,
+                                                        rows, cols));
   };
   return measure(tuned, fixed, "layernorm_host", rowsByCols(rows, cols), run,
                  check);

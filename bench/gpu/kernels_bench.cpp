@@ -20,6 +20,7 @@
 
 #include "cuda/CudaDriver.h"
 #include "Measure.h"
+#include "reference/RowKernels.h"
 #include "tuna/runtime/Runtime.h"
 
 #include <algorithm>
@@ -162,10 +163,7 @@ Case rowSumCase(std::mt19937 &rng, int64_t rows, int64_t cols) {
   c.init = {randomVector(rng, n, -1, 1), {}};
   c.sizes = {n, rows};
   c.out = 1;
-  c.ref.assign(rows, 0.0);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t k = 0; k < cols; ++k)
-      c.ref[r] += c.init[0][r * cols + k];
+  c.ref = reference::rowSum(c.init[0].data(), rows, cols);
   c.bytes = 4.0 * (n + rows);
   c.launch = [=](TunedKernel &k, const std::vector<float *> &b) {
     k.launch(nullptr, memref(b[0], {n}), memref(b[1], {rows}), rows, cols);
@@ -179,16 +177,7 @@ Case softmaxCase(std::mt19937 &rng, int64_t rows, int64_t cols) {
   c.init = {randomVector(rng, n, -8, 8), {}};
   c.sizes = {n, n};
   c.out = 1;
-  c.ref.resize(n);
-  const std::vector<float> &x = c.init[0];
-  for (int64_t r = 0; r < rows; ++r) {
-    const float *row = &x[r * cols];
-    double m = *std::max_element(row, row + cols), s = 0;
-    for (int64_t k = 0; k < cols; ++k)
-      s += std::exp(row[k] - m);
-    for (int64_t k = 0; k < cols; ++k)
-      c.ref[r * cols + k] = std::exp(row[k] - m) / s;
-  }
+  c.ref = reference::softmax(c.init[0].data(), rows, cols);
   c.bytes = 8.0 * n;
   c.launch = [=](TunedKernel &k, const std::vector<float *> &b) {
     k.launch(nullptr, memref(b[0], {n}), memref(b[1], {n}), rows, cols);
@@ -207,22 +196,8 @@ Case layernormCase(std::mt19937 &rng, int64_t rows, int64_t cols) {
             {}};
   c.sizes = {n, cols, cols, n};
   c.out = 3;
-  c.ref.resize(n);
-  const std::vector<float> &x = c.init[0];
-  for (int64_t r = 0; r < rows; ++r) {
-    const float *row = &x[r * cols];
-    double mean = 0, var = 0;
-    for (int64_t k = 0; k < cols; ++k)
-      mean += row[k];
-    mean /= cols;
-    for (int64_t k = 0; k < cols; ++k)
-      var += (row[k] - mean) * (row[k] - mean);
-    var /= cols;
-    double rstd = 1 / std::sqrt(var + eps);
-    for (int64_t k = 0; k < cols; ++k)
-      c.ref[r * cols + k] =
-          (row[k] - mean) * rstd * c.init[1][k] + c.init[2][k];
-  }
+  c.ref = reference::layernorm(c.init[0].data(), c.init[1].data(),
+                               c.init[2].data(), eps, rows, cols);
   c.bytes = 8.0 * n + 8.0 * cols;
   c.launch = [=](TunedKernel &k, const std::vector<float *> &b) {
     k.launch(nullptr, memref(b[0], {n}), memref(b[1], {cols}),

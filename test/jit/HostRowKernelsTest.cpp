@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "reference/RowKernels.h"
 #include "tuna/JIT/Jit.h"
 
 #include "gtest/gtest.h"
@@ -151,19 +152,11 @@ Case softmaxCase(std::mt19937 &rng, const Shape &s) {
   };
   c.check = [=](const std::string &what) {
     ASSERT_TRUE(y->untouchedAround()) << what;
-    for (int64_t r = 0; r < s.rows; ++r) {
-      const float *row = x->data() + r * s.cols;
-      double m = -HUGE_VAL, sum = 0;
-      for (int64_t k = 0; k < s.cols; ++k)
-        m = std::max(m, double(row[k]));
-      for (int64_t k = 0; k < s.cols; ++k)
-        sum += std::exp(row[k] - m);
-      for (int64_t k = 0; k < s.cols; ++k) {
-        double want = std::exp(row[k] - m) / sum;
-        ASSERT_NEAR((*y)[r * s.cols + k], want, 1e-5 * want + 1e-9)
-            << what << ": row " << r << " column " << k;
-      }
-    }
+    std::vector<double> want =
+        tuna::reference::softmax(x->data(), s.rows, s.cols);
+    for (int64_t i = 0; i < s.rows * s.cols; ++i)
+      ASSERT_NEAR((*y)[i], want[i], 1e-5 * want[i] + 1e-9)
+          << what << ": row " << i / s.cols << " column " << i % s.cols;
   };
   c.reset = [=] { poison(*y); };
   return c;
@@ -187,22 +180,11 @@ Case layernormCase(std::mt19937 &rng, const Shape &s) {
   };
   c.check = [=](const std::string &what) {
     ASSERT_TRUE(y->untouchedAround()) << what;
-    for (int64_t r = 0; r < s.rows; ++r) {
-      const float *row = x->data() + r * s.cols;
-      double mean = 0, var = 0;
-      for (int64_t k = 0; k < s.cols; ++k)
-        mean += row[k];
-      mean /= s.cols;
-      for (int64_t k = 0; k < s.cols; ++k)
-        var += (row[k] - mean) * (row[k] - mean);
-      var /= s.cols;
-      double rstd = 1 / std::sqrt(var + eps);
-      for (int64_t k = 0; k < s.cols; ++k) {
-        double want = (row[k] - mean) * rstd * (*gamma)[k] + (*beta)[k];
-        ASSERT_NEAR((*y)[r * s.cols + k], want, 5e-5 * (1 + std::fabs(want)))
-            << what << ": row " << r << " column " << k;
-      }
-    }
+    std::vector<double> want = tuna::reference::layernorm(
+        x->data(), gamma->data(), beta->data(), eps, s.rows, s.cols);
+    for (int64_t i = 0; i < s.rows * s.cols; ++i)
+      ASSERT_NEAR((*y)[i], want[i], 5e-5 * (1 + std::fabs(want[i])))
+          << what << ": row " << i / s.cols << " column " << i % s.cols;
   };
   c.reset = [=] { poison(*y); };
   return c;
