@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "reference/RelativeError.h"
 #include "reference/RowKernels.h"
 #include "tuna/runtime/Runtime.h"
 
@@ -146,54 +147,28 @@ Row runMatmul(tuna::Module &tuned, tuna::Module &fixed, int64_t m, int64_t n,
                  run, check);
 }
 
-/// Relative L2 error of `got` against `want`; infinite if any element is
-/// not finite (an unwritten NaN-poisoned element, say).
-double relativeError(const std::vector<float> &got,
-                     const std::vector<double> &want) {
-  double num = 0, den = 0;
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (!std::isfinite(got[i]))
-      return std::numeric_limits<double>::infinity();
-    num += (got[i] - want[i]) * (got[i] - want[i]);
-    den += want[i] * want[i];
-  }
-  return den == 0 ? std::sqrt(num) : std::sqrt(num / den);
-}
-
 std::string rowsByCols(int64_t rows, int64_t cols) {
   return std::to_string(rows) + "x" + std::to_string(cols);
 }
 
-Row runRowSum(tuna::Module &tuned, tuna::Module &fixed, int64_t rows,
-              int64_t cols) {
-  std::vector<float> x = randomFloats(rows * cols);
-  std::vector<float> y(rows, std::numeric_limits<float>::quiet_NaN());
-  auto run = [&](tuna::TunedKernel &k) {
-    k.launch(nullptr, tuna::memref(x.data(), {rows * cols}),
-             tuna::memref(y.data(), {rows}), rows, cols);
-  };
-  auto check = [&] {
-    return relativeError(y, tuna::reference::rowSum(x.data(), rows, cols));
-  };
-  return measure(tuned, fixed, "row_sum_host", rowsByCols(rows, cols), run,
-                 check);
-}
-
-Row runSoftmax(tuna::Module &tuned, tuna::Module &fixed, int64_t rows,
-               int64_t cols) {
+/// row_sum_host (y has a float per row) and softmax_host (y is x's shape):
+/// x in [-spread, spread], checked against `reference`.
+Row runRowKernel(tuna::Module &tuned, tuna::Module &fixed, const char *kernel,
+                 int64_t rows, int64_t cols, int64_t outputs, float spread,
+                 std::vector<double> (*reference)(const float *, int64_t,
+                                                  int64_t)) {
   std::vector<float> x = randomFloats(rows * cols);
   for (float &v : x)
-    v *= 8;
-  std::vector<float> y(rows * cols, std::numeric_limits<float>::quiet_NaN());
+    v *= spread;
+  std::vector<float> y(outputs, std::numeric_limits<float>::quiet_NaN());
   auto run = [&](tuna::TunedKernel &k) {
     k.launch(nullptr, tuna::memref(x.data(), {rows * cols}),
-             tuna::memref(y.data(), {rows * cols}), rows, cols);
+             tuna::memref(y.data(), {outputs}), rows, cols);
   };
   auto check = [&] {
-    return relativeError(y, tuna::reference::softmax(x.data(), rows, cols));
+    return tuna::reference::relativeError(y, reference(x.data(), rows, cols));
   };
-  return measure(tuned, fixed, "softmax_host", rowsByCols(rows, cols), run,
-                 check);
+  return measure(tuned, fixed, kernel, rowsByCols(rows, cols), run, check);
 }
 
 Row runLayernorm(tuna::Module &tuned, tuna::Module &fixed, int64_t rows,
@@ -211,7 +186,7 @@ Row runLayernorm(tuna::Module &tuned, tuna::Module &fixed, int64_t rows,
              tuna::memref(y.data(), {rows * cols}), eps, rows, cols);
   };
   auto check = [&] {
-    return relativeError(y, tuna::reference::layernorm(x.data(), gamma.data(),
+    return tuna::reference::relativeError(y, tuna::reference::layernorm(x.data(), gamma.data(),
                                                         beta.data(), eps,
                                                         rows, cols));
   };
@@ -255,9 +230,11 @@ int main(int argc, char **argv) {
           rows.push_back(runMatmul(tuned, fixed, size, size, size));
       for (auto [r, c] : kRowShapes) {
         if (hasKernel(tuned, "row_sum_host"))
-          rows.push_back(runRowSum(tuned, fixed, r, c));
+          rows.push_back(runRowKernel(tuned, fixed, "row_sum_host", r, c, r,
+                                      1.0f, tuna::reference::rowSum));
         if (hasKernel(tuned, "softmax_host"))
-          rows.push_back(runSoftmax(tuned, fixed, r, c));
+          rows.push_back(runRowKernel(tuned, fixed, "softmax_host", r, c,
+                                      r * c, 8.0f, tuna::reference::softmax));
         if (hasKernel(tuned, "layernorm_host"))
           rows.push_back(runLayernorm(tuned, fixed, r, c));
       }

@@ -20,6 +20,7 @@
 
 #include "cuda/CudaDriver.h"
 #include "Measure.h"
+#include "reference/RelativeError.h"
 #include "reference/RowKernels.h"
 #include "tuna/runtime/Runtime.h"
 
@@ -38,6 +39,7 @@
 
 using namespace tuna;
 using namespace tuna::bench;
+using tuna::reference::relativeError;
 
 namespace {
 
@@ -109,21 +111,6 @@ float fromHalf(uint16_t h) {
 void roundToHalf(std::vector<float> &v) {
   for (float &x : v)
     x = fromHalf(toHalf(x));
-}
-
-/// Relative L2 error of `got` against `want`; infinite if any element is
-/// not finite (an unwritten NaN-poisoned element, say).
-double relativeError(const std::vector<float> &got,
-                     const std::vector<double> &want) {
-  double num = 0, den = 0;
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (!std::isfinite(got[i]))
-      return std::numeric_limits<double>::infinity();
-    double d = got[i] - want[i];
-    num += d * d;
-    den += want[i] * want[i];
-  }
-  return den == 0 ? std::sqrt(num) : std::sqrt(num / den);
 }
 
 std::vector<float> randomVector(std::mt19937 &rng, int64_t n, float lo,
