@@ -64,9 +64,9 @@ void makeDirectories(const std::string &dir) {
 /// An flock held for the life of the object.
 class FileLock {
 public:
-  FileLock(const std::string &path, bool exclusive) {
+  FileLock(const std::string &path, bool exclusive, bool wait = true) {
     fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd >= 0 && !lock(exclusive)) {
+    if (fd >= 0 && !lock(exclusive, wait)) {
       ::close(fd);
       fd = -1;
     }
@@ -79,19 +79,23 @@ public:
   FileLock &operator=(const FileLock &) = delete;
 
   bool held() const { return fd >= 0; }
+  /// Another process holds the lock (and we did not wait).
+  bool busy() const { return contended; }
   /// Converts a shared lock to an exclusive one (not atomically: another
   /// writer may go first, so re-read after upgrading).
-  bool upgrade() { return fd >= 0 && lock(true); }
+  bool upgrade() { return fd >= 0 && lock(true, true); }
 
 private:
-  bool lock(bool exclusive) {
+  bool lock(bool exclusive, bool wait) {
     int result;
     do
-      result = ::flock(fd, exclusive ? LOCK_EX : LOCK_SH);
+      result = ::flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | (wait ? 0 : LOCK_NB));
     while (result != 0 && errno == EINTR);
+    contended = result != 0 && errno == EWOULDBLOCK;
     return result == 0;
   }
   int fd = -1;
+  bool contended = false;
 };
 
 json toJson(const CacheEntry &entry) {
@@ -340,13 +344,16 @@ std::string defaultCacheDirectory() {
 }
 
 std::optional<CacheEntry> TuningCache::lookup(const CacheKey &key,
-                                              bool versionCheck) const {
+                                              bool versionCheck,
+                                              bool wait) const {
   if (::access(file.c_str(), F_OK) != 0)
     return std::nullopt;
-  FileLock lock(file + ".lock", /*exclusive=*/false);
+  FileLock lock(file + ".lock", /*exclusive=*/false, wait);
+  if (lock.busy())
+    return std::nullopt;
   std::shared_ptr<const Contents> read = readContentsOnce(file);
   if (read->state == Contents::State::Damaged) {
-    if (lock.upgrade()) {
+    if (wait && lock.upgrade()) {
       // Set it aside now, unless a writer replaced it while we upgraded.
       Contents again = readContents(file);
       if (again.state == Contents::State::Damaged)

@@ -95,6 +95,18 @@ struct TunedKernel::Impl {
   /// The miss path: decides the variant of `signature`, publishes it.
   int decide(StreamHandle stream, const ArgValue *args, size_t count,
              const int64_t *keyValues, const int64_t *signature);
+  /// The variant of `signature` during a graph capture (see
+  /// Backend::isCapturing): the cache's or a database's pick, else the
+  /// default, with nothing measured, allocated or synchronized, and nothing
+  /// published, so the next launch outside capture tunes. Call with the
+  /// device's tuning mutex held.
+  int pickDuringCapture(StreamHandle stream, const ArgValue *args,
+                        size_t count, const int64_t *keyValues,
+                        const int64_t *signature);
+  /// The variant the disk cache or a tuning database remembers for
+  /// `signature` (TuneMode::On only), or -1. Without `wait`, a file locked
+  /// by a writer is skipped.
+  int persistedVariant(const int64_t *signature, bool wait) const;
   /// The variant a disk-cache entry names, if it is still in the bundle
   /// with the same configuration; else -1.
   int cachedVariant(const CacheEntry &entry) const;
@@ -117,6 +129,9 @@ struct TunedKernel::Impl {
   /// device's tuning mutex, like `history`.
   std::vector<std::unique_ptr<SignatureTable>> tables;
   std::vector<TuningReport> history;
+  /// Whether a launch during capture was reported (verbose); guarded by the
+  /// device's tuning mutex.
+  bool captureNoticed = false;
 };
 
 } // namespace tuna

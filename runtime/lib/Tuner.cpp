@@ -79,7 +79,8 @@ public:
   /// Decides; `cached` is the variant the disk cache remembers, or -1.
   /// Loads only the code the decision needs: the cache's pick, or the
   /// default when nothing is measured, or every candidate when tuning.
-  TuningReport run(int cached) {
+  /// Without `tune`, nothing is measured and nothing printed.
+  TuningReport run(int cached, bool tune = true) {
     Clock::time_point start = Clock::now();
     classify();
     std::vector<int> candidates;
@@ -88,7 +89,8 @@ public:
         candidates.push_back(result.variant);
     if (candidates.empty())
       throw Error(ErrorCode::Unsupported, noCandidateMessage());
-    bool measure = options.mode != TuneMode::Off && candidates.size() > 1;
+    bool measure =
+        tune && options.mode != TuneMode::Off && candidates.size() > 1;
     int fallback = isCandidate(kernel.spec.defaultVariant)
                        ? kernel.spec.defaultVariant
                        : candidates.front();
@@ -122,7 +124,7 @@ public:
     }
     report.chosenName = kernel.spec.variants[report.chosen].name;
     report.wallMs = msSince(start);
-    if (options.verbose)
+    if (options.verbose && tune)
       print();
     return std::move(report);
   }
@@ -493,6 +495,29 @@ int TunedKernel::Impl::cachedVariant(const CacheEntry &entry) const {
   return -1;
 }
 
+int TunedKernel::Impl::persistedVariant(const int64_t *signature,
+                                        bool wait) const {
+  const Options &options = module.options;
+  if (options.mode != TuneMode::On)
+    return -1;
+  const DeviceInfo &info = backend.info();
+  CacheKey key = {info.name,
+                  info.arch,
+                  info.driverVersion,
+                  tunaVersion(),
+                  spec.name,
+                  spec.sourceHash,
+                  std::vector<int64_t>(signature, signature + spec.key.size())};
+  std::optional<CacheEntry> entry;
+  if (!options.cacheDir.empty())
+    entry = TuningCache::inDirectory(options.cacheDir)
+                .lookup(key, options.versionCheck, wait);
+  for (size_t d = 0; !entry && d < options.databases.size(); ++d)
+    entry = TuningCache(options.databases[d])
+                .lookup(key, options.versionCheck, wait);
+  return entry ? cachedVariant(*entry) : -1;
+}
+
 int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
                               size_t count, const int64_t *keyValues,
                               const int64_t *signature) {
@@ -503,43 +528,48 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
   int known = table.load(std::memory_order_acquire)->lookup(signature);
   if (known >= 0)
     return known;
+  const Options &options = module.options;
+  if (options.mode != TuneMode::Off && backend.isCapturing(stream))
+    return pickDuringCapture(stream, args, count, keyValues, signature);
   // The disk cache, then the tuning databases: in TuneMode::On a persisted
   // decision replaces the tuning; a fresh one is persisted in the cache
   // (Always skips the lookups only, Off both).
-  const Options &options = module.options;
-  bool persistent = !options.cacheDir.empty() && options.mode != TuneMode::Off;
-  TuningCache cache = TuningCache::inDirectory(options.cacheDir);
-  int cached = -1;
-  if (options.mode == TuneMode::On &&
-      (persistent || !options.databases.empty())) {
-    const DeviceInfo &info = backend.info();
-    CacheKey key = {
-        info.name,
-        info.arch,
-        info.driverVersion,
-        tunaVersion(),
-        spec.name,
-        spec.sourceHash,
-        std::vector<int64_t>(signature, signature + spec.key.size())};
-    std::optional<CacheEntry> entry;
-    if (persistent)
-      entry = cache.lookup(key, options.versionCheck);
-    for (size_t d = 0; !entry && d < options.databases.size(); ++d)
-      entry =
-          TuningCache(options.databases[d]).lookup(key, options.versionCheck);
-    if (entry)
-      cached = cachedVariant(*entry);
-  }
+  int cached = persistedVariant(signature, /*wait=*/true);
   TuningReport report =
       Tuner(*this, stream, args, count, keyValues, signature).run(cached);
-  if (persistent && report.source == DecisionSource::Tuned)
-    cache.store(makeCacheEntry(backend.info(), spec, report));
+  if (!options.cacheDir.empty() && options.mode != TuneMode::Off &&
+      report.source == DecisionSource::Tuned)
+    TuningCache::inDirectory(options.cacheDir)
+        .store(makeCacheEntry(backend.info(), spec, report));
   int chosen = report.chosen;
   tables.push_back(
       table.load(std::memory_order_relaxed)->with(signature, chosen));
   table.store(tables.back().get(), std::memory_order_release);
   history.push_back(std::move(report));
   return chosen;
+}
+
+int TunedKernel::Impl::pickDuringCapture(StreamHandle stream,
+                                         const ArgValue *args, size_t count,
+                                         const int64_t *keyValues,
+                                         const int64_t *signature) {
+  TuningReport report = Tuner(*this, stream, args, count, keyValues, signature)
+                            .run(persistedVariant(signature, /*wait=*/false),
+                                 /*tune=*/false);
+  if (module.options.verbose && !captureNoticed) {
+    captureNoticed = true;
+    std::fprintf(
+        stderr,
+        "tuna: %s for %s: the stream is capturing a graph; launching '%s' "
+        "(%s) untuned; the signature is tuned at its first launch outside "
+        "capture (said once per kernel)\n",
+        describe().c_str(),
+        formatSignature(signature, spec.key.size()).c_str(),
+        report.chosenName.c_str(),
+        report.source == DecisionSource::Cache ? "the tuning cache's pick"
+                                               : "the default");
+  }
+  return report.chosen;
 }
 
 } // namespace tuna

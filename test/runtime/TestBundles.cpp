@@ -2,9 +2,14 @@
 
 #include "TestBundles.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include <dirent.h>
+#include <unistd.h>
 
 namespace tuna::test {
 
@@ -73,6 +78,32 @@ Bundle axpyBundle() {
   bundle.objects.push_back(object);
   bundle.kernels.push_back(axpyKernel());
   return bundle;
+}
+
+TempDir::TempDir() {
+  const char *tmp = std::getenv("TMPDIR");
+  std::string pattern =
+      std::string(tmp && *tmp ? tmp : "/tmp") + "/tuna-test-XXXXXX";
+  if (!::mkdtemp(pattern.data()))
+    throw std::runtime_error("cannot create a directory like " + pattern);
+  path = pattern;
+}
+
+TempDir::~TempDir() {
+  for (const std::string &file : files())
+    std::remove((path + "/" + file).c_str());
+  ::rmdir(path.c_str());
+}
+
+std::vector<std::string> TempDir::files() const {
+  std::vector<std::string> names;
+  if (DIR *dir = ::opendir(path.c_str())) {
+    while (dirent *entry = ::readdir(dir))
+      if (entry->d_name[0] != '.')
+        names.push_back(entry->d_name);
+    ::closedir(dir);
+  }
+  return names;
 }
 
 } // namespace tuna::test

@@ -99,6 +99,16 @@ public:
   /// Waits until all work on `stream` has completed.
   virtual void synchronize(StreamHandle stream) = 0;
 
+  /// Whether work enqueued on `stream` is being recorded into a graph
+  /// instead of run (CUDA stream capture). Then nothing may allocate,
+  /// synchronize or time work on it: a launch runs a variant without tuning.
+  /// CUDA also says yes for the legacy default stream while a blocking
+  /// stream captures. Backends without capture say no.
+  virtual bool isCapturing(StreamHandle stream) {
+    (void)stream;
+    return false;
+  }
+
   /// Scratch memory on the device, for tuning without touching user data.
   virtual void *allocate(size_t bytes) = 0;
   virtual void deallocate(void *ptr) noexcept = 0;

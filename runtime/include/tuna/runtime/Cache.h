@@ -89,9 +89,11 @@ public:
 
   /// The entry for `key`: an exact match, else (with `versionCheck` off) the
   /// newest entry of another driver or Tuna version. Never throws: problems
-  /// are reported on stderr and read as a miss.
-  std::optional<CacheEntry> lookup(const CacheKey &key,
-                                   bool versionCheck) const;
+  /// are reported on stderr and read as a miss. Without `wait`, a file that a
+  /// writer has locked is a miss too (a launch during graph capture must not
+  /// wait on another process).
+  std::optional<CacheEntry> lookup(const CacheKey &key, bool versionCheck,
+                                   bool wait = true) const;
 
   /// Adds or replaces the entry of `entry.key`. Never throws (see lookup).
   void store(const CacheEntry &entry) const;
