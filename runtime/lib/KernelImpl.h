@@ -25,9 +25,18 @@ struct LoweredArgs {
 
 /// Why a launch geometry is invalid.
 struct DimsProblem {
-  const char *field = nullptr; ///< "grid.x", ..., "sharedMemBytes".
-  bool divisionByZero = false;
-  int64_t value = 0; ///< The out-of-range value otherwise.
+  enum class Kind {
+    DivisionByZero, ///< The expression of `field` divides by zero.
+    Overflow,       ///< ... overflows int64.
+    OutOfRange,     ///< `value` is negative, zero for a block, or > 2^32-1.
+    OverLimit,      ///< `value` exceeds the device's or function's `limit`.
+  };
+  Kind kind = Kind::OutOfRange;
+  /// "grid.x", ..., "block.z", "sharedMemBytes", "threads per block",
+  /// "shared memory".
+  const char *field = nullptr;
+  int64_t value = 0;
+  int64_t limit = 0;
 
   std::string describe() const;
 };
@@ -86,7 +95,9 @@ struct TunedKernel::Impl {
   /// Raw and bucketed key values of checked arguments.
   void computeKey(const ArgValue *args, int64_t *keyValues,
                   int64_t *signature) const;
-  /// Evaluates the launch geometry; false (filling `problem`) if invalid.
+  /// Evaluates the launch geometry and checks it against the device's and
+  /// the function's limits (those of a loaded variant); false (filling
+  /// `problem`) if invalid. An empty grid is valid. Allocates nothing.
   bool computeDims(const VariantState &variant, const int64_t *keyValues,
                    LaunchDims &dims, DimsProblem &problem) const;
   /// Launches variant `index`; throws if its geometry is invalid.

@@ -89,8 +89,8 @@ public:
         candidates.push_back(result.variant);
     if (candidates.empty())
       throw Error(ErrorCode::Unsupported, noCandidateMessage());
-    bool measure =
-        tune && options.mode != TuneMode::Off && candidates.size() > 1;
+    bool measure = tune && options.mode != TuneMode::Off &&
+                   candidates.size() > 1 && !noWork;
     int fallback = isCandidate(kernel.spec.defaultVariant)
                        ? kernel.spec.defaultVariant
                        : candidates.front();
@@ -156,9 +156,31 @@ private:
       } else if (variant.code < 0) {
         result.reason = "no code for " + info.platform + " " + info.arch;
         result.status = CandidateStatus::Unrunnable;
+      } else {
+        result.reason = overLimits(variant, dims[v]);
+        if (!result.reason.empty())
+          result.status = CandidateStatus::Unrunnable;
       }
       report.candidates.push_back(std::move(result));
     }
+    // A variant that would launch nothing where another does work is
+    // broken for these key values (an empty grid would also time as the
+    // fastest); when no variant has work, the launch is a no-op.
+    bool someWork = false;
+    for (size_t v = 0; v < kernel.variants.size(); ++v)
+      someWork |= isCandidate(static_cast<int>(v)) && !isEmpty(dims[v]);
+    for (size_t v = 0; someWork && v < kernel.variants.size(); ++v) {
+      if (!isCandidate(static_cast<int>(v)) || !isEmpty(dims[v]))
+        continue;
+      const LaunchDims &geometry = dims[v];
+      report.candidates[v].status = CandidateStatus::Unrunnable;
+      report.candidates[v].reason =
+          "an empty grid (" + std::to_string(geometry.grid[0]) + "x" +
+          std::to_string(geometry.grid[1]) + "x" +
+          std::to_string(geometry.grid[2]) +
+          ") where other variants launch work";
+    }
+    noWork = !someWork;
   }
 
   /// Loads candidate `v` and checks the launch against the device and the
@@ -208,24 +230,17 @@ private:
     return "";
   }
 
-  /// Evaluates the geometry into `out`; describes what the device cannot do.
+  /// Evaluates the geometry into `out`; describes what the device or the
+  /// (loaded) function cannot do.
   std::string overLimits(const VariantState &variant, LaunchDims &out) const {
     DimsProblem problem;
     if (!kernel.computeDims(variant, keyValues, out, problem))
       return problem.describe();
-    const DeviceInfo &info = backend.info();
-    uint64_t threads = uint64_t(out.block[0]) * out.block[1] * out.block[2];
-    uint64_t maxThreads = static_cast<uint64_t>(
-        std::min(info.maxThreadsPerBlock, variant.limits.maxThreadsPerBlock));
-    if (threads > maxThreads)
-      return std::to_string(threads) + " threads per block, the device " +
-             "allows " + std::to_string(maxThreads) + " for this function";
-    int64_t shared =
-        int64_t(out.sharedBytes) + variant.limits.staticSharedBytes;
-    if (shared > info.maxSharedBytesPerBlock)
-      return std::to_string(shared) + " bytes of shared memory, the device " +
-             "has " + std::to_string(info.maxSharedBytesPerBlock);
     return "";
+  }
+
+  static bool isEmpty(const LaunchDims &geometry) {
+    return !geometry.grid[0] || !geometry.grid[1] || !geometry.grid[2];
   }
 
   std::string noCandidateMessage() const {
@@ -237,10 +252,8 @@ private:
   }
 
   void launch(int variant, void **params) {
-    const LaunchDims &geometry = dims[variant];
-    if (geometry.grid[0] && geometry.grid[1] && geometry.grid[2])
-      backend.launch(kernel.variants[variant].function, stream, geometry,
-                     params);
+    backend.launch(kernel.variants[variant].function, stream, dims[variant],
+                   params);
   }
 
   void benchmark(const std::vector<int> &candidates) {
@@ -440,6 +453,8 @@ private:
   size_t count;
   const int64_t *keyValues;
   std::vector<LaunchDims> dims; ///< Per variant, for candidates.
+  /// Every candidate's grid is empty: nothing to tune.
+  bool noWork = false;
   TuningReport report;
 };
 } // namespace

@@ -36,6 +36,8 @@ public:
     deviceInfo.fingerprint = "fake:1";
     deviceInfo.maxThreadsPerBlock = 1024;
     deviceInfo.maxSharedBytesPerBlock = 48 * 1024;
+    deviceInfo.maxGridDim[1] = deviceInfo.maxGridDim[2] = 65535;
+    deviceInfo.maxBlockDim[2] = 64;
     functions = {{"axpy_b64", {3.0, 1024}},   {"axpy_b256", {1.0, 1024}},
                  {"axpy_b1024", {2.5, 1024}}, {"axpy_b2048", {0.5, 1024}},
                  {"axpy_b128", {0.5, 1024}},  {"axpy_b512", {0.5, 256}}};
@@ -325,4 +327,89 @@ TEST(FakeDeviceTest, TuningModeOffDecidesDuringCapture) {
   launchAxpy(module.kernel("axpy"));
   EXPECT_EQ(gpu->callsDuringCapture, 0);
   EXPECT_EQ(module.kernel("axpy").chosenVariant({1024}), 0);
+}
+
+TEST(FakeDeviceTest, OverflowingGridIsNeverACandidate) {
+  Bundle bundle = fakeBundle();
+  std::vector<Variant> &variants = bundle.kernels[0].variants;
+  variants.resize(2);
+  // axpy_b256's grid.x = d0 * 2^62: it wrapped to 0 and was skipped as an
+  // empty grid, so the variant did nothing and timed as the fastest.
+  variants[1].grid[0] = {dim(0), constant(int64_t(1) << 62),
+                         op(ExprNode::Op::Mul)};
+  auto gpu = std::make_shared<FakeGpu>();
+  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna",
+                                     simulatedClockOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.chosenName, "axpy_b64");
+  EXPECT_EQ(report.candidates[1].status, CandidateStatus::Unrunnable);
+  EXPECT_EQ(report.candidates[1].reason, "grid.x overflows 64-bit integers");
+}
+
+TEST(FakeDeviceTest, EmptyGridVariantNeverWins) {
+  Bundle bundle = fakeBundle();
+  std::vector<Variant> &variants = bundle.kernels[0].variants;
+  variants.resize(3);
+  // axpy_b1024's grid is empty for n < 4096 while the others have work.
+  variants[2].grid[0] = {dim(0), constant(4096), op(ExprNode::Op::FloorDiv)};
+  auto gpu = std::make_shared<FakeGpu>();
+  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna",
+                                     simulatedClockOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.chosenName, "axpy_b256");
+  EXPECT_EQ(report.candidates[2].status, CandidateStatus::Unrunnable);
+  EXPECT_EQ(report.candidates[2].reason,
+            "an empty grid (0x1x1) where other variants launch work");
+}
+
+TEST(FakeDeviceTest, GridAndBlockBeyondTheDeviceLimitsAreErrors) {
+  Bundle bundle = fakeBundle();
+  std::vector<Variant> &variants = bundle.kernels[0].variants;
+  variants.resize(2);
+  // axpy_b256 (the faster): grid.y = n * 100, at most 65535.
+  variants[1].grid[1] = {dim(0), constant(100), op(ExprNode::Op::Mul)};
+  // axpy_b64: block = 1 x 1 x (n floordiv 10), z at most 64.
+  variants[0].block[0] = {constant(1)};
+  variants[0].block[2] = {dim(0), constant(10), op(ExprNode::Op::FloorDiv)};
+  auto gpu = std::make_shared<FakeGpu>();
+  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna",
+                                     simulatedClockOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel, 600); // Signature 1024 (pow2 buckets).
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.chosenName, "axpy_b256");
+  EXPECT_EQ(gpu->lastDims.grid[1], 60000u);
+
+  // n = 1000 is in the same bucket, but its grid.y is over the limit.
+  int launches = gpu->launches;
+  try {
+    launchAxpy(kernel, 1000);
+    FAIL() << "launched a grid.y of 100000";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_STREQ(e.what(), "kernel 'axpy' in 'fake.tuna' variant 'axpy_b256': "
+                           "grid.y evaluates to 100000, over the device's "
+                           "limit of 65535 for key values [d0=1000]");
+  }
+  EXPECT_EQ(gpu->launches, launches);
+
+  // n = 70000: both variants are over a limit; nothing can run.
+  try {
+    launchAxpy(kernel, 70000);
+    FAIL() << "launched a grid over the limits";
+  } catch (const Error &e) {
+    std::string message = e.what();
+    EXPECT_NE(message.find("axpy_b256: grid.y evaluates to 7000000, over "
+                           "the device's limit of 65535"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("axpy_b64: block.z evaluates to 7000, over the "
+                           "device's limit of 64"),
+              std::string::npos)
+        << message;
+  }
 }

@@ -121,6 +121,16 @@ CudaBackend::CudaBackend(int ordinal) : cu(Driver::get()) {
       attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, what);
   deviceInfo.multiProcessors =
       attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, what);
+  const CUdevice_attribute gridAttributes[] = {
+      CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+      CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
+  const CUdevice_attribute blockAttributes[] = {
+      CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+      CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
+  for (int d = 0; d < 3; ++d) {
+    deviceInfo.maxGridDim[d] = attribute(gridAttributes[d], what);
+    deviceInfo.maxBlockDim[d] = attribute(blockAttributes[d], what);
+  }
 }
 
 CudaBackend::~CudaBackend() {

@@ -45,6 +45,11 @@ struct DeviceInfo {
   int maxThreadsPerBlock = 0;
   int64_t maxSharedBytesPerBlock = 0; ///< Including the opt-in maximum.
   int multiProcessors = 0;            ///< SMs, CUs, or CPU threads.
+  /// The largest grid and block along x, y, z (CUDA: 2^31-1 x 65535 x 65535
+  /// blocks of at most 1024 x 1024 x 64). No limit beyond LaunchDims's range
+  /// unless the backend states one.
+  int64_t maxGridDim[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  int64_t maxBlockDim[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
 };
 
 /// Limits of one loaded function on its device.
