@@ -14,7 +14,10 @@
 // their entries (per key, the newer `time` wins), write a temporary file,
 // fsync it and rename it over the original, so concurrent processes lose
 // nothing. A file that does not parse is renamed aside
-// (`tuning.json.corrupt-<time>`) with one message on stderr.
+// (`tuning.json.corrupt-<time>`) with one message on stderr; in one that does,
+// malformed entries are dropped one by one (reported once) and duplicate keys
+// merged (the newest wins), and the next change writes the rest back. Changes
+// remove the temporary files of writers that died.
 //
 // The runtime uses lookup() and store(), which never throw: the cache is
 // never a reason for a launch to fail. The tools (tuna-cache, tuna-tune) use
@@ -99,7 +102,7 @@ public:
   void store(const CacheEntry &entry) const;
 
   /// Every entry, oldest first (an absent file has none). Throws tuna::Error
-  /// if the file is damaged (it is left in place).
+  /// if the file is damaged or has a malformed entry (it is left in place).
   std::vector<CacheEntry> entries() const;
 
   /// Merges `incoming` into the file under the lock: per key, the newer
