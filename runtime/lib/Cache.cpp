@@ -102,12 +102,19 @@ json toJson(const CacheEntry &entry) {
   for (const auto &[name, ms] : entry.candidateMs)
     candidates[name] = ms;
   const CacheKey &key = entry.key;
-  return {{"device", key.device},       {"arch", key.arch},
-          {"driver", key.driver},       {"tuna", key.tunaVersion},
-          {"kernel", key.kernel},       {"source_hash", key.sourceHash},
-          {"signature", key.signature}, {"variant", entry.variant},
-          {"config", config},           {"tuning_ms", entry.tuningMs},
-          {"time", entry.time},         {"candidates", candidates}};
+  json value = {{"device", key.device},       {"arch", key.arch},
+                {"driver", key.driver},       {"tuna", key.tunaVersion},
+                {"kernel", key.kernel},       {"source_hash", key.sourceHash},
+                {"signature", key.signature}, {"variant", entry.variant},
+                {"config", config},           {"tuning_ms", entry.tuningMs},
+                {"time", entry.time},         {"candidates", candidates}};
+  if (!entry.failed.empty()) {
+    json failed = json::object();
+    for (const auto &[name, reason] : entry.failed)
+      failed[name] = reason;
+    value["failed"] = failed;
+  }
+  return value;
 }
 
 /// Throws json::exception naming the field when `value` is malformed.
@@ -129,6 +136,9 @@ CacheEntry fromJson(const json &value) {
   if (value.contains("candidates"))
     for (const auto &[name, ms] : value.at("candidates").items())
       entry.candidateMs.emplace_back(name, ms.get<double>());
+  if (value.contains("failed"))
+    for (const auto &[name, reason] : value.at("failed").items())
+      entry.failed.emplace_back(name, reason.get<std::string>());
   return entry;
 }
 
@@ -325,6 +335,8 @@ CacheEntry makeCacheEntry(const DeviceInfo &device, const Kernel &kernel,
   for (const CandidateResult &c : report.candidates)
     if (c.status == CandidateStatus::Measured)
       entry.candidateMs.emplace_back(c.name, c.medianMs);
+    else if (c.status == CandidateStatus::Failed)
+      entry.failed.emplace_back(c.name, c.reason);
   entry.time = static_cast<int64_t>(std::time(nullptr));
   return entry;
 }

@@ -8,11 +8,13 @@
 // candidates on scratch copies of the written buffers: optional correctness
 // check against the default variant, warm-up, batched timed samples until
 // the median is stable or the budget is spent, early elimination of clear
-// losers. The fastest correct candidate wins and is published.
+// losers. The fastest correct candidate wins and is published. With
+// Options::isolate the same loop runs in a worker process (Isolation.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Compare.h"
+#include "Isolation.h"
 #include "KernelImpl.h"
 #include "Scratch.h"
 #include "tuna/runtime/Cache.h"
@@ -76,12 +78,21 @@ public:
     report.mode = options.mode;
   }
 
-  /// Decides; `cached` is the variant the disk cache remembers, or -1.
-  /// Loads only the code the decision needs: the cache's pick, or the
-  /// default when nothing is measured, or every candidate when tuning.
-  TuningReport run(int cached) {
+  /// Decides; `cached` is the variant the disk cache remembers, or -1, and
+  /// `failedBefore` the variants it says failed (never run again). Loads
+  /// only the code the decision needs: the cache's pick, or the default
+  /// when nothing is measured, or every candidate when tuning.
+  TuningReport run(int cached, const std::vector<std::pair<std::string,
+                                                           std::string>>
+                                   &failedBefore) {
     Clock::time_point start = Clock::now();
     classify();
+    for (const auto &[name, reason] : failedBefore)
+      for (CandidateResult &result : report.candidates)
+        if (result.name == name && result.status == CandidateStatus::NotTimed) {
+          result.status = CandidateStatus::Failed;
+          result.reason = "failed in an earlier tuning: " + reason;
+        }
     std::vector<int> candidates;
     for (const CandidateResult &result : report.candidates)
       if (result.status == CandidateStatus::NotTimed)
@@ -242,49 +253,17 @@ private:
   }
 
   void benchmark(const std::vector<int> &candidates) {
-    ScratchArgs scratch(backend, stream, kernel.spec, args, count);
-    auto lowered = std::make_unique<LoweredArgs>();
-    kernel.lower(scratch.args(), scratch.size(), *lowered);
-    EventPair events(backend);
-
-    std::vector<std::string> reference;
-    bool check = prepareCheck(scratch, lowered->params, reference);
+    TimingPlan plan;
     // The default goes first: it sets the bar for early elimination.
-    std::vector<int> order = candidates;
-    std::stable_partition(order.begin(), order.end(), [&](int v) {
+    plan.order = candidates;
+    std::stable_partition(plan.order.begin(), plan.order.end(), [&](int v) {
       return v == kernel.spec.defaultVariant;
     });
-
-    Clock::time_point start = Clock::now();
-    double bestMedian = INFINITY;
-    for (size_t k = 0; k < order.size(); ++k) {
-      int v = order[k];
-      CandidateResult &result = report.candidates[v];
-      // Each candidate gets at most its fair share of what is left.
-      double budget = std::min(options.candidateBudgetMs,
-                               (options.totalBudgetMs - msSince(start)) /
-                                   static_cast<double>(order.size() - k));
-      try {
-        if (check && v != kernel.spec.defaultVariant) {
-          scratch.reset();
-          launch(v, lowered->params);
-          backend.synchronize(stream);
-          if (std::string wrong = compare(scratch, reference); !wrong.empty()) {
-            result.status = CandidateStatus::WrongResult;
-            result.reason = wrong;
-            continue;
-          }
-        }
-        scratch.reset();
-        measure(v, lowered->params, events, bestMedian, budget, result);
-      } catch (const Error &e) {
-        result.status = CandidateStatus::Unrunnable;
-        result.reason = e.what();
-        continue;
-      }
-      if (result.status == CandidateStatus::Measured)
-        bestMedian = std::min(bestMedian, result.medianMs);
-    }
+    plan.budgetMs = options.totalBudgetMs;
+    if (options.isolate && canIsolate(backend))
+      timeInWorker(kernel, stream, args, count, plan, report);
+    else
+      timeCandidates(plan, nullptr);
 
     for (int v : candidates) {
       const CandidateResult &result = report.candidates[v];
@@ -298,10 +277,87 @@ private:
                   where() + ": every candidate failed:" + failures());
   }
 
+public:
+  /// The worker's entry (timeForWorker): the variants of `failed` marked.
+  void timeForWorker(const TimingPlan &plan, const std::vector<int> &failed,
+                     TimingObserver &observer) {
+    classify();
+    for (int v : failed) {
+      report.candidates[v].status = CandidateStatus::Failed;
+      report.candidates[v].reason = "failed in this tuning";
+    }
+    timeCandidates(plan, &observer);
+  }
+
+private:
+  /// The timing loop over `plan.order`; reports each step to `observer`
+  /// when there is one (in a worker, where the code is loaded here).
+  void timeCandidates(const TimingPlan &plan, TimingObserver *observer) {
+    ScratchArgs scratch(backend, stream, kernel.spec, args, count);
+    auto lowered = std::make_unique<LoweredArgs>();
+    kernel.lower(scratch.args(), scratch.size(), *lowered);
+    EventPair events(backend);
+
+    std::vector<std::string> reference;
+    bool check = prepareCheck(scratch, lowered->params, reference, observer);
+    Clock::time_point start = Clock::now();
+    double bestMedian = plan.bestMedianMs;
+    const std::vector<int> &order = plan.order;
+    for (size_t k = 0; k < order.size(); ++k) {
+      int v = order[k];
+      CandidateResult &result = report.candidates[v];
+      // Each candidate gets at most its fair share of what is left.
+      double budget = std::min(options.candidateBudgetMs,
+                               (plan.budgetMs - msSince(start)) /
+                                   static_cast<double>(order.size() - k));
+      if (observer)
+        observer->starting(v, /*reference=*/false);
+      timeCandidate(v, scratch, lowered->params, check ? &reference : nullptr,
+                    events, bestMedian, budget, observer != nullptr);
+      if (observer)
+        observer->finished(report, v);
+      if (result.status == CandidateStatus::Measured)
+        bestMedian = std::min(bestMedian, result.medianMs);
+      if (result.status == CandidateStatus::Failed)
+        return;
+    }
+  }
+
+  /// Checks (against `reference`, if any) and measures candidate `v`. In a
+  /// worker, an error while running may come from a fault that left the
+  /// device unusable (a CUDA trap): the candidate is Failed.
+  void timeCandidate(int v, ScratchArgs &scratch, void **params,
+                     const std::vector<std::string> *reference,
+                     EventPair &events, double bestMedian, double budget,
+                     bool inWorker) {
+    CandidateResult &result = report.candidates[v];
+    if (!kernel.variants[v].function && !admit(v))
+      return;
+    try {
+      if (reference && v != kernel.spec.defaultVariant) {
+        scratch.reset();
+        launch(v, params);
+        backend.synchronize(stream);
+        if (std::string wrong = compare(scratch, *reference); !wrong.empty()) {
+          result.status = CandidateStatus::WrongResult;
+          result.reason = wrong;
+          return;
+        }
+      }
+      scratch.reset();
+      measure(v, params, events, bestMedian, budget, result);
+    } catch (const Error &e) {
+      result.status =
+          inWorker ? CandidateStatus::Failed : CandidateStatus::Unrunnable;
+      result.reason = e.what();
+    }
+  }
+
   /// Runs the default variant for the reference output; false when the
   /// check is off or cannot be done (report.checkSkipped says why).
   bool prepareCheck(ScratchArgs &scratch, void **params,
-                    std::vector<std::string> &reference) {
+                    std::vector<std::string> &reference,
+                    TimingObserver *observer) {
     if (!options.check)
       return false;
     int fallback = kernel.spec.defaultVariant;
@@ -315,6 +371,15 @@ private:
       report.checkSkipped = "the kernel writes no memref";
       return false;
     }
+    if (!kernel.variants[fallback].function && !admit(fallback)) {
+      report.checkSkipped = "the default variant '" +
+                            report.candidates[fallback].name +
+                            "' cannot run here: " +
+                            report.candidates[fallback].reason;
+      return false;
+    }
+    if (observer)
+      observer->starting(fallback, /*reference=*/true);
     scratch.reset();
     launch(fallback, params);
     backend.synchronize(stream);
@@ -442,6 +507,16 @@ private:
 };
 } // namespace
 
+void timeForWorker(TunedKernel::Impl &kernel, const ArgValue *args,
+                   size_t count, const TimingPlan &plan,
+                   const std::vector<int> &failed, TimingObserver &observer) {
+  int64_t keyValues[kMaxKey];
+  int64_t signature[kMaxKey];
+  kernel.computeKey(args, keyValues, signature);
+  Tuner(kernel, /*stream=*/nullptr, args, count, keyValues, signature)
+      .timeForWorker(plan, failed, observer);
+}
+
 const char *candidateStatusName(CandidateStatus status) {
   switch (status) {
   case CandidateStatus::Measured:
@@ -454,6 +529,8 @@ const char *candidateStatusName(CandidateStatus status) {
     return "excluded";
   case CandidateStatus::Unrunnable:
     return "cannot run";
+  case CandidateStatus::Failed:
+    return "failed";
   case CandidateStatus::NotTimed:
     return "not timed";
   }
@@ -505,12 +582,13 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
     return known;
   // The disk cache, then the tuning databases: in TuneMode::On a persisted
   // decision replaces the tuning; a fresh one is persisted in the cache
-  // (Always skips the lookups only, Off both).
+  // (Always takes only the variants that failed from the lookups, Off
+  // skips both).
   const Options &options = module.options;
   bool persistent = !options.cacheDir.empty() && options.mode != TuneMode::Off;
   TuningCache cache = TuningCache::inDirectory(options.cacheDir);
-  int cached = -1;
-  if (options.mode == TuneMode::On &&
+  std::optional<CacheEntry> entry;
+  if (options.mode != TuneMode::Off &&
       (persistent || !options.databases.empty())) {
     const DeviceInfo &info = backend.info();
     CacheKey key = {
@@ -521,17 +599,19 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
         spec.name,
         spec.sourceHash,
         std::vector<int64_t>(signature, signature + spec.key.size())};
-    std::optional<CacheEntry> entry;
     if (persistent)
       entry = cache.lookup(key, options.versionCheck);
     for (size_t d = 0; !entry && d < options.databases.size(); ++d)
       entry =
           TuningCache(options.databases[d]).lookup(key, options.versionCheck);
-    if (entry)
-      cached = cachedVariant(*entry);
   }
+  int cached =
+      entry && options.mode == TuneMode::On ? cachedVariant(*entry) : -1;
   TuningReport report =
-      Tuner(*this, stream, args, count, keyValues, signature).run(cached);
+      Tuner(*this, stream, args, count, keyValues, signature)
+          .run(cached, entry ? entry->failed
+                             : std::vector<std::pair<std::string,
+                                                     std::string>>());
   if (persistent && report.source == DecisionSource::Tuned)
     cache.store(makeCacheEntry(backend.info(), spec, report));
   int chosen = report.chosen;

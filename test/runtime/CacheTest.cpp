@@ -24,34 +24,6 @@ using json = nlohmann::json;
 
 namespace {
 
-/// A fresh directory under $TMPDIR (or /tmp), removed with its files.
-struct TempDir {
-  TempDir() {
-    const char *tmp = std::getenv("TMPDIR");
-    std::string pattern =
-        std::string(tmp && *tmp ? tmp : "/tmp") + "/tuna-cache-test-XXXXXX";
-    std::vector<char> buffer(pattern.begin(), pattern.end());
-    buffer.push_back('\0');
-    path = ::mkdtemp(buffer.data());
-  }
-  ~TempDir() {
-    for (const std::string &file : files())
-      std::remove((path + "/" + file).c_str());
-    ::rmdir(path.c_str());
-  }
-  std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    if (DIR *dir = ::opendir(path.c_str())) {
-      while (dirent *entry = ::readdir(dir))
-        if (entry->d_name[0] != '.')
-          names.push_back(entry->d_name);
-      ::closedir(dir);
-    }
-    return names;
-  }
-  std::string path;
-};
-
 Options cachedOptions(const std::string &dir) {
   Options options;
   options.minRuns = 3;
