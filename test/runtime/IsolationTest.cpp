@@ -9,6 +9,7 @@
 
 #include "TestBundles.h"
 
+#include "tuna/runtime/Bundle.h"
 #include "tuna/runtime/Cache.h"
 #include "tuna/runtime/Runtime.h"
 
@@ -260,6 +261,27 @@ TEST(IsolationTest, IsolatedAndInProcessTuningAgreeOnCorrectness) {
   EXPECT_EQ(candidate(report, "axpy_wrong").status,
             CandidateStatus::WrongResult);
   EXPECT_EQ(kCorrect.count(report.chosenName), 1u) << report.chosenName;
+}
+
+TEST(IsolationTest, TunaTuneIsolatesByDefault) {
+  TempDir dir;
+  std::string bundle = dir.path + "/faulty.tuna";
+  writeBundleFile(faultyBundle(), bundle);
+  std::string tune = std::string(TUNA_TUNE_PATH) + " " + bundle +
+                     " --shape d0=4096 --check --timeout-ms 3000 --cache-dir " +
+                     dir.path + " -o " + dir.path + "/db.json > " + dir.path +
+                     "/out.txt 2>&1";
+  ASSERT_EQ(std::system(tune.c_str()), 0) << tune;
+  std::vector<CacheEntry> entries = readCacheFile(dir.path + "/db.json");
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(kCorrect.count(entries[0].variant), 1u) << entries[0].variant;
+  std::set<std::string> failed;
+  for (const auto &[name, reason] : entries[0].failed)
+    failed.insert(name);
+  EXPECT_EQ(failed, kFaulty);
+
+  // In-process tuning with that cache runs none of them again.
+  ASSERT_EQ(std::system((tune + " --no-isolate").c_str()), 0);
 }
 
 TEST(IsolationTest, EnvironmentTurnsItOn) {

@@ -73,7 +73,7 @@ struct Options {
   std::string workerPath;
   /// A worker that sends nothing for this long (loading code, timing one
   /// candidate) is ended and the candidate it was timing marked failed.
-  double tuneTimeoutMs = 30000;
+  double tuneTimeoutMs = 10000;
 
   /// The defaults overridden by the environment: TUNA_AUTOTUNE=0|1,
   /// TUNA_ALWAYS_TUNE=0|1, TUNA_PRINT_AUTOTUNING=0|1, TUNA_CHECK=0|1,
