@@ -109,12 +109,19 @@ json toJson(const CacheEntry &entry) {
   for (const auto &[name, ms] : entry.candidateMs)
     candidates[name] = ms;
   const CacheKey &key = entry.key;
-  return {{"device", key.device},       {"arch", key.arch},
-          {"driver", key.driver},       {"tuna", key.tunaVersion},
-          {"kernel", key.kernel},       {"source_hash", key.sourceHash},
-          {"signature", key.signature}, {"variant", entry.variant},
-          {"config", config},           {"tuning_ms", entry.tuningMs},
-          {"time", entry.time},         {"candidates", candidates}};
+  json value = {{"device", key.device},       {"arch", key.arch},
+                {"driver", key.driver},       {"tuna", key.tunaVersion},
+                {"kernel", key.kernel},       {"source_hash", key.sourceHash},
+                {"signature", key.signature}, {"variant", entry.variant},
+                {"config", config},           {"tuning_ms", entry.tuningMs},
+                {"time", entry.time},         {"candidates", candidates}};
+  if (!entry.failed.empty()) {
+    json failed = json::object();
+    for (const auto &[name, reason] : entry.failed)
+      failed[name] = reason;
+    value["failed"] = failed;
+  }
+  return value;
 }
 
 /// Why a field of an entry is malformed.
@@ -198,6 +205,17 @@ CacheEntry fromJson(const json &value) {
     for (const auto &[name, ms] : candidates.items())
       entry.candidateMs.emplace_back(name,
                                      milliseconds(ms, "candidates." + name));
+  }
+  if (value.contains("failed")) {
+    const json &failed = value["failed"];
+    if (!failed.is_object())
+      throw BadField{"failed: expected an object, got " + failed.dump()};
+    for (const auto &[name, reason] : failed.items()) {
+      if (!reason.is_string())
+        throw BadField{"failed." + name + ": expected a string, got " +
+                       reason.dump()};
+      entry.failed.emplace_back(name, reason.get<std::string>());
+    }
   }
   return entry;
 }
@@ -470,6 +488,8 @@ CacheEntry makeCacheEntry(const DeviceInfo &device, const Kernel &kernel,
   for (const CandidateResult &c : report.candidates)
     if (c.status == CandidateStatus::Measured)
       entry.candidateMs.emplace_back(c.name, c.medianMs);
+    else if (c.status == CandidateStatus::Failed)
+      entry.failed.emplace_back(c.name, c.reason);
   entry.time = static_cast<int64_t>(std::time(nullptr));
   return entry;
 }

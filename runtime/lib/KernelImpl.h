@@ -114,10 +114,15 @@ struct TunedKernel::Impl {
   int pickDuringCapture(StreamHandle stream, const ArgValue *args,
                         size_t count, const int64_t *keyValues,
                         const int64_t *signature);
-  /// The variant the disk cache or a tuning database remembers for
-  /// `signature` (TuneMode::On only), or -1. Without `wait`, a file locked
-  /// by a writer is skipped.
-  int persistedVariant(const int64_t *signature, bool wait) const;
+  /// What the disk cache or a tuning database remembers of `signature`:
+  /// the variant it picked (TuneMode::On only; else -1) and the variants
+  /// that failed in an earlier tuning (On and Always), never run again.
+  struct Persisted {
+    int variant = -1;
+    std::vector<std::pair<std::string, std::string>> failed;
+  };
+  /// Without `wait`, a file locked by a writer is skipped.
+  Persisted persisted(const int64_t *signature, bool wait) const;
   /// The variant a disk-cache entry names, if it is still in the bundle
   /// with the same configuration; else -1.
   int cachedVariant(const CacheEntry &entry) const;

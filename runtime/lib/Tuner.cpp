@@ -8,11 +8,13 @@
 // candidates on scratch copies of the written buffers: optional correctness
 // check against the default variant, warm-up, batched timed samples until
 // the median is stable or the budget is spent, early elimination of clear
-// losers. The fastest correct candidate wins and is published.
+// losers. The fastest correct candidate wins and is published. With
+// Options::isolate the same loop runs in a worker process (Isolation.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Compare.h"
+#include "Isolation.h"
 #include "KernelImpl.h"
 #include "Scratch.h"
 #include "tuna/runtime/Cache.h"
@@ -76,13 +78,22 @@ public:
     report.mode = options.mode;
   }
 
-  /// Decides; `cached` is the variant the disk cache remembers, or -1.
-  /// Loads only the code the decision needs: the cache's pick, or the
-  /// default when nothing is measured, or every candidate when tuning.
-  /// Without `tune`, nothing is measured and nothing printed.
-  TuningReport run(int cached, bool tune = true) {
+  /// Decides; `persisted` is what the disk cache remembers: its pick, or
+  /// -1, and the variants that failed before (never run again). Loads only
+  /// the code the decision needs: the cache's pick, or the default when
+  /// nothing is measured, or every candidate when tuning. Without `tune`,
+  /// nothing is measured and nothing printed.
+  TuningReport run(const TunedKernel::Impl::Persisted &persisted,
+                   bool tune = true) {
+    int cached = persisted.variant;
     Clock::time_point start = Clock::now();
     classify();
+    for (const auto &[name, reason] : persisted.failed)
+      for (CandidateResult &result : report.candidates)
+        if (result.name == name && result.status == CandidateStatus::NotTimed) {
+          result.status = CandidateStatus::Failed;
+          result.reason = "failed in an earlier tuning: " + reason;
+        }
     std::vector<int> candidates;
     for (const CandidateResult &result : report.candidates)
       if (result.status == CandidateStatus::NotTimed)
@@ -257,49 +268,17 @@ private:
   }
 
   void benchmark(const std::vector<int> &candidates) {
-    ScratchArgs scratch(backend, stream, kernel.spec, args, count);
-    auto lowered = std::make_unique<LoweredArgs>();
-    kernel.lower(scratch.args(), scratch.size(), *lowered);
-    EventPair events(backend);
-
-    std::vector<std::string> reference;
-    bool check = prepareCheck(scratch, lowered->params, reference);
+    TimingPlan plan;
     // The default goes first: it sets the bar for early elimination.
-    std::vector<int> order = candidates;
-    std::stable_partition(order.begin(), order.end(), [&](int v) {
+    plan.order = candidates;
+    std::stable_partition(plan.order.begin(), plan.order.end(), [&](int v) {
       return v == kernel.spec.defaultVariant;
     });
-
-    Clock::time_point start = Clock::now();
-    double bestMedian = INFINITY;
-    for (size_t k = 0; k < order.size(); ++k) {
-      int v = order[k];
-      CandidateResult &result = report.candidates[v];
-      // Each candidate gets at most its fair share of what is left.
-      double budget = std::min(options.candidateBudgetMs,
-                               (options.totalBudgetMs - msSince(start)) /
-                                   static_cast<double>(order.size() - k));
-      try {
-        if (check && v != kernel.spec.defaultVariant) {
-          scratch.reset();
-          launch(v, lowered->params);
-          backend.synchronize(stream);
-          if (std::string wrong = compare(scratch, reference); !wrong.empty()) {
-            result.status = CandidateStatus::WrongResult;
-            result.reason = wrong;
-            continue;
-          }
-        }
-        scratch.reset();
-        measure(v, lowered->params, events, bestMedian, budget, result);
-      } catch (const Error &e) {
-        result.status = CandidateStatus::Unrunnable;
-        result.reason = e.what();
-        continue;
-      }
-      if (result.status == CandidateStatus::Measured)
-        bestMedian = std::min(bestMedian, result.medianMs);
-    }
+    plan.budgetMs = options.totalBudgetMs;
+    if (options.isolate && canIsolate(backend))
+      timeInWorker(kernel, stream, args, count, plan, report);
+    else
+      timeCandidates(plan, nullptr);
 
     for (int v : candidates) {
       const CandidateResult &result = report.candidates[v];
@@ -313,10 +292,87 @@ private:
                   where() + ": every candidate failed:" + failures());
   }
 
+public:
+  /// The worker's entry (timeForWorker): the variants of `failed` marked.
+  void timeForWorker(const TimingPlan &plan, const std::vector<int> &failed,
+                     TimingObserver &observer) {
+    classify();
+    for (int v : failed) {
+      report.candidates[v].status = CandidateStatus::Failed;
+      report.candidates[v].reason = "failed in this tuning";
+    }
+    timeCandidates(plan, &observer);
+  }
+
+private:
+  /// The timing loop over `plan.order`; reports each step to `observer`
+  /// when there is one (in a worker, where the code is loaded here).
+  void timeCandidates(const TimingPlan &plan, TimingObserver *observer) {
+    ScratchArgs scratch(backend, stream, kernel.spec, args, count);
+    auto lowered = std::make_unique<LoweredArgs>();
+    kernel.lower(scratch.args(), scratch.size(), *lowered);
+    EventPair events(backend);
+
+    std::vector<std::string> reference;
+    bool check = prepareCheck(scratch, lowered->params, reference, observer);
+    Clock::time_point start = Clock::now();
+    double bestMedian = plan.bestMedianMs;
+    const std::vector<int> &order = plan.order;
+    for (size_t k = 0; k < order.size(); ++k) {
+      int v = order[k];
+      CandidateResult &result = report.candidates[v];
+      // Each candidate gets at most its fair share of what is left.
+      double budget = std::min(options.candidateBudgetMs,
+                               (plan.budgetMs - msSince(start)) /
+                                   static_cast<double>(order.size() - k));
+      if (observer)
+        observer->starting(v, /*reference=*/false);
+      timeCandidate(v, scratch, lowered->params, check ? &reference : nullptr,
+                    events, bestMedian, budget, observer != nullptr);
+      if (observer)
+        observer->finished(report, v);
+      if (result.status == CandidateStatus::Measured)
+        bestMedian = std::min(bestMedian, result.medianMs);
+      if (result.status == CandidateStatus::Failed)
+        return;
+    }
+  }
+
+  /// Checks (against `reference`, if any) and measures candidate `v`. In a
+  /// worker, an error while running may come from a fault that left the
+  /// device unusable (a CUDA trap): the candidate is Failed.
+  void timeCandidate(int v, ScratchArgs &scratch, void **params,
+                     const std::vector<std::string> *reference,
+                     EventPair &events, double bestMedian, double budget,
+                     bool inWorker) {
+    CandidateResult &result = report.candidates[v];
+    if (!kernel.variants[v].function && !admit(v))
+      return;
+    try {
+      if (reference && v != kernel.spec.defaultVariant) {
+        scratch.reset();
+        launch(v, params);
+        backend.synchronize(stream);
+        if (std::string wrong = compare(scratch, *reference); !wrong.empty()) {
+          result.status = CandidateStatus::WrongResult;
+          result.reason = wrong;
+          return;
+        }
+      }
+      scratch.reset();
+      measure(v, params, events, bestMedian, budget, result);
+    } catch (const Error &e) {
+      result.status =
+          inWorker ? CandidateStatus::Failed : CandidateStatus::Unrunnable;
+      result.reason = e.what();
+    }
+  }
+
   /// Runs the default variant for the reference output; false when the
   /// check is off or cannot be done (report.checkSkipped says why).
   bool prepareCheck(ScratchArgs &scratch, void **params,
-                    std::vector<std::string> &reference) {
+                    std::vector<std::string> &reference,
+                    TimingObserver *observer) {
     if (!options.check)
       return false;
     int fallback = kernel.spec.defaultVariant;
@@ -330,6 +386,15 @@ private:
       report.checkSkipped = "the kernel writes no memref";
       return false;
     }
+    if (!kernel.variants[fallback].function && !admit(fallback)) {
+      report.checkSkipped = "the default variant '" +
+                            report.candidates[fallback].name +
+                            "' cannot run here: " +
+                            report.candidates[fallback].reason;
+      return false;
+    }
+    if (observer)
+      observer->starting(fallback, /*reference=*/true);
     scratch.reset();
     launch(fallback, params);
     backend.synchronize(stream);
@@ -459,6 +524,16 @@ private:
 };
 } // namespace
 
+void timeForWorker(TunedKernel::Impl &kernel, const ArgValue *args,
+                   size_t count, const TimingPlan &plan,
+                   const std::vector<int> &failed, TimingObserver &observer) {
+  int64_t keyValues[kMaxKey];
+  int64_t signature[kMaxKey];
+  kernel.computeKey(args, keyValues, signature);
+  Tuner(kernel, /*stream=*/nullptr, args, count, keyValues, signature)
+      .timeForWorker(plan, failed, observer);
+}
+
 const char *candidateStatusName(CandidateStatus status) {
   switch (status) {
   case CandidateStatus::Measured:
@@ -471,6 +546,8 @@ const char *candidateStatusName(CandidateStatus status) {
     return "excluded";
   case CandidateStatus::Unrunnable:
     return "cannot run";
+  case CandidateStatus::Failed:
+    return "failed";
   case CandidateStatus::NotTimed:
     return "not timed";
   }
@@ -510,11 +587,12 @@ int TunedKernel::Impl::cachedVariant(const CacheEntry &entry) const {
   return -1;
 }
 
-int TunedKernel::Impl::persistedVariant(const int64_t *signature,
-                                        bool wait) const {
+TunedKernel::Impl::Persisted
+TunedKernel::Impl::persisted(const int64_t *signature, bool wait) const {
+  Persisted result;
   const Options &options = module.options;
-  if (options.mode != TuneMode::On)
-    return -1;
+  if (options.mode == TuneMode::Off)
+    return result;
   const DeviceInfo &info = backend.info();
   CacheKey key = {info.name,
                   info.arch,
@@ -530,7 +608,12 @@ int TunedKernel::Impl::persistedVariant(const int64_t *signature,
   for (size_t d = 0; !entry && d < options.databases.size(); ++d)
     entry = TuningCache(options.databases[d])
                 .lookup(key, options.versionCheck, wait);
-  return entry ? cachedVariant(*entry) : -1;
+  if (!entry)
+    return result;
+  result.failed = entry->failed;
+  if (options.mode == TuneMode::On)
+    result.variant = cachedVariant(*entry);
+  return result;
 }
 
 int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
@@ -548,10 +631,10 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
     return pickDuringCapture(stream, args, count, keyValues, signature);
   // The disk cache, then the tuning databases: in TuneMode::On a persisted
   // decision replaces the tuning; a fresh one is persisted in the cache
-  // (Always skips the lookups only, Off both).
-  int cached = persistedVariant(signature, /*wait=*/true);
-  TuningReport report =
-      Tuner(*this, stream, args, count, keyValues, signature).run(cached);
+  // (Always takes only the variants that failed from the lookups, Off
+  // skips both).
+  TuningReport report = Tuner(*this, stream, args, count, keyValues, signature)
+                            .run(persisted(signature, /*wait=*/true));
   if (!options.cacheDir.empty() && options.mode != TuneMode::Off &&
       report.source == DecisionSource::Tuned)
     TuningCache::inDirectory(options.cacheDir)
@@ -569,7 +652,7 @@ int TunedKernel::Impl::pickDuringCapture(StreamHandle stream,
                                          const int64_t *keyValues,
                                          const int64_t *signature) {
   TuningReport report = Tuner(*this, stream, args, count, keyValues, signature)
-                            .run(persistedVariant(signature, /*wait=*/false),
+                            .run(persisted(signature, /*wait=*/false),
                                  /*tune=*/false);
   if (module.options.verbose && !captureNoticed) {
     captureNoticed = true;

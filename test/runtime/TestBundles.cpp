@@ -15,15 +15,24 @@ namespace tuna::test {
 
 const char *kernelLibraryPath() { return TUNA_TEST_KERNELS_PATH; }
 
+namespace {
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw std::runtime_error("cannot read " + path);
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+} // namespace
+
 const std::string &kernelLibrary() {
-  static const std::string bytes = [] {
-    std::ifstream in(TUNA_TEST_KERNELS_PATH, std::ios::binary);
-    if (!in)
-      throw std::runtime_error("cannot read " TUNA_TEST_KERNELS_PATH);
-    std::ostringstream contents;
-    contents << in.rdbuf();
-    return contents.str();
-  }();
+  static const std::string bytes = readFile(TUNA_TEST_KERNELS_PATH);
+  return bytes;
+}
+
+const std::string &faultyKernelLibrary() {
+  static const std::string bytes = readFile(TUNA_TEST_FAULTY_KERNELS_PATH);
   return bytes;
 }
 

@@ -31,6 +31,10 @@ Kernel axpyKernel();
 /// A bundle with axpyKernel() and the kernel library as object 0.
 Bundle axpyBundle();
 
+/// The bytes of the library of variants that crash or hang
+/// (kernels/FaultyKernels.cpp).
+const std::string &faultyKernelLibrary();
+
 /// A fresh directory under $TMPDIR (or /tmp), removed with its files.
 struct TempDir {
   TempDir();

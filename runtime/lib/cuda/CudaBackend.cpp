@@ -109,6 +109,7 @@ CudaBackend::CudaBackend(int ordinal) : cu(Driver::get()) {
   TUNA_CU(cu, what, cuDriverGetVersion, &version);
   sm = major * 10 + minor;
   deviceInfo.platform = "cuda";
+  deviceInfo.ordinal = ordinal;
   deviceInfo.name = name;
   deviceInfo.arch = "sm_" + std::to_string(sm);
   deviceInfo.driverVersion = std::to_string(version / 1000) + "." +

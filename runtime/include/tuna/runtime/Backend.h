@@ -42,6 +42,8 @@ struct DeviceInfo {
   /// Identifies the device for caching tuning results: equal fingerprints
   /// mean a tuning result of one is valid on the other.
   std::string fingerprint;
+  /// The device's index among its platform's devices (Device::cuda(n)).
+  int ordinal = 0;
   int maxThreadsPerBlock = 0;
   int64_t maxSharedBytesPerBlock = 0; ///< Including the opt-in maximum.
   int multiProcessors = 0;            ///< SMs, CUs, or CPU threads.

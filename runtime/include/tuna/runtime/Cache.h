@@ -8,7 +8,8 @@
 //      "tuna": "0.1.0", "kernel": "scale", "source_hash": "f228...",
 //      "signature": [1048576], "variant": "scale__v5",
 //      "config": {"block": 128, "vec": 4}, "tuning_ms": 4.1,
-//      "time": 1795000000, "candidates": {"scale__v0": 0.0123, ...}}, ...]}
+//      "time": 1795000000, "candidates": {"scale__v0": 0.0123, ...},
+//      "failed": {"scale__v7": "crashed (signal 11) ..."}}, ...]}
 //
 // Writers take an flock on `<dir>/tuning.json.lock`, read the file, merge
 // their entries (per key, the newer `time` wins), write a temporary file,
@@ -60,6 +61,9 @@ struct CacheEntry {
   std::vector<std::pair<std::string, int64_t>> config;
   double tuningMs = 0; ///< Wall time of the decision.
   std::vector<std::pair<std::string, double>> candidateMs;
+  /// Variants that crashed or hung while timed (isolated tuning), with why;
+  /// a later tuning of the same key never runs them again.
+  std::vector<std::pair<std::string, std::string>> failed;
   int64_t time = 0; ///< When it was decided (Unix seconds); newer wins.
 };
 
