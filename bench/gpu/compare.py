@@ -185,6 +185,7 @@ class Case:
         self.work, self.tolerance = work, tolerance
         self.tuned, self.fixed = tuned, fixed
         self.sides = []
+        self.tensors = []  # Tuna's arguments hold only their addresses.
 
     def add(self, name, run, want=None, out=None, reset=None, poison=True,
             work=None):
@@ -200,8 +201,13 @@ class Case:
         self.sides.append(Side(name, run, check if want is not None else None,
                                want, self.work if work is None else work))
 
-    def add_tuna(self, args, **check):
-        """The tuned kernel and the default variant, on the same arguments."""
+    def add_tuna(self, values, **check):
+        """The tuned kernel and the default variant, on the same arguments:
+        tensors (passed as rank-1 memrefs, and kept alive with the case) and
+        scalar TunaArgs."""
+        self.tensors += [v for v in values if isinstance(v, torch.Tensor)]
+        args = tc.Kernel.args(*(mem(v) if isinstance(v, torch.Tensor) else v
+                                for v in values))
         stream = torch.cuda.current_stream().cuda_stream
         self.add("tuna", lambda: self.tuned.launch(args, stream), **check)
         self.add("default", lambda: self.fixed.launch(args, stream), **check)
@@ -221,6 +227,7 @@ def uniform(shape, lo, hi, dtype=None):
 
 
 def nan(shape, dtype=None):
+    shape = (shape,) if isinstance(shape, int) else shape
     return torch.full(shape, float("nan"), device=DEVICE,
                       dtype=dtype or torch.float32)
 
@@ -244,7 +251,7 @@ def build_scale(c, n):
     x = uniform(n, -1000, 1000)
     y = nan(n)
     check = dict(want=s * x.double(), out=y)
-    c.add_tuna(tc.Kernel.args(mem(x), mem(y), f32(s), index(n)), **check)
+    c.add_tuna([x, y, f32(s), index(n)], **check)
     c.add("triton", lambda: triton_scale(x, y, s, n), **check)
     c.add("torch", lambda: torch.mul(x, s, out=y), **check)
 
@@ -256,7 +263,7 @@ def build_axpy(c, n):
     y = y0.clone()
     check = dict(want=a * x.double() + y0.double(), out=y,
                  reset=lambda: y.copy_(y0), poison=False)
-    c.add_tuna(tc.Kernel.args(f32(a), mem(x), mem(y), index(n)), **check)
+    c.add_tuna([f32(a), x, y, index(n)], **check)
     c.add("triton", lambda: tk.axpy(a, x, y), **check)
     c.add("torch", lambda: y.add_(x, alpha=a), **check)
 
@@ -265,8 +272,7 @@ def build_row_sum(c, rows, cols):
     x = uniform((rows, cols), -1, 1)
     y = nan(rows)
     check = dict(want=x.double().sum(dim=1), out=y)
-    c.add_tuna(tc.Kernel.args(mem(x), mem(y), index(rows), index(cols)),
-               **check)
+    c.add_tuna([x, y, index(rows), index(cols)], **check)
     c.add("triton", lambda: tk.row_sum(x, y), **check)
     ty = nan(rows)
     c.add("torch", lambda: torch.sum(x, dim=1, out=ty), want=check["want"],
@@ -277,8 +283,7 @@ def build_softmax(c, rows, cols):
     x = uniform((rows, cols), -8, 8)
     y = nan((rows, cols))
     check = dict(want=torch.softmax(x.double(), dim=1), out=y)
-    c.add_tuna(tc.Kernel.args(mem(x), mem(y), index(rows), index(cols)),
-               **check)
+    c.add_tuna([x, y, index(rows), index(cols)], **check)
     c.add("triton", lambda: tk.softmax(x, y), **check)
     c.add("torch", lambda: torch.softmax(x, dim=1), want=check["want"])
 
@@ -291,8 +296,8 @@ def build_layernorm(c, rows, cols):
     y = nan((rows, cols))
     want = torch.nn.functional.layer_norm(x.double(), (cols,), g.double(),
                                           b.double(), eps)
-    c.add_tuna(tc.Kernel.args(mem(x), mem(g), mem(b), mem(y), f32(eps),
-                              index(rows), index(cols)), want=want, out=y)
+    c.add_tuna([x, g, b, y, f32(eps), index(rows), index(cols)], want=want,
+               out=y)
     c.add("triton", lambda: tk.layernorm(x, g, b, y, eps), want=want, out=y)
     c.add("torch", lambda: torch.nn.functional.layer_norm(x, (cols,), g, b,
                                                           eps), want=want)
@@ -302,8 +307,7 @@ def build_transpose(c, rows, cols):
     x = uniform((rows, cols), -1000, 1000)
     y = nan((cols, rows))
     check = dict(want=x.t().double(), out=y)
-    c.add_tuna(tc.Kernel.args(mem(x), mem(y), index(rows), index(cols)),
-               **check)
+    c.add_tuna([x, y, index(rows), index(cols)], **check)
     c.add("triton", lambda: tk.transpose(x, y), **check)
     c.add("torch", lambda: y.copy_(x.t()), **check)
 
@@ -314,9 +318,8 @@ def build_color_normalize(c, images, h, w):
     y = torch.full_like(x, float("nan"))
     want = tk.color_torch(x.double(), bright, sat)
     inv = [1.0 / s for s in tk.STD]
-    c.add_tuna(tc.Kernel.args(mem(x), mem(y), index(images), index(h * w),
-                              f32(bright), f32(sat), *map(f32, tk.MEAN),
-                              *map(f32, inv)), want=want, out=y)
+    c.add_tuna([x, y, index(images), index(h * w), f32(bright), f32(sat),
+                *map(f32, tk.MEAN), *map(f32, inv)], want=want, out=y)
     c.add("triton", lambda: tk.color(x, y, bright, sat), want=want, out=y)
     c.add("torch", lambda: tk.color_torch(x, bright, sat), want=want)
 
@@ -326,8 +329,7 @@ def build_matmul(c, m, n, k, dtype):
     b = uniform((k, n), -1, 1, dtype)
     out = nan((m, n), dtype)
     want = a.double() @ b.double()
-    c.add_tuna(tc.Kernel.args(mem(a), mem(b), mem(out), index(m), index(n),
-                              index(k)), want=want, out=out)
+    c.add_tuna([a, b, out, index(m), index(n), index(k)], want=want, out=out)
     c.add("triton", lambda: tk.matmul(a, b, out), want=want, out=out)
     cub = nan((m, n), dtype)
     c.add("cublas", lambda: torch.mm(a, b, out=cub), want=want, out=cub)
@@ -335,7 +337,7 @@ def build_matmul(c, m, n, k, dtype):
 
 def build_mma_peak(c, blocks, iters):
     out = torch.empty(blocks * 512, device=DEVICE)
-    c.add_tuna(tc.Kernel.args(mem(out), index(iters)))
+    c.add_tuna([out, index(iters)])
 
 
 def make_case(kernel, params, tuned, fixed):
@@ -349,7 +351,7 @@ def make_case(kernel, params, tuned, fixed):
                      torch.float16 if f16 else torch.float32)
         return c
     if kernel == "mma_peak":
-        c = Case(kernel, "iters=%d" % p["iters"], "TFLOP/s",
+        c = Case(kernel, shape_name(p), "TFLOP/s",
                  float(p["blocks"]) * p["iters"] * 8 * 4096, 0, tuned, fixed)
         build_mma_peak(c, **p)
         return c
@@ -430,7 +432,7 @@ def run_case(runtime, timer, bundles, kernel, bundle, params):
         scale = 1e9 if c.unit == "TFLOP/s" else 1e6
         for mode in MODES:
             record[mode] = {s.name: dict(
-                rate=round(s.work / (s.stats[mode].median * scale), 1),
+                rate=float("%.4g" % (s.work / (s.stats[mode].median * scale))),
                 median_us=round(s.stats[mode].median * 1e3, 2),
                 min_us=round(s.stats[mode].min * 1e3, 2),
                 spread_pct=round(100 * s.stats[mode].spread, 1))
@@ -445,7 +447,7 @@ def run_case(runtime, timer, bundles, kernel, bundle, params):
 
 def ratio(record, mode, a, b):
     sides = record[mode]
-    if a not in sides or b not in sides:
+    if a not in sides or b not in sides or not sides[b]["rate"]:
         return "-"
     return "%.2f" % (sides[a]["rate"] / sides[b]["rate"])
 

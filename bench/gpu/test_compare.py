@@ -71,6 +71,8 @@ def fake_cuda():
     cuda.Event = Event
     cuda._sleep = lambda cycles: time.sleep(cycles * 1e-9)
     cuda.current_stream = lambda: types.SimpleNamespace(cuda_stream=None)
+    # cuBLAS's stand-in: torch on the CPU has no fp16 matmul.
+    torch.mm = lambda a, b, out: out.copy_((a.float() @ b.float()).to(out.dtype))
 
 
 def color_torch(x, brightness, saturation):

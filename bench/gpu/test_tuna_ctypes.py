@@ -1,7 +1,7 @@
 """Tests bench/gpu/tuna_ctypes.py on the host backend, without a GPU: its
 enums against tuna.h, and a host bundle of kernels-mlir/axpy.mlir loaded,
 tuned, launched on ctypes arrays and checked, as bench/gpu/compare.py does
-with CUDA bundles on torch tensors.
+with CUDA bundles on torch tensors; and compare.py --dry-run.
 
 usage: test_tuna_ctypes.py TUNA_COMPILE LIBTUNA_RUNTIME_SHARED SOURCE_DIR
 """
@@ -81,6 +81,18 @@ def main():
         assert fixed.last_choice()[1] == "chunk=1", fixed.last_choice()
         module.free()
         fixed_module.free()
+
+        # compare.py's plan, without CUDA or torch.
+        plan = subprocess.run(
+            [sys.executable, os.path.join(os.path.dirname(tc.__file__),
+                                          "compare.py"),
+             "--bundles", tmp, "--lib", library, "--dry-run", "--only", "ax"],
+            capture_output=True, text=True)
+        assert plan.returncode == 0, plan.stdout + plan.stderr
+        assert "C API found" in plan.stdout, plan.stdout
+        assert "axpy             n=16777216" in plan.stdout, plan.stdout
+        assert "missing" not in plan.stdout and "scale" not in plan.stdout, (
+            plan.stdout)
     print("tuna_ctypes on the host backend: ok (tuned pick %s: %s)" % (name, config))
 
 
