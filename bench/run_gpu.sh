@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Everything on the GPU machine in one call: build the runtime, the GPU tests
 # and the benchmarks from source (no LLVM/MLIR there), run the tests, run
-# Tuna's scale benchmark and its Triton twin, then the kernel library's, and
+# Tuna's scale benchmark (first calls, the disk cache, the tuning database,
+# launch overhead; Triton's first call and launch overhead beside it), then
+# bench/gpu/compare.py (device time of scale and the kernel library against
+# Triton, PyTorch/cuBLAS and the copy, one harness for every side), and
 # print short tables last. Logs go to $OUT when set.
 #
 # On the CPU side first: bash bench/make_bundles.sh (writes bench/out/bundles)
