@@ -245,7 +245,7 @@ public:
 };
 
 /// The worker executable: Options::workerPath, else `tuna-worker` beside
-/// the binary that contains this function.
+/// the binary that contains this function, else the installed one.
 std::string workerPath(const Options &options) {
   if (!options.workerPath.empty())
     return options.workerPath;
@@ -254,10 +254,11 @@ std::string workerPath(const Options &options) {
       info.dli_fname) {
     std::string self = info.dli_fname;
     size_t slash = self.rfind('/');
-    if (slash != std::string::npos)
-      return self.substr(0, slash + 1) + "tuna-worker";
+    std::string beside = self.substr(0, slash + 1) + "tuna-worker";
+    if (slash != std::string::npos && ::access(beside.c_str(), X_OK) == 0)
+      return beside;
   }
-  return "tuna-worker";
+  return TUNA_INSTALLED_WORKER;
 }
 
 /// One worker process and its socket; ends it (SIGKILL) if still running.
