@@ -64,6 +64,22 @@ std::string systemError(const std::string &what) {
   return what + ": " + std::strerror(errno);
 }
 
+/// Writes `message` and a newline to the socket `fd`; false if the other
+/// end is gone (never SIGPIPE).
+bool sendLine(int fd, const json &message) {
+  std::string line = message.dump() + "\n";
+  for (size_t sent = 0; sent < line.size();) {
+    ssize_t n = ::send(fd, line.data() + sent, line.size() - sent,
+                       MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    sent += static_cast<size_t>(n);
+  }
+  return true;
+}
+
 /// An owned file descriptor.
 class Descriptor {
 public:
@@ -301,19 +317,7 @@ public:
   Worker &operator=(const Worker &) = delete;
 
   /// Sends one message; false if the worker is gone.
-  bool send(const json &message) {
-    std::string line = message.dump() + "\n";
-    for (size_t sent = 0; sent < line.size();) {
-      ssize_t n = ::send(socket.get(), line.data() + sent, line.size() - sent,
-                         MSG_NOSIGNAL);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return false;
-      sent += static_cast<size_t>(n);
-    }
-    return true;
-  }
+  bool send(const json &message) { return sendLine(socket.get(), message); }
 
   /// The next message, or nothing when the worker closed its socket or sent
   /// nothing for `timeoutMs` (then hung() is true).
@@ -491,17 +495,10 @@ void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Writes messages to the parent, one line each.
+/// Writes a message to the parent; ends the worker if the parent is gone.
 void answer(const json &message) {
-  std::string line = message.dump() + "\n";
-  for (size_t sent = 0; sent < line.size();) {
-    ssize_t n = ::write(kWorkerSocket, line.data() + sent, line.size() - sent);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      std::_Exit(1); // The parent is gone.
-    sent += static_cast<size_t>(n);
-  }
+  if (!sendLine(kWorkerSocket, message))
+    std::_Exit(1);
 }
 
 class Reporter final : public TimingObserver {
