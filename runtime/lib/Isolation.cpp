@@ -277,7 +277,7 @@ std::string workerPath(const Options &options) {
   return TUNA_INSTALLED_WORKER;
 }
 
-/// One worker process and its socket; ends it (SIGKILL) if still running.
+/// One worker process and its socket; ends it (SIGKILL) when done.
 class Worker {
 public:
   Worker(const std::string &path, int memory) {
@@ -363,12 +363,15 @@ public:
 
   bool hung() const { return timedOut; }
 
-  /// Ends the worker (if it still runs) and says how it ended.
+  /// Ends the worker (if it still runs) and says how it ended. Called once
+  /// it answered "done", closed its socket or timed out, or on an error:
+  /// nothing it does after that is needed.
   std::string end() {
     if (pid < 0)
       return "ended";
-    if (timedOut)
-      ::kill(pid, SIGKILL);
+    // A worker that already died keeps its status: a signal to a zombie
+    // changes nothing.
+    ::kill(pid, SIGKILL);
     int status = 0;
     pid_t waited;
     do
