@@ -95,6 +95,9 @@ struct TunedKernel::Impl {
   /// The miss path: decides the variant of `signature`, publishes it.
   int decide(StreamHandle stream, const ArgValue *args, size_t count,
              const int64_t *keyValues, const int64_t *signature);
+  /// TunedKernel::measure.
+  TuningReport measure(StreamHandle stream, const ArgValue *args, size_t count,
+                       const std::vector<int> &variants, int samples);
   /// The variant a disk-cache entry names, if it is still in the bundle
   /// with the same configuration; else -1.
   int cachedVariant(const CacheEntry &entry) const;

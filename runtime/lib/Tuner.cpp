@@ -65,9 +65,10 @@ public:
 
 class Tuner {
 public:
-  Tuner(TunedKernel::Impl &kernel, StreamHandle stream, const ArgValue *args,
-        size_t count, const int64_t *keyValues, const int64_t *signature)
-      : kernel(kernel), backend(kernel.backend), options(kernel.module.options),
+  Tuner(TunedKernel::Impl &kernel, const Options &options, StreamHandle stream,
+        const ArgValue *args, size_t count, const int64_t *keyValues,
+        const int64_t *signature)
+      : kernel(kernel), backend(kernel.backend), options(options),
         stream(stream), args(args), count(count), keyValues(keyValues),
         dims(kernel.variants.size()) {
     size_t keySize = kernel.spec.key.size();
@@ -124,6 +125,33 @@ public:
     report.wallMs = msSince(start);
     if (options.verbose)
       print();
+    return std::move(report);
+  }
+
+  /// Times exactly `variants` (those of them that are candidates) and
+  /// decides nothing: report.chosen stays -1.
+  TuningReport measureOnly(const std::vector<int> &variants) {
+    Clock::time_point start = Clock::now();
+    classify();
+    std::vector<int> wanted;
+    for (int v : variants)
+      if (v >= 0 && v < static_cast<int>(dims.size()) && isCandidate(v) &&
+          std::find(wanted.begin(), wanted.end(), v) == wanted.end())
+        wanted.push_back(v);
+    // The check's reference comes from the default variant: load it too.
+    int fallback = kernel.spec.defaultVariant;
+    bool withFallback =
+        options.check && isCandidate(fallback) &&
+        std::find(wanted.begin(), wanted.end(), fallback) == wanted.end();
+    if (withFallback)
+      wanted.push_back(fallback);
+    std::vector<int> admitted = admitAll(wanted);
+    if (withFallback && !admitted.empty() && admitted.back() == fallback)
+      admitted.pop_back();
+    if (!admitted.empty())
+      timeCandidates(admitted);
+    report.source = DecisionSource::Tuned;
+    report.wallMs = msSince(start);
     return std::move(report);
   }
 
@@ -242,6 +270,21 @@ private:
   }
 
   void benchmark(const std::vector<int> &candidates) {
+    timeCandidates(candidates);
+    for (int v : candidates) {
+      const CandidateResult &result = report.candidates[v];
+      if (result.status == CandidateStatus::Measured &&
+          (report.chosen < 0 ||
+           result.medianMs < report.candidates[report.chosen].medianMs))
+        report.chosen = v;
+    }
+    if (report.chosen < 0)
+      throw Error(ErrorCode::Unsupported,
+                  where() + ": every candidate failed:" + failures());
+  }
+
+  /// Checks and times `candidates` on scratch copies of the arguments.
+  void timeCandidates(const std::vector<int> &candidates) {
     ScratchArgs scratch(backend, stream, kernel.spec, args, count);
     auto lowered = std::make_unique<LoweredArgs>();
     kernel.lower(scratch.args(), scratch.size(), *lowered);
@@ -285,17 +328,6 @@ private:
       if (result.status == CandidateStatus::Measured)
         bestMedian = std::min(bestMedian, result.medianMs);
     }
-
-    for (int v : candidates) {
-      const CandidateResult &result = report.candidates[v];
-      if (result.status == CandidateStatus::Measured &&
-          (report.chosen < 0 ||
-           result.medianMs < report.candidates[report.chosen].medianMs))
-        report.chosen = v;
-    }
-    if (report.chosen < 0)
-      throw Error(ErrorCode::Unsupported,
-                  where() + ": every candidate failed:" + failures());
   }
 
   /// Runs the default variant for the reference output; false when the
@@ -358,12 +390,13 @@ private:
 
     Clock::time_point start = Clock::now();
     std::vector<double> samples;
-    double fastest = INFINITY;
+    double fastest = INFINITY, slowest = 0;
     double lastMedian = 0;
     result.status = CandidateStatus::Measured;
     for (;;) {
       samples.push_back(sample(batch));
       fastest = std::min(fastest, samples.back());
+      slowest = std::max(slowest, samples.back());
       double currentMedian = median(samples);
       int n = static_cast<int>(samples.size());
       if (n >= options.eliminateAfter &&
@@ -384,6 +417,7 @@ private:
     }
     result.medianMs = lastMedian;
     result.minMs = fastest;
+    result.maxMs = slowest;
     result.samples = static_cast<int>(samples.size());
   }
 
@@ -531,7 +565,8 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
       cached = cachedVariant(*entry);
   }
   TuningReport report =
-      Tuner(*this, stream, args, count, keyValues, signature).run(cached);
+      Tuner(*this, options, stream, args, count, keyValues, signature)
+          .run(cached);
   if (persistent && report.source == DecisionSource::Tuned)
     cache.store(makeCacheEntry(backend.info(), spec, report));
   int chosen = report.chosen;
@@ -540,6 +575,32 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
   table.store(tables.back().get(), std::memory_order_release);
   history.push_back(std::move(report));
   return chosen;
+}
+
+TuningReport TunedKernel::Impl::measure(StreamHandle stream,
+                                        const ArgValue *args, size_t count,
+                                        const std::vector<int> &variants,
+                                        int samples) {
+  if (!unavailable.empty())
+    throw Error(ErrorCode::Unsupported, unavailable);
+  LoweredArgs lowered;
+  lower(args, count, lowered);
+  int64_t keyValues[kMaxKey];
+  int64_t signature[kMaxKey];
+  computeKey(args, keyValues, signature);
+  // More samples, each within the usual time per sample.
+  Options options = module.options;
+  if (samples > 0) {
+    double scale =
+        std::max(1.0, double(samples) / std::max(1, options.minRuns));
+    options.minRuns = samples;
+    options.maxRuns = std::max(options.maxRuns, samples);
+    options.candidateBudgetMs *= scale;
+    options.totalBudgetMs *= scale;
+  }
+  std::lock_guard<std::mutex> lock(module.device.tuningMutex());
+  return Tuner(*this, options, stream, args, count, keyValues, signature)
+      .measureOnly(variants);
 }
 
 } // namespace tuna
