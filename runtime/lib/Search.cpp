@@ -24,7 +24,10 @@ Error invalid(const std::string &message) {
   return Error(ErrorCode::InvalidArgument, message);
 }
 
-void checkOptions(const SearchOptions &options) {
+} // namespace
+
+void validate(const SearchOptions &options) {
+  checkStrategyName(options.strategy);
   if (options.budgetEvaluations && *options.budgetEvaluations <= 0)
     throw invalid(
         "search budget: " + std::to_string(*options.budgetEvaluations) +
@@ -40,6 +43,8 @@ void checkOptions(const SearchOptions &options) {
     throw invalid("search re-timing: expected retimeMax >= 0, retimeSamples "
                   "> 0 and retimeWithin >= 0");
 }
+
+namespace {
 
 /// A measurement the search can use: a time that is not finite or negative
 /// is the evaluator's failure to measure.
@@ -138,7 +143,8 @@ private:
     if (options.budgetEvaluations &&
         result.freshEvaluations >= *options.budgetEvaluations)
       return "evaluation budget";
-    if (options.budgetSeconds &&
+    // Every search measures something: the first batch is always taken.
+    if (options.budgetSeconds && !history.order().empty() &&
         evaluator.seconds() - start >= *options.budgetSeconds)
       return "time budget";
     return "";
@@ -206,7 +212,7 @@ double Retiming::spread() const {
 
 SearchResult run(const Space &space, Evaluator &evaluator,
                  const SearchOptions &options) {
-  checkOptions(options);
+  validate(options);
   return Driver(space, evaluator, options).run();
 }
 

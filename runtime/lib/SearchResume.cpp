@@ -20,10 +20,22 @@ using json = nlohmann::ordered_json;
 constexpr const char *kFormat = "tuna-search";
 constexpr int kVersion = 1;
 
-std::string describe(const ResumeKey &key) {
-  return "kernel '" + key.kernel + "' (source hash " + key.sourceHash +
-         ") on '" + key.device + "' for signature " +
-         formatSignature(key.signature.data(), key.signature.size());
+/// What differs between the key a file was written for and this search's.
+std::string differences(const ResumeKey &written, const ResumeKey &wanted) {
+  std::string text;
+  auto differ = [&](const std::string &what, const std::string &was,
+                    const std::string &is) {
+    if (was != is)
+      text += (text.empty() ? "" : ", ") + what + " '" + was +
+              "' (this search: '" + is + "')";
+  };
+  differ("kernel", written.kernel, wanted.kernel);
+  differ("source hash", written.sourceHash, wanted.sourceHash);
+  differ("device", written.device, wanted.device);
+  differ("signature",
+         formatSignature(written.signature.data(), written.signature.size()),
+         formatSignature(wanted.signature.data(), wanted.signature.size()));
+  return text;
 }
 
 json toJson(const Space &space, size_t id, const Measurement &measurement) {
@@ -112,8 +124,8 @@ Measured readResumeFile(const std::string &path, const ResumeKey &key,
     throw refuse(std::string("line 1: ") + e.what());
   }
   if (!(written == key))
-    throw refuse("it holds measurements of " + describe(written) + ", not of " +
-                 describe(key));
+    throw refuse("it holds measurements of another search: " +
+                 differences(written, key));
   std::vector<std::string> expected;
   for (const Parameter &parameter : space.parameters())
     expected.push_back(parameter.name);

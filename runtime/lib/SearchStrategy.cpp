@@ -347,19 +347,25 @@ const std::vector<std::string> &strategyNames() {
   return names;
 }
 
+void checkStrategyName(const std::string &name) {
+  const std::vector<std::string> &names = strategyNames();
+  if (std::find(names.begin(), names.end(), name) != names.end())
+    return;
+  std::string known;
+  for (const std::string &other : names)
+    known += (known.empty() ? "" : ", ") + other;
+  throw Error(ErrorCode::InvalidArgument,
+              "unknown search strategy '" + name + "' (known: " + known + ")");
+}
+
 std::unique_ptr<Strategy> makeStrategy(const std::string &name,
                                        const Space &space, uint64_t seed) {
+  checkStrategyName(name);
   if (name == "exhaustive")
     return std::make_unique<Exhaustive>();
   if (name == "random")
     return std::make_unique<Random>(space, seed);
-  if (name == "pattern")
-    return std::make_unique<Pattern>(space, seed);
-  std::string known;
-  for (const std::string &other : strategyNames())
-    known += (known.empty() ? "" : ", ") + other;
-  throw Error(ErrorCode::InvalidArgument,
-              "unknown search strategy '" + name + "' (known: " + known + ")");
+  return std::make_unique<Pattern>(space, seed);
 }
 
 } // namespace tuna::search

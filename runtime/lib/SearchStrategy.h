@@ -66,8 +66,10 @@ public:
   virtual std::vector<size_t> next(const History &history) = 0;
 };
 
-/// The strategy called `name` (one of strategyNames()); throws tuna::Error
-/// naming the known ones otherwise.
+/// Throws tuna::Error naming the known strategies unless `name` is one.
+void checkStrategyName(const std::string &name);
+
+/// The strategy called `name` (checkStrategyName).
 std::unique_ptr<Strategy> makeStrategy(const std::string &name,
                                        const Space &space, uint64_t seed);
 

@@ -388,6 +388,18 @@ TEST(SearchTest, TimeBudgetUsesTheEvaluatorsClock) {
   EXPECT_GE(result.seconds, 50);
 }
 
+TEST(SearchTest, SpentTimeBudgetStillMeasuresOneBatch) {
+  Landscape landscape = bowl();
+  SearchOptions options;
+  options.strategy = "random";
+  options.budgetSeconds = 1e-9;
+  options.batchSize = 4;
+  SearchResult result = runOn(landscape, options);
+  EXPECT_EQ(result.stopReason, "time budget");
+  EXPECT_EQ(result.freshEvaluations, 4);
+  EXPECT_TRUE(result.best);
+}
+
 TEST(SearchTest, EvaluationBudgetIsExact) {
   Landscape landscape = bowl();
   for (const std::string &strategy : strategyNames()) {

@@ -138,7 +138,8 @@ struct SearchOptions {
   /// At most this many fresh evaluations; none: no limit. Must be > 0.
   std::optional<int64_t> budgetEvaluations;
   /// Stop proposing once this many seconds of the evaluator's clock have
-  /// passed; none: no limit. Must be > 0. Checked before each batch.
+  /// passed; none: no limit. Must be > 0. Checked before each batch but the
+  /// first.
   std::optional<double> budgetSeconds;
   uint64_t seed = 0;
   /// At most this many configurations per Evaluator::measure call (the time
@@ -193,8 +194,12 @@ struct SearchResult {
 /// The strategies run() knows, in the order docs/search.md gives them.
 const std::vector<std::string> &strategyNames();
 
+/// Throws tuna::Error when `options` are bad: an unknown strategy, a budget
+/// <= 0, a batch size <= 0, bad re-timing settings.
+void validate(const SearchOptions &options);
+
 /// Searches `space` with `options`. Throws tuna::Error on bad options
-/// (unknown strategy, a budget <= 0), a resume file for another kernel,
+/// (validate()), a resume file for another kernel,
 /// device, signature or space, or a resume file that cannot be read or
 /// written.
 SearchResult run(const Space &space, Evaluator &evaluator,
