@@ -102,8 +102,13 @@ public:
                      "tuna: %s: not using the tuning cache's pick '%s': %s\n",
                      where().c_str(), report.candidates[cached].name.c_str(),
                      report.candidates[cached].reason.c_str());
+      bool search = measure && options.useSearch;
       if (!measure && admit(fallback)) {
         report.chosen = fallback;
+      } else if (search) {
+        // Loads and times only what the search visits.
+        kernel.searchCandidates(stream, args, count, keyValues,
+                                report.signature.data(), candidates, report);
       } else {
         candidates = admitAll(candidates);
         if (candidates.empty())
@@ -114,7 +119,9 @@ public:
                               ? kernel.spec.defaultVariant
                               : candidates.front();
       }
-      if (measure) {
+      if (search) {
+        report.source = DecisionSource::Tuned;
+      } else if (measure) {
         benchmark(candidates);
         report.source = DecisionSource::Tuned;
       } else {
@@ -588,6 +595,15 @@ TuningReport TunedKernel::Impl::measure(StreamHandle stream,
   int64_t keyValues[kMaxKey];
   int64_t signature[kMaxKey];
   computeKey(args, keyValues, signature);
+  std::lock_guard<std::mutex> lock(module.device.tuningMutex());
+  return measureLocked(stream, args, count, keyValues, signature, variants,
+                       samples);
+}
+
+TuningReport TunedKernel::Impl::measureLocked(
+    StreamHandle stream, const ArgValue *args, size_t count,
+    const int64_t *keyValues, const int64_t *signature,
+    const std::vector<int> &variants, int samples) {
   // More samples, each within the usual time per sample.
   Options options = module.options;
   if (samples > 0) {
@@ -598,7 +614,6 @@ TuningReport TunedKernel::Impl::measure(StreamHandle stream,
     options.candidateBudgetMs *= scale;
     options.totalBudgetMs *= scale;
   }
-  std::lock_guard<std::mutex> lock(module.device.tuningMutex());
   return Tuner(*this, options, stream, args, count, keyValues, signature)
       .measureOnly(variants);
 }

@@ -415,3 +415,55 @@ TEST(HostTuningTest, MeasureTimesOnlyTheGivenVariants) {
   for (const CandidateResult &candidate : report.candidates)
     EXPECT_EQ(candidate.status, CandidateStatus::NotTimed);
 }
+
+TEST(HostTuningTest, FirstCallCanSearch) {
+  Options options = fastOptions();
+  options.useSearch = true;
+  options.search.strategy = "exhaustive";
+  {
+    Module module = loadAxpy(options);
+    TunedKernel &kernel = module.kernel("axpy");
+    AxpyData data(kN);
+    data.launch(kernel);
+    EXPECT_EQ(data.y, data.expected);
+    TuningReport report = kernel.reports().at(0);
+    EXPECT_EQ(report.source, DecisionSource::Tuned);
+    // As PicksTheFastestCorrectVariant, through the search.
+    EXPECT_EQ(report.chosenName, "axpy_work0");
+    EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
+  }
+
+  // A budget of one evaluation times one candidate and picks it (without
+  // the check, which may be axpy_wrong).
+  options.search.strategy = "random";
+  options.search.budgetEvaluations = 1;
+  options.check = false;
+  Module module = loadAxpy(options);
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData data(kN);
+  data.launch(kernel);
+  TuningReport report = kernel.reports().at(0);
+  int timed = 0;
+  for (const CandidateResult &candidate : report.candidates)
+    if (candidate.status == CandidateStatus::Measured) {
+      ++timed;
+      EXPECT_EQ(candidate.variant, report.chosen);
+    } else {
+      EXPECT_EQ(candidate.reason, "not visited by the search");
+    }
+  EXPECT_EQ(timed, 1);
+}
+
+TEST(HostTuningTest, FirstCallWithAnUnknownStrategyFails) {
+  Options options = fastOptions();
+  options.useSearch = true;
+  options.search.strategy = "annealing";
+  Module module = loadAxpy(options);
+  AxpyData data(kN);
+  try {
+    data.launch(module.kernel("axpy"));
+    ADD_FAILURE() << "launched with an unknown strategy";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("annealing"), std::string::npos);
+  }
+}
