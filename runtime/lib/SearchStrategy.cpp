@@ -99,6 +99,16 @@ public:
     }
     return std::nullopt;
   }
+  /// Up to `count` ids not visited.
+  std::vector<size_t> draw(const History &history, size_t count) {
+    std::vector<size_t> batch;
+    while (batch.size() < count)
+      if (std::optional<size_t> id = draw(history))
+        batch.push_back(*id);
+      else
+        break;
+    return batch;
+  }
 
 private:
   std::vector<size_t> order;
@@ -110,13 +120,7 @@ class Random : public Strategy {
 public:
   Random(const Space &space, uint64_t seed) : shuffle(space.size(), seed) {}
   std::vector<size_t> next(const History &history) override {
-    std::vector<size_t> batch;
-    while (batch.size() < kBatch)
-      if (std::optional<size_t> id = shuffle.draw(history))
-        batch.push_back(*id);
-      else
-        break;
-    return batch;
+    return shuffle.draw(history, kBatch);
   }
 
 private:
@@ -220,7 +224,7 @@ public:
 
   std::vector<size_t> next(const History &history) override {
     if (history.order().size() < initialSample())
-      return draw(history, initialSample() - history.order().size());
+      return shuffle.draw(history, initialSample() - history.order().size());
     std::vector<size_t> best = history.fastest(1);
     if (!best.empty() && (bestSeen < 0 || best[0] != size_t(bestSeen))) {
       bestSeen = static_cast<long>(best[0]);
@@ -242,16 +246,6 @@ private:
 
   size_t initialSample() const {
     return std::clamp<size_t>(space.size() / 200, 8, 32);
-  }
-
-  std::vector<size_t> draw(const History &history, size_t count) {
-    std::vector<size_t> batch;
-    while (batch.size() < count)
-      if (std::optional<size_t> id = shuffle.draw(history))
-        batch.push_back(*id);
-      else
-        break;
-    return batch;
   }
 
   /// The unvisited neighbours of the fastest configurations that the model

@@ -5,6 +5,7 @@
 #include "tuna/runtime/Error.h"
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 
 namespace tuna {
@@ -82,6 +83,27 @@ search::Measurement toMeasurement(const CandidateResult &result) {
   m.maxMs = result.maxMs;
   m.samples = result.samples;
   return m;
+}
+
+std::vector<search::Measurement>
+VariantEvaluator::measure(const std::vector<search::Values> &configurations,
+                          int samples) {
+  std::vector<int> variants;
+  for (const search::Values &values : configurations)
+    variants.push_back(space.variantOf(values));
+  TuningReport report = time(variants, samples);
+  std::vector<search::Measurement> measured;
+  for (int v : variants) {
+    timed[v] = report.candidates[v];
+    measured.push_back(toMeasurement(report.candidates[v]));
+  }
+  return measured;
+}
+
+double VariantEvaluator::seconds() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 void applySearchResult(const VariantSpace &space,

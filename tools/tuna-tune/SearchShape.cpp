@@ -8,50 +8,10 @@
 
 #include <chrono>
 #include <cstdio>
-#include <map>
 
 namespace tuna::tune {
 
 namespace {
-
-/// Times configurations through TunedKernel::measure, on the wall clock.
-class KernelEvaluator : public search::Evaluator {
-public:
-  KernelEvaluator(TunedKernel &kernel, const ArgValue *args, size_t count,
-                  const VariantSpace &candidates)
-      : kernel(kernel), args(args), count(count), candidates(candidates) {}
-
-  std::vector<search::Measurement>
-  measure(const std::vector<search::Values> &configurations,
-          int samples) override {
-    std::vector<int> variants;
-    for (const search::Values &values : configurations)
-      variants.push_back(candidates.variantOf(values));
-    TuningReport report =
-        kernel.measure(nullptr, args, count, variants, samples);
-    std::vector<search::Measurement> measured;
-    for (int v : variants) {
-      timed[v] = report.candidates[v];
-      measured.push_back(toMeasurement(report.candidates[v]));
-    }
-    return measured;
-  }
-
-  double seconds() override {
-    return std::chrono::duration<double>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-  }
-
-  /// The latest result of each variant measured.
-  std::map<int, CandidateResult> timed;
-
-private:
-  TunedKernel &kernel;
-  const ArgValue *args;
-  size_t count;
-  const VariantSpace &candidates;
-};
 
 std::string format(const char *pattern, double a, double b = 0, double c = 0) {
   char text[128];
@@ -111,7 +71,10 @@ TuningReport searchShape(TunedKernel &kernel, const DeviceInfo &device,
   search::SearchOptions options = settings.options;
   options.resumeKey = {spec.name, spec.sourceHash, device.fingerprint,
                        signature};
-  KernelEvaluator evaluator(kernel, args, count, candidates);
+  VariantEvaluator evaluator(
+      candidates, [&](const std::vector<int> &variants, int samples) {
+        return kernel.measure(nullptr, args, count, variants, samples);
+      });
   search::SearchResult result =
       search::run(candidates.space, evaluator, options);
   log += describe(result, candidates.space, options.strategy);

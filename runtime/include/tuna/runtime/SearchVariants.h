@@ -11,6 +11,7 @@
 #include "tuna/runtime/Search.h"
 #include "tuna/runtime/Tuning.h"
 
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -35,6 +36,29 @@ VariantSpace makeVariantSpace(const Kernel &kernel,
 
 /// A measured (or eliminated) candidate's time, or why it has none.
 search::Measurement toMeasurement(const CandidateResult &result);
+
+/// Measures configurations of a VariantSpace with `time`, which times the
+/// given variants (TunedKernel::measure or its locked form) with at least
+/// the given number of samples; the wall clock is its clock.
+class VariantEvaluator : public search::Evaluator {
+public:
+  using TimeVariants = std::function<TuningReport(
+      const std::vector<int> &variants, int samples)>;
+  VariantEvaluator(const VariantSpace &space, TimeVariants time)
+      : space(space), time(std::move(time)) {}
+
+  std::vector<search::Measurement>
+  measure(const std::vector<search::Values> &configurations,
+          int samples) override;
+  double seconds() override;
+
+  /// The latest result of each variant measured.
+  std::map<int, CandidateResult> timed;
+
+private:
+  const VariantSpace &space;
+  TimeVariants time;
+};
 
 /// Writes a search's outcome into `report`: each visited candidate gets its
 /// latest result from `timed` (or, when it was read from a resume file, its
