@@ -2,6 +2,8 @@
 
 #include "tuna/runtime/Cache.h"
 
+#include "AtomicFile.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -42,10 +44,6 @@ void warnOnce(const std::string &message) {
   std::lock_guard<std::mutex> lock(mutex);
   if (seen.insert(message).second)
     std::fprintf(stderr, "tuna: tuning cache: %s\n", message.c_str());
-}
-
-std::string systemError(const std::string &what, const std::string &path) {
-  return "cannot " + what + " " + path + ": " + std::strerror(errno);
 }
 
 /// Creates `dir` and its parents.
@@ -392,35 +390,14 @@ void setAside(const std::string &path, const std::string &why) {
              ") and cannot be moved aside: " + std::strerror(errno));
 }
 
-/// Writes a temporary file beside `path`, fsyncs it and renames it over
-/// `path`.
+/// Replaces `path` by a cache file of `entries` (writeFileAtomically).
 void writeAtomically(const std::string &path,
                      const std::vector<CacheEntry> &entries) {
   json list = json::array();
   for (const CacheEntry &entry : entries)
     list.push_back(toJson(entry));
   json doc = {{"format", kFormat}, {"version", kVersion}, {"entries", list}};
-  std::string text = doc.dump(1) + "\n";
-
-  std::string temp = path + ".tmp-" + std::to_string(::getpid());
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    throw Error(ErrorCode::InvalidArgument, systemError("create", temp));
-  bool ok = true;
-  for (size_t done = 0; ok && done < text.size();) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    ok = n > 0 || (n < 0 && errno == EINTR);
-    done += n > 0 ? static_cast<size_t>(n) : 0;
-  }
-  ok = ok && ::fsync(fd) == 0;
-  std::string failure = ok ? "" : systemError("write", temp);
-  ::close(fd);
-  if (ok && std::rename(temp.c_str(), path.c_str()) != 0)
-    failure = systemError("replace", path);
-  if (!failure.empty()) {
-    std::remove(temp.c_str());
-    throw Error(ErrorCode::InvalidArgument, failure);
-  }
+  writeFileAtomically(path, doc.dump(1) + "\n");
 }
 
 /// Removes the `<path>.tmp-<pid>` files of processes that no longer exist

@@ -385,3 +385,85 @@ TEST(HostTuningTest, SpentBudgetLeavesOneSampleEach) {
   }
   EXPECT_EQ(report.chosen, 1);
 }
+
+TEST(HostTuningTest, MeasureTimesOnlyTheGivenVariants) {
+  Module module = loadAxpy(fastOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData data(kN);
+  std::vector<float> y0 = data.y;
+  ArgValue args[] = {toArg(memref(data.x.data(), {kN})),
+                     toArg(memref(data.y.data(), {kN})), toArg(kAlpha),
+                     toArg(kN)};
+  // axpy_work0 and axpy_wrong, with the check on: the default variant gives
+  // the reference but is not timed.
+  TuningReport report = kernel.measure(nullptr, args, 4, {1, 3}, 7);
+  EXPECT_EQ(report.chosen, -1);
+  EXPECT_EQ(data.y, y0) << "measure() ran on the user's buffer";
+  EXPECT_EQ(kernel.chosenVariant({kN}), -1) << "measure() decided";
+  EXPECT_TRUE(kernel.reports().empty());
+  EXPECT_EQ(report.candidates[0].status, CandidateStatus::NotTimed);
+  EXPECT_EQ(report.candidates[2].status, CandidateStatus::NotTimed);
+  EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
+  const CandidateResult &timed = report.candidates[1];
+  ASSERT_EQ(timed.status, CandidateStatus::Measured);
+  EXPECT_GE(timed.samples, 7);
+  EXPECT_LE(timed.minMs, timed.medianMs);
+  EXPECT_LE(timed.medianMs, timed.maxMs);
+
+  // Nothing to time: only the classification.
+  report = kernel.measure(nullptr, args, 4, {});
+  for (const CandidateResult &candidate : report.candidates)
+    EXPECT_EQ(candidate.status, CandidateStatus::NotTimed);
+}
+
+TEST(HostTuningTest, FirstCallCanSearch) {
+  Options options = fastOptions();
+  options.useSearch = true;
+  options.search.strategy = "exhaustive";
+  {
+    Module module = loadAxpy(options);
+    TunedKernel &kernel = module.kernel("axpy");
+    AxpyData data(kN);
+    data.launch(kernel);
+    EXPECT_EQ(data.y, data.expected);
+    TuningReport report = kernel.reports().at(0);
+    EXPECT_EQ(report.source, DecisionSource::Tuned);
+    // As PicksTheFastestCorrectVariant, through the search.
+    EXPECT_EQ(report.chosenName, "axpy_work0");
+    EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
+  }
+
+  // A budget of one evaluation times one candidate and picks it (without
+  // the check, which may be axpy_wrong).
+  options.search.strategy = "random";
+  options.search.budgetEvaluations = 1;
+  options.check = false;
+  Module module = loadAxpy(options);
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData data(kN);
+  data.launch(kernel);
+  TuningReport report = kernel.reports().at(0);
+  int timed = 0;
+  for (const CandidateResult &candidate : report.candidates)
+    if (candidate.status == CandidateStatus::Measured) {
+      ++timed;
+      EXPECT_EQ(candidate.variant, report.chosen);
+    } else {
+      EXPECT_EQ(candidate.reason, "not visited by the search");
+    }
+  EXPECT_EQ(timed, 1);
+}
+
+TEST(HostTuningTest, FirstCallWithAnUnknownStrategyFails) {
+  Options options = fastOptions();
+  options.useSearch = true;
+  options.search.strategy = "annealing";
+  Module module = loadAxpy(options);
+  AxpyData data(kN);
+  try {
+    data.launch(module.kernel("axpy"));
+    ADD_FAILURE() << "launched with an unknown strategy";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("annealing"), std::string::npos);
+  }
+}
