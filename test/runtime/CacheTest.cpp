@@ -8,10 +8,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <dirent.h>
@@ -185,6 +188,46 @@ TEST(CacheTest, ConcurrentProcessesLoseNothing) {
   EXPECT_EQ(doc["entries"].size(),
             static_cast<size_t>(kProcesses * kShapesEach));
   for (int n = 100; n < 100 + kProcesses * kShapesEach; ++n)
+    EXPECT_EQ(decideOnce(cachedOptions(dir.path), n).source,
+              DecisionSource::Cache)
+        << n;
+}
+
+TEST(CacheTest, ConcurrentModulesShareOneDirectory) {
+  TempDir dir;
+  constexpr int kModules = 4;
+  // Module m tunes n = 32 * (m + 1) ... : overlapping sets of signatures.
+  auto sizes = [](int m) {
+    return std::vector<int64_t>{32 * (m + 1), 32 * (m + 2), 32 * (m + 3)};
+  };
+  std::atomic<int> ready{0};
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int m = 0; m < kModules; ++m)
+    threads.emplace_back([&, m] {
+      Module module = Module::fromBundle(axpyBundle(), scriptedHost(),
+                                         "axpy.tuna", cachedOptions(dir.path));
+      ++ready;
+      while (ready.load() < kModules)
+        std::this_thread::yield();
+      for (int64_t n : sizes(m)) {
+        std::vector<float> x(n, 1.0f), y(n, 2.0f);
+        module.kernel("axpy").launch(nullptr, memref(x.data(), {n}),
+                                     memref(y.data(), {n}), 3.0f, n);
+        wrong += y != std::vector<float>(n, 5.0f);
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(wrong.load(), 0);
+
+  // One entry per signature, whoever tuned it; a new module tunes nothing.
+  std::vector<int64_t> stored;
+  for (const CacheEntry &entry : TuningCache::inDirectory(dir.path).entries())
+    stored.push_back(entry.key.signature.at(0));
+  std::sort(stored.begin(), stored.end());
+  EXPECT_EQ(stored, (std::vector<int64_t>{32, 64, 96, 128, 160, 192}));
+  for (int64_t n : stored)
     EXPECT_EQ(decideOnce(cachedOptions(dir.path), n).source,
               DecisionSource::Cache)
         << n;

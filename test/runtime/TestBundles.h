@@ -2,6 +2,7 @@
 #ifndef TUNA_TEST_RUNTIME_TESTBUNDLES_H
 #define TUNA_TEST_RUNTIME_TESTBUNDLES_H
 
+#include "tuna/runtime/Device.h"
 #include "tuna/runtime/Manifest.h"
 
 #include <string>
@@ -30,6 +31,13 @@ Kernel axpyKernel();
 
 /// A bundle with axpyKernel() and the kernel library as object 0.
 Bundle axpyBundle();
+
+/// A new host device whose timings are scripted: launches run the real
+/// code, but the clock its events read advances by a fixed cost per
+/// function (axpy_work0 1 ms, axpy_work4 2 ms, axpy_work64 20 ms, axpy_wrong
+/// 0.5 ms, others 1 ms), so which variant wins does not depend on the
+/// machine's speed or load (or a sanitizer).
+Device scriptedHost();
 
 /// A fresh directory under $TMPDIR (or /tmp), removed with its files.
 struct TempDir {
