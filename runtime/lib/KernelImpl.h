@@ -111,9 +111,8 @@ struct TunedKernel::Impl {
   /// default, with nothing measured, allocated or synchronized, and nothing
   /// published, so the next launch outside capture tunes. Call with the
   /// device's tuning mutex held.
-  int pickDuringCapture(StreamHandle stream, const ArgValue *args,
-                        size_t count, const int64_t *keyValues,
-                        const int64_t *signature);
+  int pickDuringCapture(StreamHandle stream, const ArgValue *args, size_t count,
+                        const int64_t *keyValues, const int64_t *signature);
   /// The variant the disk cache or a tuning database remembers for
   /// `signature` (TuneMode::On only), or -1. Without `wait`, a file locked
   /// by a writer is skipped.

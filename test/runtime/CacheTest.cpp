@@ -508,9 +508,9 @@ TEST(CacheFileTest, AVersionThatIsNotAnIntegerIsDamaged) {
       ADD_FAILURE() << "version " << version << " was read";
     } catch (const Error &e) {
       EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << version;
-      EXPECT_NE(std::string(e.what()).find(
-                    "version: expected an integer >= 1, got"),
-                std::string::npos)
+      EXPECT_NE(
+          std::string(e.what()).find("version: expected an integer >= 1, got"),
+          std::string::npos)
           << e.what();
     }
     ::testing::internal::CaptureStderr();
@@ -548,9 +548,9 @@ TEST(CacheFileTest, BadEntriesAreDroppedOneByOneNeverWrapped) {
                {good.dump(), bigSignature, with("signature", "[1e30]"),
                 with("config", R"({"WORK": 9223372036854775808})"),
                 with("config", R"({"WORK": 4.5})"),
-                with("tuning_ms", "\"fast\""), with("time", "1e30"), with("time", "-1"),
-                with("candidates", R"({"good": -1})"), with("device", "3"),
-                with("signature", "7"), "[]"});
+                with("tuning_ms", "\"fast\""), with("time", "1e30"),
+                with("time", "-1"), with("candidates", R"({"good": -1})"),
+                with("device", "3"), with("signature", "7"), "[]"});
 
   ::testing::internal::CaptureStderr();
   std::optional<CacheEntry> hit = cache.lookup(makeEntry(1, "", 0).key, true);
