@@ -14,7 +14,6 @@
 #include <fstream>
 #include <iterator>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <dirent.h>
@@ -200,25 +199,17 @@ TEST(CacheTest, ConcurrentModulesShareOneDirectory) {
   auto sizes = [](int m) {
     return std::vector<int64_t>{32 * (m + 1), 32 * (m + 2), 32 * (m + 3)};
   };
-  std::atomic<int> ready{0};
   std::atomic<int> wrong{0};
-  std::vector<std::thread> threads;
-  for (int m = 0; m < kModules; ++m)
-    threads.emplace_back([&, m] {
-      Module module = Module::fromBundle(axpyBundle(), scriptedHost(),
-                                         "axpy.tuna", cachedOptions(dir.path));
-      ++ready;
-      while (ready.load() < kModules)
-        std::this_thread::yield();
-      for (int64_t n : sizes(m)) {
-        std::vector<float> x(n, 1.0f), y(n, 2.0f);
-        module.kernel("axpy").launch(nullptr, memref(x.data(), {n}),
-                                     memref(y.data(), {n}), 3.0f, n);
-        wrong += y != std::vector<float>(n, 5.0f);
-      }
-    });
-  for (std::thread &thread : threads)
-    thread.join();
+  runTogether(kModules, [&](int m) {
+    Module module = Module::fromBundle(axpyBundle(), scriptedHost(),
+                                       "axpy.tuna", cachedOptions(dir.path));
+    for (int64_t n : sizes(m)) {
+      std::vector<float> x(n, 1.0f), y(n, 2.0f);
+      module.kernel("axpy").launch(nullptr, memref(x.data(), {n}),
+                                   memref(y.data(), {n}), 3.0f, n);
+      wrong += y != std::vector<float>(n, 5.0f);
+    }
+  });
   EXPECT_EQ(wrong.load(), 0);
 
   // One entry per signature, whoever tuned it; a new module tunes nothing.

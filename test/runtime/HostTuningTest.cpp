@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <thread>
 
 using namespace tuna;
 using namespace tuna::test;
@@ -285,17 +284,7 @@ TEST(HostTuningTest, ConcurrentFirstCallsTuneOnce) {
   TunedKernel &kernel = module.kernel("axpy");
   constexpr int kThreads = 8;
   std::vector<AxpyData> data(kThreads, AxpyData(kN));
-  std::atomic<int> ready{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t)
-    threads.emplace_back([&, t] {
-      ++ready;
-      while (ready.load() < kThreads)
-        std::this_thread::yield();
-      data[t].launch(kernel);
-    });
-  for (std::thread &thread : threads)
-    thread.join();
+  runTogether(kThreads, [&](int t) { data[t].launch(kernel); });
   EXPECT_EQ(kernel.reports().size(), 1u);
   for (const AxpyData &each : data)
     EXPECT_EQ(each.y, each.expected);
@@ -305,23 +294,15 @@ TEST(HostTuningTest, SixteenThreadsTuneEachNewSignatureOnce) {
   Module module = loadAxpy(fastOptions());
   TunedKernel &kernel = module.kernel("axpy");
   constexpr int kThreads = 16, kSignatures = 8;
-  std::atomic<int> ready{0};
   std::atomic<int> wrong{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t)
-    threads.emplace_back([&, t] {
-      ++ready;
-      while (ready.load() < kThreads)
-        std::this_thread::yield();
-      // Every thread launches every signature, starting at a different one.
-      for (int i = 0; i < kSignatures; ++i) {
-        AxpyData data(64 << ((t + i) % kSignatures));
-        data.launch(kernel);
-        wrong += data.y != data.expected;
-      }
-    });
-  for (std::thread &thread : threads)
-    thread.join();
+  runTogether(kThreads, [&](int t) {
+    // Every thread launches every signature, starting at a different one.
+    for (int i = 0; i < kSignatures; ++i) {
+      AxpyData data(64 << ((t + i) % kSignatures));
+      data.launch(kernel);
+      wrong += data.y != data.expected;
+    }
+  });
   EXPECT_EQ(wrong.load(), 0);
   std::vector<TuningReport> reports = kernel.reports();
   ASSERT_EQ(reports.size(), size_t(kSignatures));

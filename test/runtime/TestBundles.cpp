@@ -2,6 +2,7 @@
 
 #include "TestBundles.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include <dirent.h>
 #include <unistd.h>
@@ -147,6 +149,20 @@ private:
 } // namespace
 
 Device scriptedHost() { return Device(std::make_shared<ScriptedHost>()); }
+
+void runTogether(int count, const std::function<void(int)> &body) {
+  std::atomic<int> ready{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < count; ++t)
+    threads.emplace_back([&, t] {
+      ++ready;
+      while (ready.load() < count)
+        std::this_thread::yield();
+      body(t);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+}
 
 TempDir::TempDir() {
   const char *tmp = std::getenv("TMPDIR");

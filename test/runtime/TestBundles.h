@@ -5,6 +5,7 @@
 #include "tuna/runtime/Device.h"
 #include "tuna/runtime/Manifest.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ Bundle axpyBundle();
 /// 0.5 ms, others 1 ms), so which variant wins does not depend on the
 /// machine's speed or load (or a sanitizer).
 Device scriptedHost();
+
+/// Runs body(0) ... body(count - 1) on `count` threads released at once,
+/// and waits for them.
+void runTogether(int count, const std::function<void(int)> &body);
 
 /// A fresh directory under $TMPDIR (or /tmp), removed with its files.
 struct TempDir {
