@@ -343,6 +343,7 @@ void CudaBackend::destroyEvent(EventHandle event) noexcept {
 }
 
 void CudaBackend::recordEvent(EventHandle event, StreamHandle stream) {
+  RelaxedCaptureMode relaxed(cu);
   ScopedContext scope(cu, ctx);
   TUNA_CU(cu, "timing a kernel", cuEventRecord, static_cast<CUevent>(event),
           static_cast<CUstream>(stream));
