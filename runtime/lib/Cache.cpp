@@ -90,7 +90,8 @@ private:
   bool lock(bool exclusive, bool wait) {
     int result;
     do
-      result = ::flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | (wait ? 0 : LOCK_NB));
+      result =
+          ::flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | (wait ? 0 : LOCK_NB));
     while (result != 0 && errno == EINTR);
     contended = result != 0 && errno == EWOULDBLOCK;
     return result == 0;
@@ -159,7 +160,8 @@ double milliseconds(const json &value, const std::string &name) {
     if (std::isfinite(ms) && ms >= 0)
       return ms;
   }
-  throw BadField{name + ": expected a finite number of milliseconds >= 0, got " +
+  throw BadField{name +
+                 ": expected a finite number of milliseconds >= 0, got " +
                  value.dump()};
 }
 
@@ -234,9 +236,9 @@ struct Contents {
 /// same second replaces the entry it could not use). Returns whether the key
 /// was new (0), replaced (1) or kept (2).
 int mergeEntry(std::vector<CacheEntry> &entries, const CacheEntry &entry) {
-  auto old =
-      std::find_if(entries.begin(), entries.end(),
-                   [&](const CacheEntry &other) { return other.key == entry.key; });
+  auto old = std::find_if(
+      entries.begin(), entries.end(),
+      [&](const CacheEntry &other) { return other.key == entry.key; });
   if (old == entries.end()) {
     entries.push_back(entry);
     return 0;
@@ -262,8 +264,7 @@ Contents readContents(const std::string &path) {
     contents.why = e.what();
     return contents;
   }
-  if (!doc.is_object() || !doc.contains("format") ||
-      doc["format"] != kFormat) {
+  if (!doc.is_object() || !doc.contains("format") || doc["format"] != kFormat) {
     contents.why = std::string("not a ") + kFormat + " file";
     return contents;
   }
@@ -290,7 +291,8 @@ Contents readContents(const std::string &path) {
   const json &entries = doc["entries"];
   for (size_t i = 0; i < entries.size(); ++i) {
     try {
-      contents.duplicates += mergeEntry(contents.entries, fromJson(entries[i])) != 0;
+      contents.duplicates +=
+          mergeEntry(contents.entries, fromJson(entries[i])) != 0;
     } catch (const BadField &bad) {
       contents.dropped.push_back("entries[" + std::to_string(i) +
                                  "]: " + bad.what);
@@ -354,8 +356,7 @@ public:
 
 private:
   std::mutex mutex;
-  std::map<std::string,
-           std::pair<FileVersion, std::shared_ptr<const Contents>>>
+  std::map<std::string, std::pair<FileVersion, std::shared_ptr<const Contents>>>
       files;
 };
 
@@ -481,9 +482,8 @@ std::string defaultCacheDirectory() {
   return "";
 }
 
-std::optional<CacheEntry> TuningCache::lookup(const CacheKey &key,
-                                              bool versionCheck,
-                                              bool wait) const {
+std::optional<CacheEntry>
+TuningCache::lookup(const CacheKey &key, bool versionCheck, bool wait) const {
   if (::access(file.c_str(), F_OK) != 0)
     return std::nullopt;
   FileLock lock(file + ".lock", /*exclusive=*/false, wait);
@@ -544,8 +544,9 @@ MergeCounts TuningCache::merge(const std::vector<CacheEntry> &incoming) const {
   MergeCounts counts;
   for (const CacheEntry &entry : incoming) {
     int outcome = mergeEntry(entries, entry);
-    ++(outcome == 0 ? counts.added : outcome == 1 ? counts.replaced
-                                                   : counts.kept);
+    ++(outcome == 0   ? counts.added
+       : outcome == 1 ? counts.replaced
+                      : counts.kept);
   }
   writeAtomically(file, entries);
   return counts;

@@ -220,11 +220,11 @@ private:
         continue;
       const LaunchDims &geometry = dims[v];
       report.candidates[v].status = CandidateStatus::Unrunnable;
-      report.candidates[v].reason =
-          "an empty grid (" + std::to_string(geometry.grid[0]) + "x" +
-          std::to_string(geometry.grid[1]) + "x" +
-          std::to_string(geometry.grid[2]) +
-          ") where other variants launch work";
+      report.candidates[v].reason = "an empty grid (" +
+                                    std::to_string(geometry.grid[0]) + "x" +
+                                    std::to_string(geometry.grid[1]) + "x" +
+                                    std::to_string(geometry.grid[2]) +
+                                    ") where other variants launch work";
     }
     noWork = !someWork;
   }
@@ -706,8 +706,7 @@ int TunedKernel::Impl::pickDuringCapture(StreamHandle stream,
         "tuna: %s for %s: the stream is capturing a graph; launching '%s' "
         "(%s) untuned; the signature is tuned at its first launch outside "
         "capture (said once per kernel)\n",
-        describe().c_str(),
-        formatSignature(signature, spec.key.size()).c_str(),
+        describe().c_str(), formatSignature(signature, spec.key.size()).c_str(),
         report.chosenName.c_str(),
         report.source == DecisionSource::Cache ? "the tuning cache's pick"
                                                : "the default");
