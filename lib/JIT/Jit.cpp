@@ -24,7 +24,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <chrono>
 #include <future>
 #include <mutex>
 #include <unordered_map>
@@ -145,11 +144,12 @@ static void addSource(llvm::SourceMgr &sourceMgr, std::string_view source,
       llvm::SMLoc());
 }
 
-/// Copies the phase and target times of a report into `compiled`.
-static void recordTimes(const mlir::tuna::CompileReport &report,
+/// Copies the phase and target times of a compile into `compiled`.
+static void recordTimes(const mlir::tuna::PhaseTimingManager &timing,
+                        const mlir::tuna::CompileReport &report,
                         Compiled &compiled) {
-  for (const mlir::tuna::CompileReport::PhaseTime &phase : report.phases)
-    compiled.phases.push_back({phase.phase, 0, phase.seconds});
+  for (const mlir::tuna::PhaseTimingManager::Phase &phase : timing.getPhases())
+    compiled.phases.push_back({phase.name, 0, phase.seconds});
   for (const mlir::tuna::CompileReport::TargetTime &time : report.times)
     compiled.targets.push_back({time.target, time.variants, time.seconds});
 }
@@ -207,12 +207,24 @@ Compiler::Impl::Impl(CompilerOptions opts) : options(std::move(opts)) {
     compileOptions.rocmBitcodeDir = options.rocmBitcodeDir;
   if (!options.ldLld.empty())
     compileOptions.ldLld = options.ldLld;
-  compileOptions.hostCpu = options.hostCpu;
+  if (!options.hostCpu.empty())
+    compileOptions.hostCpu = options.hostCpu;
 
-  expandOptions.maxThreadsPerBlock = options.maxThreadsPerBlock;
-  expandOptions.maxSharedMemory = options.maxSharedMemory;
-  expandOptions.maxVariants = options.maxVariants;
-  expandOptions.dedupe = options.dedupe;
+  // Unset options keep tuna-expand's defaults.
+  auto setIfGiven = [](auto &option, const auto &given) {
+    if (given)
+      option = *given;
+  };
+  setIfGiven(expandOptions.maxThreadsPerBlock, options.maxThreadsPerBlock);
+  setIfGiven(expandOptions.maxSharedMemory, options.maxSharedMemory);
+  setIfGiven(expandOptions.maxVariants, options.maxVariants);
+  setIfGiven(expandOptions.dedupe, options.dedupe);
+  // options() shows what is used.
+  options.hostCpu = compileOptions.hostCpu;
+  options.maxThreadsPerBlock = expandOptions.maxThreadsPerBlock;
+  options.maxSharedMemory = expandOptions.maxSharedMemory;
+  options.maxVariants = expandOptions.maxVariants;
+  options.dedupe = expandOptions.dedupe;
 
   mlir::tuna::registerTunaDialects(registry);
   if (options.threads != 1)
@@ -330,8 +342,11 @@ Compiler::Impl::compileNow(std::string_view source, std::string_view name,
   llvm::SourceMgr sourceMgr;
   addSource(sourceMgr, source, name);
   mlir::tuna::CompileReport report;
+  mlir::tuna::PhaseTimingManager timing;
+  mlir::TimingScope root = timing.getRootScope();
   mlir::FailureOr<Bundle> bundle = mlir::tuna::compileSource(
-      sourceMgr, context, expandOptions, compileOptions, report);
+      sourceMgr, context, expandOptions, compileOptions, report, root);
+  root.stop();
   for (const std::string &note : report.notes)
     collector.diagnostics.push_back(unlocated(Severity::Note, note));
   if (mlir::failed(bundle))
@@ -343,7 +358,7 @@ Compiler::Impl::compileNow(std::string_view source, std::string_view name,
   compiled->bundle = std::move(*bundle);
   compiled->key = key;
   compiled->diagnostics = std::move(collector.diagnostics);
-  recordTimes(report, *compiled);
+  recordTimes(timing, report, *compiled);
   return compiled;
 }
 
@@ -424,33 +439,31 @@ Compiler::Impl::plan(std::string_view source, std::string_view name,
   llvm::SourceMgr sourceMgr;
   addSource(sourceMgr, source, name);
   mlir::tuna::CompileReport report;
-  auto start = std::chrono::steady_clock::now();
+  mlir::tuna::PhaseTimingManager timing;
+  mlir::TimingScope root = timing.getRootScope();
   mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
       mlir::tuna::parseAndExpand(sourceMgr, lazy->context, expandOptions,
-                                 report);
+                                 root);
   mlir::FailureOr<Bundle> bundle = mlir::failure();
   if (mlir::succeeded(module)) {
     lazy->module = std::move(*module);
-    start = std::chrono::steady_clock::now();
+    mlir::TimingScope planTiming = root.nest("plan");
     bundle = mlir::tuna::planBundle(*lazy->module, compileOptions, report);
   }
+  root.stop();
   for (const std::string &note : report.notes)
     collector.diagnostics.push_back(unlocated(Severity::Note, note));
   if (mlir::failed(bundle))
     throw CompileError("tuna_jit: cannot compile '" + std::string(name) +
                            "' for " + lazy->targets,
                        std::move(collector.diagnostics));
-  report.phases.push_back(
-      {"plan", std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                             start)
-                   .count()});
   lazy->plan = *bundle;
 
   auto compiled = std::make_shared<Compiled>();
   compiled->bundle = std::move(*bundle);
   compiled->key = key;
   compiled->diagnostics = std::move(collector.diagnostics);
-  recordTimes(report, *compiled);
+  recordTimes(timing, report, *compiled);
   compiled->lazyCode = std::move(lazy);
   return compiled;
 }

@@ -25,6 +25,17 @@ CompileOptions mlir::tuna::getDefaultCompileOptions() {
   return options;
 }
 
+std::string mlir::tuna::hostSourceHash(StringRef sourceHash,
+                                       StringRef hostCpu) {
+  // Host code compiled for another CPU than generic x86-64/AArch64 is
+  // another kernel to the tuning cache.
+  if (hostCpu == "generic")
+    return sourceHash.str();
+  return llvm::utohexstr(
+      llvm::xxh3_64bits(sourceHash.str() + "/host-cpu=" + hostCpu.str()),
+      /*LowerCase=*/true, 16);
+}
+
 namespace {
 /// The dispatches of an expanded module with their manifests (no code yet)
 /// and the variants' kernel references, in the same order.
@@ -46,14 +57,9 @@ struct Dispatches {
       FailureOr<::tuna::Kernel> kernel = compiler::buildKernel(dispatch);
       if (failed(kernel))
         return failure();
-      // Host code compiled for another CPU than generic x86-64/AArch64 is
-      // another kernel to the tuning cache: a pick for AVX-512 code must not
-      // be reused for SSE2 code of the same source.
-      if (!compiler::isGpuDispatch(dispatch) && options.hostCpu != "generic")
-        kernel->sourceHash = llvm::utohexstr(
-            llvm::xxh3_64bits(kernel->sourceHash + "/host-cpu=" +
-                              options.hostCpu),
-            /*LowerCase=*/true, 16);
+      if (!compiler::isGpuDispatch(dispatch))
+        kernel->sourceHash = hostSourceHash(kernel->sourceHash,
+                                            options.hostCpu);
       kernels.push_back(std::move(*kernel));
       variantKernels.emplace_back();
       for (auto variant : dispatch.getBody().getOps<VariantOp>())
@@ -209,23 +215,24 @@ FailureOr<::tuna::Bundle> mlir::tuna::planBundle(ModuleOp module,
   return bundle;
 }
 
-FailureOr<std::vector<std::string>>
-mlir::tuna::compileObjects(ModuleOp module, const ::tuna::Bundle &plan,
-                           ArrayRef<int> objects, const CompileOptions &options,
-                           CompileReport &report) {
-  Dispatches dispatches;
-  if (failed(dispatches.build(module, options)))
-    return failure();
+namespace {
+/// The variant (its kernel reference) that owns an object of a plan, and
+/// the plan's code entry for it.
+struct ObjectOwner {
+  SymbolRefAttr ref;
+  const ::tuna::VariantCode *code = nullptr;
+};
+using ObjectOwners = llvm::DenseMap<int, ObjectOwner>;
+} // namespace
+
+/// Which variant of `module` owns each object of `plan`.
+static FailureOr<ObjectOwners> findOwners(ModuleOp module,
+                                          const ::tuna::Bundle &plan,
+                                          const Dispatches &dispatches) {
   llvm::StringMap<size_t> dispatchOf;
   for (auto [i, kernel] : llvm::enumerate(dispatches.kernels))
     dispatchOf[kernel.name] = i;
-
-  // Which variant (its kernel reference) owns each object of the plan.
-  struct Owner {
-    SymbolRefAttr ref;
-    const ::tuna::VariantCode *code = nullptr;
-  };
-  llvm::DenseMap<int, Owner> owners;
+  ObjectOwners owners;
   for (const ::tuna::Kernel &kernel : plan.kernels) {
     auto it = dispatchOf.find(kernel.name);
     if (it == dispatchOf.end() ||
@@ -238,8 +245,24 @@ mlir::tuna::compileObjects(ModuleOp module, const ::tuna::Bundle &plan,
       for (const ::tuna::VariantCode &code : variant.code)
         owners[code.object] = {ref, &code};
   }
+  return owners;
+}
 
-  // The variants to compile, per target, each once.
+/// The index in `options.targets` of the target named `name`, if any.
+static std::optional<size_t> findTarget(const CompileOptions &options,
+                                        StringRef name) {
+  auto it = llvm::find_if(options.targets,
+                          [&](const Target &t) { return t.str() == name; });
+  if (it == options.targets.end())
+    return std::nullopt;
+  return it - options.targets.begin();
+}
+
+/// The variants that own `objects`, per target of `options`, each once.
+static FailureOr<SmallVector<SmallVector<SymbolRefAttr>>>
+variantsToCompile(ModuleOp module, const ::tuna::Bundle &plan,
+                  ArrayRef<int> objects, const ObjectOwners &owners,
+                  const CompileOptions &options) {
   SmallVector<SmallVector<SymbolRefAttr>> wanted(options.targets.size());
   for (int object : objects) {
     auto owner = owners.find(object);
@@ -248,22 +271,37 @@ mlir::tuna::compileObjects(ModuleOp module, const ::tuna::Bundle &plan,
       return emitError(module.getLoc())
              << "object #" << object << " is not in the plan";
     const std::string &targetName = plan.objects[object].target;
-    auto target = llvm::find_if(options.targets, [&](const Target &t) {
-      return t.str() == targetName;
-    });
-    if (target == options.targets.end())
+    std::optional<size_t> target = findTarget(options, targetName);
+    if (!target)
       return emitError(module.getLoc())
              << "object #" << object << " is for " << targetName
              << ", which is not a target of this compile";
-    auto &list = wanted[target - options.targets.begin()];
+    SmallVector<SymbolRefAttr> &list = wanted[*target];
     if (!llvm::is_contained(list, owner->second.ref))
       list.push_back(owner->second.ref);
   }
+  return wanted;
+}
+
+FailureOr<std::vector<std::string>>
+mlir::tuna::compileObjects(ModuleOp module, const ::tuna::Bundle &plan,
+                           ArrayRef<int> objects, const CompileOptions &options,
+                           CompileReport &report) {
+  Dispatches dispatches;
+  if (failed(dispatches.build(module, options)))
+    return failure();
+  FailureOr<ObjectOwners> owners = findOwners(module, plan, dispatches);
+  if (failed(owners))
+    return failure();
+  FailureOr<SmallVector<SmallVector<SymbolRefAttr>>> wanted =
+      variantsToCompile(module, plan, objects, *owners, options);
+  if (failed(wanted))
+    return failure();
 
   ::tuna::Bundle compiled;
   SmallVector<compiler::CodeMap> codes(options.targets.size());
   for (auto [target, variants, code] :
-       llvm::zip_equal(options.targets, wanted, codes)) {
+       llvm::zip_equal(options.targets, *wanted, codes)) {
     if (variants.empty())
       continue;
     if (failed(compileFor(module, target, variants, options, compiled, code,
@@ -271,22 +309,20 @@ mlir::tuna::compileObjects(ModuleOp module, const ::tuna::Bundle &plan,
       return failure();
   }
 
+  // Each planned object's bytes: the compiled object of the same owner,
+  // format and symbol.
   std::vector<std::string> bytes;
   for (int object : objects) {
     const ::tuna::Object &planned = plan.objects[object];
-    const Owner &owner = owners[object];
-    size_t t = llvm::find_if(options.targets,
-                             [&](const Target &target) {
-                               return target.str() == planned.target;
-                             }) -
-               options.targets.begin();
-    auto it = codes[t].find(owner.ref.getRootReference().getValue());
+    const ObjectOwner &owner = owners->find(object)->second;
+    const compiler::CodeMap &code = codes[*findTarget(options, planned.target)];
+    auto it = code.find(owner.ref.getRootReference().getValue());
     const ::tuna::VariantCode *made = nullptr;
-    if (it != codes[t].end())
-      for (const ::tuna::VariantCode &code : it->second)
-        if (compiled.objects[code.object].format == planned.format &&
-            code.symbol == owner.code->symbol)
-          made = &code;
+    if (it != code.end())
+      for (const ::tuna::VariantCode &candidate : it->second)
+        if (compiled.objects[candidate.object].format == planned.format &&
+            candidate.symbol == owner.code->symbol)
+          made = &candidate;
     if (!made)
       return emitError(module.getLoc())
              << "variant " << owner.ref << " compiled to no " << planned.format

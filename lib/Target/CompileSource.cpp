@@ -6,45 +6,58 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
-#include <chrono>
-
 using namespace mlir;
 using namespace mlir::tuna;
 
-namespace {
-/// Appends the wall time since the previous phase to a report.
-class PhaseClock {
-public:
-  explicit PhaseClock(CompileReport &report) : report(report) {}
-  void done(StringRef phase) {
-    auto now = std::chrono::steady_clock::now();
-    report.phases.push_back(
-        {phase.str(), std::chrono::duration<double>(now - last).count()});
-    last = now;
-  }
+/// The handle of every timer below a phase (the passes', also from other
+/// threads): Timer starts and stops whatever handle nestTimer returns, and
+/// this one records nothing.
+static char belowPhases;
 
-private:
-  CompileReport &report;
-  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
-};
-} // namespace
+/// Whether `handle`, of `manager`, is a phase: not the root, not below one.
+static bool isPhase(const PhaseTimingManager *manager, void *handle) {
+  return handle != manager && handle != &belowPhases;
+}
+
+void PhaseTimingManager::startTimer(void *handle) {
+  if (isPhase(this, handle))
+    static_cast<Phase *>(handle)->start = std::chrono::steady_clock::now();
+}
+
+void PhaseTimingManager::stopTimer(void *handle) {
+  if (!isPhase(this, handle))
+    return;
+  auto *phase = static_cast<Phase *>(handle);
+  phase->seconds += std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - phase->start)
+                        .count();
+}
+
+void *PhaseTimingManager::nestTimer(void *handle, const void *,
+                                    function_ref<std::string()> nameBuilder) {
+  if (handle != this)
+    return &belowPhases;
+  phases.push_back({nameBuilder()});
+  return &phases.back();
+}
 
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::tuna::parseAndExpand(llvm::SourceMgr &sourceMgr, MLIRContext &context,
                            const TunaExpandOptions &expandOptions,
-                           CompileReport &report) {
-  PhaseClock clock(report);
+                           TimingScope &timing) {
+  TimingScope parseTiming = timing.nest("parse");
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
     return failure();
-  clock.done("parse");
+  parseTiming.stop();
 
+  TimingScope expandTiming = timing.nest("expand");
   PassManager pm(&context, ModuleOp::getOperationName());
+  pm.enableTiming(expandTiming);
   pm.addPass(createTunaExpand(expandOptions));
   if (failed(pm.run(*module)))
     return failure();
-  clock.done("expand");
   return module;
 }
 
@@ -52,18 +65,15 @@ FailureOr<::tuna::Bundle>
 mlir::tuna::compileSource(llvm::SourceMgr &sourceMgr, MLIRContext &context,
                           const TunaExpandOptions &expandOptions,
                           const CompileOptions &options, CompileReport &report,
+                          TimingScope &timing,
                           function_ref<LogicalResult(ModuleOp)> expanded) {
   FailureOr<OwningOpRef<ModuleOp>> module =
-      parseAndExpand(sourceMgr, context, expandOptions, report);
+      parseAndExpand(sourceMgr, context, expandOptions, timing);
   if (failed(module))
     return failure();
   if (expanded && failed(expanded(**module)))
     return failure();
 
-  PhaseClock clock(report);
-  FailureOr<::tuna::Bundle> bundle = compileBundle(**module, options, report);
-  if (failed(bundle))
-    return failure();
-  clock.done("compile");
-  return bundle;
+  TimingScope compileTiming = timing.nest("compile");
+  return compileBundle(**module, options, report);
 }

@@ -238,6 +238,12 @@ static ::tuna::Resources amdResources(MLIRContext *ctx, StringRef entry,
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// The external tools of one GPU target.
+struct GpuTools {
+  std::string ptxas; ///< Empty: PTX only.
+  RocmToolkit rocm;
+};
+
 /// What one variant compiles to.
 struct GpuCode {
   std::string assembly; ///< PTX or AMDGCN assembly.
@@ -246,38 +252,38 @@ struct GpuCode {
 };
 } // namespace
 
-LogicalResult compiler::compileGpu(ModuleOp module, const Target &target,
-                                   ArrayRef<SymbolRefAttr> kernels,
-                                   const CompileOptions &options,
-                                   ::tuna::Bundle &bundle, CodeMap &code,
-                                   CompileReport &report) {
-  MLIRContext *ctx = module.getContext();
-  Location loc = module.getLoc();
-  bool nvptx = target.kind == Target::Kind::NVPTX;
-
-  // External tools first: a missing one should fail before the slow part.
-  std::string ptxas;
-  RocmToolkit rocm;
-  if (nvptx && !options.noPtxas) {
+/// Finds the tools of `target` before the slow part, so that a missing one
+/// fails early; notes the outputs a missing optional tool costs.
+static LogicalResult findGpuTools(Location loc, const Target &target,
+                                  const CompileOptions &options,
+                                  CompileReport &report, GpuTools &tools) {
+  if (target.kind == Target::Kind::NVPTX) {
+    if (options.noPtxas)
+      return success();
     FailureOr<std::string> found = findPtxas(loc, options);
     if (failed(found))
       return failure();
-    ptxas = std::move(*found);
-    if (ptxas.empty())
+    tools.ptxas = std::move(*found);
+    if (tools.ptxas.empty())
       report.notes.push_back(target.str() +
                              ": ptxas not found (pass --ptxas=PATH or set "
                              "CUDA_HOME): PTX only, no cubins or resources");
+    return success();
   }
-  if (!nvptx) {
-    if (failed(rocm.create(loc, options)))
-      return failure();
-    if (!rocm.hasLinker)
-      report.notes.push_back(target.str() + ": ld.lld '" + options.ldLld +
-                             "' not found: AMDGCN assembly only, no HSA "
-                             "code objects");
-  }
+  if (failed(tools.rocm.create(loc, options)))
+    return failure();
+  if (!tools.rocm.hasLinker)
+    report.notes.push_back(target.str() + ": ld.lld '" + options.ldLld +
+                           "' not found: AMDGCN assembly only, no HSA "
+                           "code objects");
+  return success();
+}
 
-  // Lower a clone that holds only the variants' modules.
+/// A clone of `module` holding only the gpu.modules of `kernels`, lowered
+/// with the target's pipeline.
+static FailureOr<OwningOpRef<ModuleOp>>
+lowerGpuVariants(ModuleOp module, const Target &target,
+                 ArrayRef<SymbolRefAttr> kernels) {
   OwningOpRef<ModuleOp> clone = module.clone();
   llvm::StringSet<> wanted;
   for (SymbolRefAttr kernel : kernels)
@@ -286,95 +292,106 @@ LogicalResult compiler::compileGpu(ModuleOp module, const Target &target,
        llvm::make_early_inc_range(clone->getOps<gpu::GPUModuleOp>()))
     if (!wanted.contains(gpuModule.getName()))
       gpuModule.erase();
-  PassManager pm(ctx, ModuleOp::getOperationName());
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
   buildLowerToTargetPipeline(pm, target);
   if (failed(pm.run(*clone)))
     return failure();
+  return clone;
+}
 
-  SymbolTable symbols(*clone);
-  SmallVector<gpu::GPUModuleOp> gpuModules;
-  for (SymbolRefAttr kernel : kernels) {
-    auto gpuModule =
-        symbols.lookup<gpu::GPUModuleOp>(kernel.getRootReference());
-    if (!gpuModule)
-      return emitError(loc) << "no gpu.module for variant " << kernel;
-    gpuModules.push_back(gpuModule);
+/// Runs ptxas on the PTX of `result`: the cubin, the resources, and a
+/// warning for code ptxas made slower than written.
+static LogicalResult runPtxas(gpu::GPUModuleOp gpuModule, StringRef entry,
+                              StringRef chip, StringRef ptxas,
+                              GpuCode &result) {
+  llvm::SmallString<128> ptxFile, cubinFile;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("tuna-" + entry, "ptx", ptxFile))
+    return gpuModule.emitError("cannot create a temporary file: ")
+           << ec.message();
+  llvm::FileRemover removePtx(ptxFile);
+  cubinFile = ptxFile;
+  llvm::sys::path::replace_extension(cubinFile, "cubin");
+  llvm::FileRemover removeCubin(cubinFile);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(ptxFile, ec);
+    os << result.assembly;
+    if (ec || os.has_error())
+      return gpuModule.emitError("cannot write '") << ptxFile << "'";
   }
-
-  std::string chip = target.chip;
-  SmallVector<GpuCode> results(kernels.size());
-  auto compileOne = [&](size_t i) -> LogicalResult {
-    gpu::GPUModuleOp gpuModule = gpuModules[i];
-    ArrayAttr targets = gpuModule.getTargetsAttr();
-    auto targetAttr = targets && targets.size() == 1
-                          ? dyn_cast<gpu::TargetAttrInterface>(targets[0])
-                          : gpu::TargetAttrInterface();
-    if (!targetAttr)
-      return gpuModule.emitError("expected exactly one GPU target attribute");
-    gpu::TargetOptions targetOptions(nvptx ? StringRef() : StringRef(rocm.root),
-                                     {}, {}, {},
-                                     gpu::CompilationTarget::Assembly);
-    std::optional<SmallVector<char, 0>> assembly =
-        targetAttr.serializeToObject(gpuModule, targetOptions);
-    if (!assembly)
-      return gpuModule.emitError("failed to compile the variant to ")
-             << (nvptx ? "PTX" : "AMDGCN assembly");
-    GpuCode &result = results[i];
-    result.assembly.assign(assembly->begin(), assembly->end());
-    StringRef entry = kernels[i].getLeafReference().getValue();
-
-    if (nvptx && !ptxas.empty()) {
-      llvm::SmallString<128> ptxFile, cubinFile;
-      if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-              "tuna-" + entry, "ptx", ptxFile))
-        return gpuModule.emitError("cannot create a temporary file: ")
-               << ec.message();
-      llvm::FileRemover removePtx(ptxFile);
-      cubinFile = ptxFile;
-      llvm::sys::path::replace_extension(cubinFile, "cubin");
-      llvm::FileRemover removeCubin(cubinFile);
-      {
-        std::error_code ec;
-        llvm::raw_fd_ostream os(ptxFile, ec);
-        os << result.assembly;
-        if (ec || os.has_error())
-          return gpuModule.emitError("cannot write '") << ptxFile << "'";
-      }
-      std::string arch = "-arch=" + chip;
-      FailureOr<std::string> log =
-          runTool(gpuModule.getLoc(), "variant '" + entry + "'", ptxas,
-                  {ptxas, arch, "-v", "-o", cubinFile, ptxFile});
-      if (failed(log))
-        return failure();
-      FailureOr<std::string> cubin =
-          readFileBytes(gpuModule.getLoc(), cubinFile);
-      if (failed(cubin))
-        return failure();
-      result.binary = std::move(*cubin);
-      result.resources = parsePtxasReport(*log);
-      reportPtxasPerformanceLoss(gpuModule, entry, *log);
-    }
-
-    if (!nvptx && rocm.hasLinker) {
-      auto emitErr = [&] { return gpuModule.emitError(); };
-      auto rocdl = cast<ROCDL::ROCDLTargetAttr>(targets[0]);
-      FailureOr<SmallVector<char, 0>> object =
-          ROCDL::assembleIsa(result.assembly, rocdl.getTriple(), chip,
-                             rocdl.getFeatures(), emitErr);
-      if (failed(object))
-        return failure();
-      FailureOr<SmallVector<char, 0>> hsaco =
-          ROCDL::linkObjectCode(*object, rocm.root, emitErr);
-      if (failed(hsaco))
-        return failure();
-      result.binary.assign(hsaco->begin(), hsaco->end());
-      result.resources = amdResources(ctx, entry, *hsaco);
-    }
-    return success();
-  };
-  if (failed(failableParallelForEachN(ctx, 0, kernels.size(), compileOne)))
+  std::string arch = ("-arch=" + chip).str();
+  FailureOr<std::string> log =
+      compiler::runTool(gpuModule.getLoc(), "variant '" + entry + "'", ptxas,
+                        {ptxas, arch, "-v", "-o", cubinFile, ptxFile});
+  if (failed(log))
     return failure();
+  FailureOr<std::string> cubin =
+      compiler::readFileBytes(gpuModule.getLoc(), cubinFile);
+  if (failed(cubin))
+    return failure();
+  result.binary = std::move(*cubin);
+  result.resources = parsePtxasReport(*log);
+  reportPtxasPerformanceLoss(gpuModule, entry, *log);
+  return success();
+}
 
+/// Assembles and links the AMDGCN assembly of `result` into an HSA code
+/// object, and reads its resources.
+static LogicalResult linkHsaco(gpu::GPUModuleOp gpuModule, StringRef entry,
+                               StringRef chip, const RocmToolkit &rocm,
+                               GpuCode &result) {
+  auto emitErr = [&] { return gpuModule.emitError(); };
+  auto rocdl = cast<ROCDL::ROCDLTargetAttr>(gpuModule.getTargetsAttr()[0]);
+  FailureOr<SmallVector<char, 0>> object =
+      ROCDL::assembleIsa(result.assembly, rocdl.getTriple(), chip,
+                         rocdl.getFeatures(), emitErr);
+  if (failed(object))
+    return failure();
+  FailureOr<SmallVector<char, 0>> hsaco =
+      ROCDL::linkObjectCode(*object, rocm.root, emitErr);
+  if (failed(hsaco))
+    return failure();
+  result.binary.assign(hsaco->begin(), hsaco->end());
+  result.resources = amdResources(gpuModule.getContext(), entry, *hsaco);
+  return success();
+}
+
+/// Serializes one lowered variant through its target attribute (assembly),
+/// then makes the binary when the tools are there.
+static LogicalResult compileVariant(gpu::GPUModuleOp gpuModule,
+                                    StringRef entry, const Target &target,
+                                    const GpuTools &tools, GpuCode &result) {
+  bool nvptx = target.kind == Target::Kind::NVPTX;
+  ArrayAttr targets = gpuModule.getTargetsAttr();
+  auto targetAttr = targets && targets.size() == 1
+                        ? dyn_cast<gpu::TargetAttrInterface>(targets[0])
+                        : gpu::TargetAttrInterface();
+  if (!targetAttr)
+    return gpuModule.emitError("expected exactly one GPU target attribute");
+  gpu::TargetOptions targetOptions(
+      nvptx ? StringRef() : StringRef(tools.rocm.root), {}, {}, {},
+      gpu::CompilationTarget::Assembly);
+  std::optional<SmallVector<char, 0>> assembly =
+      targetAttr.serializeToObject(gpuModule, targetOptions);
+  if (!assembly)
+    return gpuModule.emitError("failed to compile the variant to ")
+           << (nvptx ? "PTX" : "AMDGCN assembly");
+  result.assembly.assign(assembly->begin(), assembly->end());
+  if (nvptx && !tools.ptxas.empty())
+    return runPtxas(gpuModule, entry, target.chip, tools.ptxas, result);
+  if (!nvptx && tools.rocm.hasLinker)
+    return linkHsaco(gpuModule, entry, target.chip, tools.rocm, result);
+  return success();
+}
+
+/// Adds the objects of every variant to `bundle` (binary first) and records
+/// them in `code`.
+static void addGpuObjects(const Target &target,
+                          ArrayRef<SymbolRefAttr> kernels,
+                          MutableArrayRef<GpuCode> results,
+                          ::tuna::Bundle &bundle, compiler::CodeMap &code) {
+  bool nvptx = target.kind == Target::Kind::NVPTX;
   StringRef triple = nvptx ? "nvptx64-nvidia-cuda" : "amdgcn-amd-amdhsa";
   StringRef assemblyFormat = nvptx ? "ptx" : "amdgcn-asm";
   StringRef binaryFormat = nvptx ? "cubin" : "hsaco";
@@ -392,5 +409,40 @@ LogicalResult compiler::compileGpu(ModuleOp module, const Target &target,
       addObject(binaryFormat, std::move(result.binary));
     addObject(assemblyFormat, std::move(result.assembly));
   }
+}
+
+LogicalResult compiler::compileGpu(ModuleOp module, const Target &target,
+                                   ArrayRef<SymbolRefAttr> kernels,
+                                   const CompileOptions &options,
+                                   ::tuna::Bundle &bundle, CodeMap &code,
+                                   CompileReport &report) {
+  Location loc = module.getLoc();
+  GpuTools tools;
+  if (failed(findGpuTools(loc, target, options, report, tools)))
+    return failure();
+
+  FailureOr<OwningOpRef<ModuleOp>> lowered =
+      lowerGpuVariants(module, target, kernels);
+  if (failed(lowered))
+    return failure();
+  SymbolTable symbols(**lowered);
+  SmallVector<gpu::GPUModuleOp> gpuModules;
+  for (SymbolRefAttr kernel : kernels) {
+    auto gpuModule =
+        symbols.lookup<gpu::GPUModuleOp>(kernel.getRootReference());
+    if (!gpuModule)
+      return emitError(loc) << "no gpu.module for variant " << kernel;
+    gpuModules.push_back(gpuModule);
+  }
+
+  SmallVector<GpuCode> results(kernels.size());
+  if (failed(failableParallelForEachN(
+          module.getContext(), 0, kernels.size(), [&](size_t i) {
+            return compileVariant(gpuModules[i],
+                                  kernels[i].getLeafReference().getValue(),
+                                  target, tools, results[i]);
+          })))
+    return failure();
+  addGpuObjects(target, kernels, results, bundle, code);
   return success();
 }

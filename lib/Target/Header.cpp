@@ -133,12 +133,8 @@ llvm::Error mlir::tuna::verifyHeaderNamespace(llvm::StringRef ns) {
   return llvm::Error::success();
 }
 
-llvm::Expected<std::string> mlir::tuna::emitHeader(const ::tuna::Bundle &bundle,
-                                                   llvm::StringRef bundleBytes,
-                                                   llvm::StringRef ns,
-                                                   llvm::StringRef source) {
-  if (llvm::Error err = verifyHeaderNamespace(ns))
-    return std::move(err);
+/// Why a kernel of `bundle` cannot have a launcher, if one cannot.
+static llvm::Error checkLaunchable(const ::tuna::Bundle &bundle) {
   for (const ::tuna::Kernel &kernel : bundle.kernels) {
     if (kernel.name == "module" || kernel.name == "detail")
       return error(
@@ -149,9 +145,13 @@ llvm::Expected<std::string> mlir::tuna::emitHeader(const ::tuna::Bundle &bundle,
       return error("kernel '" + kernel.name +
                    "' cannot name a C++ launcher function; rename the kernel");
   }
+  return llvm::Error::success();
+}
 
-  std::string out;
-  llvm::raw_string_ostream os(out);
+/// The header's comment, includes, the embedded bundle and `module()`.
+static void emitPreamble(llvm::raw_ostream &os, const ::tuna::Bundle &bundle,
+                         llvm::StringRef bundleBytes, llvm::StringRef ns,
+                         llvm::StringRef source) {
   llvm::SmallVector<std::string> targets;
   for (const ::tuna::Object &object : bundle.objects)
     if (!llvm::is_contained(targets, object.target))
@@ -193,35 +193,52 @@ llvm::Expected<std::string> mlir::tuna::emitHeader(const ::tuna::Bundle &bundle,
      << "      ::tuna::Module::loadMemory(bytes, device, \"" << ns
      << " (embedded bundle)\")));\n"
      << "  return *modules.back().second;\n}\n";
+}
 
-  for (const ::tuna::Kernel &kernel : bundle.kernels) {
-    std::string params, args;
-    for (auto [i, arg] : llvm::enumerate(kernel.args)) {
-      llvm::StringRef type = cppType(arg);
-      params +=
-          llvm::formatv(type.ends_with("&") ? ", {0}arg{1}" : ", {0} arg{1}",
-                        type, i)
-              .str();
-      args += llvm::formatv(", arg{0}", i).str();
-    }
-    const char *defaultDevice = hasGpuCode(bundle, kernel)
-                                    ? "::tuna::Device::cuda(0)"
-                                    : "::tuna::Device::host()";
-    os << "\n/// Launches `" << kernel.name << "` (" << kernel.variants.size()
-       << " variants) on `device`.\n"
-       << "inline void " << kernel.name
-       << "(const ::tuna::Device &device, ::tuna::StreamHandle stream" << params
-       << ") {\n"
-       << "  module(device).kernel(\"" << kernel.name << "\").launch(stream"
-       << args << ");\n}\n"
-       << "\n/// Launches `" << kernel.name << "` on " << defaultDevice << ".\n"
-       << "inline void " << kernel.name << "(::tuna::StreamHandle stream"
-       << params << ") {\n"
-       << "  static ::tuna::TunedKernel &kernel =\n"
-       << "      module(" << defaultDevice << ").kernel(\"" << kernel.name
-       << "\");\n"
-       << "  kernel.launch(stream" << args << ");\n}\n";
+/// The two launchers of `kernel`: on a given device, and on its default one.
+static void emitLaunchers(llvm::raw_ostream &os, const ::tuna::Bundle &bundle,
+                          const ::tuna::Kernel &kernel) {
+  std::string params, args;
+  for (auto [i, arg] : llvm::enumerate(kernel.args)) {
+    llvm::StringRef type = cppType(arg);
+    params +=
+        llvm::formatv(type.ends_with("&") ? ", {0}arg{1}" : ", {0} arg{1}",
+                      type, i)
+            .str();
+    args += llvm::formatv(", arg{0}", i).str();
   }
+  const char *defaultDevice = hasGpuCode(bundle, kernel)
+                                  ? "::tuna::Device::cuda(0)"
+                                  : "::tuna::Device::host()";
+  os << "\n/// Launches `" << kernel.name << "` (" << kernel.variants.size()
+     << " variants) on `device`.\n"
+     << "inline void " << kernel.name
+     << "(const ::tuna::Device &device, ::tuna::StreamHandle stream" << params
+     << ") {\n"
+     << "  module(device).kernel(\"" << kernel.name << "\").launch(stream"
+     << args << ");\n}\n"
+     << "\n/// Launches `" << kernel.name << "` on " << defaultDevice << ".\n"
+     << "inline void " << kernel.name << "(::tuna::StreamHandle stream"
+     << params << ") {\n"
+     << "  static ::tuna::TunedKernel &kernel =\n"
+     << "      module(" << defaultDevice << ").kernel(\"" << kernel.name
+     << "\");\n"
+     << "  kernel.launch(stream" << args << ");\n}\n";
+}
+
+llvm::Expected<std::string> mlir::tuna::emitHeader(const ::tuna::Bundle &bundle,
+                                                   llvm::StringRef bundleBytes,
+                                                   llvm::StringRef ns,
+                                                   llvm::StringRef source) {
+  if (llvm::Error err = verifyHeaderNamespace(ns))
+    return std::move(err);
+  if (llvm::Error err = checkLaunchable(bundle))
+    return std::move(err);
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  emitPreamble(os, bundle, bundleBytes, ns, source);
+  for (const ::tuna::Kernel &kernel : bundle.kernels)
+    emitLaunchers(os, bundle, kernel);
   os << "\n} // namespace " << ns << "\n";
   return out;
 }

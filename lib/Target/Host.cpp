@@ -17,7 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Threading.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Target/LLVM/ModuleToObject.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
@@ -26,7 +26,6 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -96,84 +95,113 @@ static llvm::Function *addPackedWrapper(llvm::Function &function) {
   return wrapper;
 }
 
-static std::unique_ptr<llvm::TargetMachine>
-createHostMachine(const CompileOptions &options, std::string &error) {
-  static const bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return nullptr;
-  std::string cpu = options.hostCpu, features;
-  if (cpu == "native") {
+namespace {
+/// The machine host code is compiled for.
+struct HostMachine {
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  std::string cpu;
+  std::string features;
+
+  explicit HostMachine(const CompileOptions &options) : cpu(options.hostCpu) {
+    static const bool initialized = [] {
+      llvm::InitializeNativeTarget();
+      llvm::InitializeNativeTargetAsmPrinter();
+      return true;
+    }();
+    (void)initialized;
+    if (cpu != "native")
+      return;
     cpu = llvm::sys::getHostCPUName().str();
     SmallVector<std::string> list;
     for (const auto &feature : llvm::sys::getHostCPUFeatures())
       list.push_back((feature.second ? "+" : "-") + feature.first().str());
     features = llvm::join(list, ",");
   }
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
-      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
-  if (!machine)
-    error = "cannot create a target machine for " + triple.str() + " (cpu " +
-            cpu + ")";
-  return machine;
-}
 
-/// Translates one variant's module, wraps, optimizes and compiles it.
+  /// A position-independent machine: the code goes into a shared library.
+  FailureOr<std::unique_ptr<llvm::TargetMachine>>
+  createPic(Location loc) const {
+    std::string error;
+    llvm::Triple parsed(triple);
+    const llvm::Target *target =
+        llvm::TargetRegistry::lookupTarget(parsed, error);
+    if (!target)
+      return emitError(loc) << error;
+    std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+        parsed, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+        std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+    if (!machine)
+      return emitError(loc) << "cannot create a target machine for " << triple
+                            << " (cpu " << cpu << ")";
+    return machine;
+  }
+};
+
+/// One host variant's module to an object file through upstream's
+/// ModuleToObject (translation to LLVM IR, O3, emission), adding the packed
+/// entry after translation. Objects are emitted with a position-independent
+/// machine: the base class's has the default (static) relocation model,
+/// which a shared library cannot hold.
+class HostVariantToObject : public LLVM::ModuleToObject {
+public:
+  HostVariantToObject(ModuleOp module, StringRef entry,
+                      const HostMachine &machine,
+                      llvm::TargetMachine &picMachine)
+      : ModuleToObject(*module, machine.triple, machine.cpu, machine.features,
+                       /*optLevel=*/3),
+        entry(entry), picMachine(picMachine) {}
+
+protected:
+  void handleModulePostLink(llvm::Module &module) override {
+    // The object's file symbol names the variant.
+    module.setModuleIdentifier(entry);
+    module.setSourceFileName(entry);
+    if (llvm::Function *function = module.getFunction(entry))
+      addPackedWrapper(*function);
+  }
+
+  FailureOr<SmallVector<char, 0>>
+  moduleToObject(llvm::Module &module) override {
+    SmallVector<char, 0> object;
+    llvm::raw_svector_ostream os(object);
+    llvm::legacy::PassManager codegen;
+    if (picMachine.addPassesToEmitFile(codegen, os, nullptr,
+                                       llvm::CodeGenFileType::ObjectFile))
+      return getOperation().emitError(
+          "the host target cannot emit object files");
+    codegen.run(module);
+    return object;
+  }
+
+private:
+  StringRef entry;
+  llvm::TargetMachine &picMachine;
+};
+} // namespace
+
+/// Checks that `name` is a kernel of `variantModule` (defined, returns
+/// nothing), then compiles it.
 static FailureOr<std::string> compileVariant(ModuleOp variantModule,
                                              StringRef name, Location loc,
                                              const CompileOptions &options) {
-  std::string error;
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createHostMachine(options, error);
-  if (!machine)
-    return emitError(loc) << error;
-
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(variantModule, llvmContext, name);
-  if (!llvmModule)
-    return emitError(loc) << "cannot translate host variant '" << name
-                          << "' to LLVM IR";
-  llvmModule->setDataLayout(machine->createDataLayout());
-  llvmModule->setTargetTriple(machine->getTargetTriple());
-  llvm::Function *function = llvmModule->getFunction(name);
-  if (!function || function->isDeclaration())
+  auto function = variantModule.lookupSymbol<LLVM::LLVMFuncOp>(name);
+  if (!function || function.isExternal())
     return emitError(loc) << "host variant '" << name
                           << "' has no definition after lowering";
-  if (!function->getReturnType()->isVoidTy())
+  if (!isa<LLVM::LLVMVoidType>(function.getFunctionType().getReturnType()))
     return emitError(loc) << "host variant '" << name
                           << "' returns a value; kernels return nothing";
-  addPackedWrapper(*function);
 
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder passBuilder(machine.get());
-  passBuilder.registerModuleAnalyses(mam);
-  passBuilder.registerCGSCCAnalyses(cgam);
-  passBuilder.registerFunctionAnalyses(fam);
-  passBuilder.registerLoopAnalyses(lam);
-  passBuilder.crossRegisterProxies(lam, fam, cgam, mam);
-  passBuilder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
-      .run(*llvmModule, mam);
-
-  llvm::SmallString<0> object;
-  llvm::raw_svector_ostream os(object);
-  llvm::legacy::PassManager codegen;
-  if (machine->addPassesToEmitFile(codegen, os, nullptr,
-                                   llvm::CodeGenFileType::ObjectFile))
-    return emitError(loc) << "the host target cannot emit object files";
-  codegen.run(*llvmModule);
-  return std::string(object.str());
+  HostMachine machine(options);
+  FailureOr<std::unique_ptr<llvm::TargetMachine>> picMachine =
+      machine.createPic(loc);
+  if (failed(picMachine))
+    return failure();
+  std::optional<SmallVector<char, 0>> object =
+      HostVariantToObject(variantModule, name, machine, **picMachine).run();
+  if (!object)
+    return emitError(loc) << "cannot compile host variant '" << name << "'";
+  return std::string(object->begin(), object->end());
 }
 
 /// Links `objects` into a shared library with ld.lld, else with cc.

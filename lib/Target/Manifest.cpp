@@ -90,10 +90,17 @@ struct PostfixWriter : AffineExprVisitor<PostfixWriter, LogicalResult> {
 };
 } // namespace
 
+std::optional<::tuna::Expr> mlir::tuna::compileAffineExpr(AffineExpr expr) {
+  ::tuna::Expr out;
+  if (failed(PostfixWriter(out).visit(expr)))
+    return std::nullopt;
+  return out;
+}
+
 static FailureOr<::tuna::Expr> toExpr(VariantOp variant, StringRef what,
                                       AffineExpr expr) {
-  ::tuna::Expr out;
-  if (failed(PostfixWriter(out).visit(expr))) {
+  std::optional<::tuna::Expr> out = compileAffineExpr(expr);
+  if (!out) {
     std::string text;
     llvm::raw_string_ostream os(text);
     expr.print(os);
@@ -101,7 +108,7 @@ static FailureOr<::tuna::Expr> toExpr(VariantOp variant, StringRef what,
            << what << " expression '" << text
            << "' uses a symbol; launch expressions may only use key values";
   }
-  return out;
+  return std::move(*out);
 }
 
 /// Grid or block: one to three sizes, padded with empty expressions (= 1).

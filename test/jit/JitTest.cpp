@@ -160,6 +160,33 @@ func.func @k() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [
             "breaks constraint #0");
 }
 
+TEST(Jit, UnsetOptionsTakeTunaExpandsDefaults) {
+  // Passes.td declares the defaults once; options() shows them resolved.
+  Compiler jit(hostOptions());
+  const CompilerOptions &options = jit.options();
+  EXPECT_EQ(options.maxThreadsPerBlock, 1024);
+  EXPECT_EQ(options.maxSharedMemory, 49152);
+  EXPECT_EQ(options.maxVariants, 4096);
+  EXPECT_EQ(options.dedupe, true);
+  EXPECT_EQ(options.hostCpu, "generic");
+
+  CompilerOptions small = hostOptions();
+  small.maxVariants = 2;
+  Compiler limited(small);
+  EXPECT_EQ(limited.options().maxVariants, 2);
+  std::vector<Diagnostic> diagnostics = compileErrors([&] {
+    limited.compile(R"(func.func @k() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [32, 64, 128]>], defaults = {b = 32}>} {
+  return
+}
+)",
+                    "three.mlir");
+  });
+  ASSERT_FALSE(diagnostics.empty());
+  EXPECT_NE(diagnostics[0].message.find("3 configurations, over the limit of 2"),
+            std::string::npos)
+      << diagnostics[0].message;
+}
+
 TEST(Jit, NoSpaceIsAnError) {
   Compiler jit(hostOptions());
   std::vector<Diagnostic> diagnostics = compileErrors(

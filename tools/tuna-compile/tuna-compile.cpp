@@ -16,6 +16,7 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
@@ -86,33 +87,38 @@ static cl::opt<bool> verifyDiagnostics(
     cl::desc("Check that the diagnostics match the expected-* lines in the "
              "input"),
     cl::cat(category));
+/// The defaults of every option below: tuna-expand's are declared once, in
+/// Passes.td; the compile options' in CompileOptions.
+static const TunaExpandOptions expandDefaults;
+static const CompileOptions compileDefaults;
+
 static cl::opt<std::string>
     hostCpu("host-cpu",
             cl::desc("CPU for host code: generic (default), native, or an "
                      "LLVM CPU name"),
-            cl::init("generic"), cl::cat(category));
+            cl::init(compileDefaults.hostCpu), cl::cat(category));
 
 // tuna-expand's options.
 static cl::opt<int64_t> maxThreadsPerBlock(
     "max-threads-per-block",
     cl::desc("Drop GPU variants whose static block has more threads"),
-    cl::init(1024), cl::cat(category));
+    cl::init(expandDefaults.maxThreadsPerBlock), cl::cat(category));
 static cl::opt<int64_t> maxSharedMemory(
     "max-shared-memory",
     cl::desc("Drop GPU variants that need more shared memory per block"),
-    cl::init(49152), cl::cat(category));
+    cl::init(expandDefaults.maxSharedMemory), cl::cat(category));
 static cl::opt<int64_t>
     maxVariants("max-variants",
                 cl::desc("Refuse spaces with more configurations"),
-                cl::init(4096), cl::cat(category));
+                cl::init(expandDefaults.maxVariants), cl::cat(category));
 static cl::opt<bool> dedupe("dedupe",
                             cl::desc("Drop variants identical to an earlier "
                                      "one"),
-                            cl::init(true), cl::cat(category));
+                            cl::init(expandDefaults.dedupe), cl::cat(category));
 static cl::opt<bool>
     reportDropped("report-dropped",
                   cl::desc("Remark on every configuration that is dropped"),
-                  cl::cat(category));
+                  cl::init(expandDefaults.reportDropped), cl::cat(category));
 
 static void note(const llvm::Twine &message) {
   llvm::WithColor::note(llvm::errs(), "tuna-compile") << message << "\n";
@@ -213,78 +219,94 @@ static std::string headerNamespaceName() {
                                  : headerNamespace.getValue();
 }
 
-/// Expands, compiles and writes the bundle; prints the summary.
-static LogicalResult compileFile(llvm::SourceMgr &sourceMgr,
-                                 MLIRContext &context,
-                                 const CompileOptions &options) {
-  auto start = std::chrono::steady_clock::now();
-  auto printPhase = [](StringRef name, double seconds) {
-    if (timing)
-      llvm::errs() << llvm::format("tuna-compile: %-16s %8.3f s\n",
-                                   name.str().c_str(), seconds);
-  };
+/// tuna-expand's options from the command line.
+static TunaExpandOptions expandOptionsFromFlags() {
   TunaExpandOptions expandOptions;
   expandOptions.maxThreadsPerBlock = maxThreadsPerBlock;
   expandOptions.maxSharedMemory = maxSharedMemory;
   expandOptions.maxVariants = maxVariants;
   expandOptions.dedupe = dedupe;
   expandOptions.reportDropped = reportDropped;
-  auto writeVariants = [](ModuleOp module) -> LogicalResult {
-    if (emitVariants.empty())
-      return success();
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module->print(os);
-    return writeFile(emitVariants, text);
-  };
+  return expandOptions;
+}
 
-  CompileReport report;
-  FailureOr<::tuna::Bundle> bundle = compileSource(
-      sourceMgr, context, expandOptions, options, report, writeVariants);
-  for (const std::string &message : report.notes)
-    note(message);
-  for (const CompileReport::PhaseTime &phase : report.phases)
-    printPhase(phase.phase, phase.seconds);
-  if (failed(bundle))
-    return failure();
-  auto compiled = std::chrono::steady_clock::now();
+/// --emit-variants: writes the expanded module.
+static LogicalResult writeVariants(ModuleOp module) {
+  if (emitVariants.empty())
+    return success();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return writeFile(emitVariants, text);
+}
 
-  llvm::Expected<std::string> bytes = serializeBundle(*bundle);
-  if (!bytes)
-    return fail("invalid bundle: " + llvm::toString(bytes.takeError()));
-  // The header is made before anything is written, so that a kernel it
-  // cannot declare leaves no bundle behind either.
+/// --emit-dir: writes every object of `bundle` into its own file.
+static LogicalResult writeObjects(const ::tuna::Bundle &bundle) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(emitDir))
+    return fail("cannot create '" + emitDir + "': " + ec.message());
+  std::vector<std::string> names(bundle.objects.size());
+  for (const ::tuna::Kernel &kernel : bundle.kernels)
+    for (const ::tuna::Variant &variant : kernel.variants)
+      for (const ::tuna::VariantCode &code : variant.code)
+        names[code.object] =
+            objectFileName(bundle.objects[code.object], variant.name);
+  for (auto [object, name] : llvm::zip_equal(bundle.objects, names)) {
+    llvm::SmallString<128> path(emitDir);
+    llvm::sys::path::append(path, name);
+    if (failed(writeFile(path, object.data)))
+      return failure();
+  }
+  return success();
+}
+
+/// Writes the bundle `bytes`, the header and the objects that were asked
+/// for. The header is made before anything is written, so that a kernel it
+/// cannot declare leaves no bundle behind either.
+static LogicalResult writeOutputs(const ::tuna::Bundle &bundle,
+                                  StringRef bytes) {
   std::string header;
   if (!headerFile.empty()) {
     llvm::Expected<std::string> text =
-        emitHeader(*bundle, *bytes, headerNamespaceName(), inputFile);
+        emitHeader(bundle, bytes, headerNamespaceName(), inputFile);
     if (!text)
       return fail(llvm::toString(text.takeError()));
     header = std::move(*text);
   }
-  if (failed(writeFile(outputFile, *bytes)))
+  if (failed(writeFile(outputFile, bytes)))
     return failure();
   if (!headerFile.empty() && failed(writeFile(headerFile, header)))
     return failure();
-  if (!emitDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(emitDir))
-      return fail("cannot create '" + emitDir + "': " + ec.message());
-    std::vector<std::string> names(bundle->objects.size());
-    for (const ::tuna::Kernel &kernel : bundle->kernels)
-      for (const ::tuna::Variant &variant : kernel.variants)
-        for (const ::tuna::VariantCode &code : variant.code)
-          names[code.object] =
-              objectFileName(bundle->objects[code.object], variant.name);
-    for (auto [object, name] : llvm::zip_equal(bundle->objects, names)) {
-      llvm::SmallString<128> path(emitDir);
-      llvm::sys::path::append(path, name);
-      if (failed(writeFile(path, object.data)))
-        return failure();
-    }
-  }
-  printPhase("write", std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - compiled)
-                          .count());
+  if (!emitDir.empty())
+    return writeObjects(bundle);
+  return success();
+}
+
+/// Expands, compiles and writes the bundle; prints the summary and, with
+/// --timing, MLIR's timing report of the phases (and of the passes in them).
+static LogicalResult compileFile(llvm::SourceMgr &sourceMgr,
+                                 MLIRContext &context,
+                                 const CompileOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  DefaultTimingManager timingManager;
+  timingManager.setEnabled(timing);
+  TimingScope timingRoot = timingManager.getRootScope();
+
+  CompileReport report;
+  FailureOr<::tuna::Bundle> bundle =
+      compileSource(sourceMgr, context, expandOptionsFromFlags(), options,
+                    report, timingRoot, writeVariants);
+  for (const std::string &message : report.notes)
+    note(message);
+  if (failed(bundle))
+    return failure();
+
+  TimingScope writeTiming = timingRoot.nest("write");
+  llvm::Expected<std::string> bytes = serializeBundle(*bundle);
+  if (!bytes)
+    return fail("invalid bundle: " + llvm::toString(bytes.takeError()));
+  if (failed(writeOutputs(*bundle, *bytes)))
+    return failure();
+  writeTiming.stop();
 
   printSummary(
       *bundle, report,

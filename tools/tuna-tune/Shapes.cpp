@@ -281,9 +281,11 @@ ShapeArgs::ShapeArgs(Backend &backend, const Kernel &kernel, const Shape &shape,
   }
   int64_t largest = std::max<int64_t>(
       1, shape.empty() ? 1 : *std::max_element(shape.begin(), shape.end()));
-  // A kernel may index a memref by any product of its key values (a flat
-  // rows x cols buffer keyed on rows and cols): a guessed size must not make
-  // it smaller than the product of them all.
+  // A kernel may index a flat (rank-1) memref by any product of its key
+  // values (a rows x cols buffer keyed on rows and cols): a guessed size must
+  // not make it smaller than the product of them all. A guessed dimension of
+  // a memref of higher rank takes the largest key value, at least what any
+  // one key value bounds.
   uint64_t keyProduct = 1;
   std::string keyProductText;
   for (size_t k = 0; k < shape.size(); ++k) {
@@ -320,7 +322,7 @@ ShapeArgs::ShapeArgs(Backend &backend, const Kernel &kernel, const Shape &shape,
                 " would need more than 2^40 elements");
           elements *= static_cast<uint64_t>(size);
         }
-        if (guessed >= 0 && elements < keyProduct)
+        if (guessed >= 0 && spec.rank == 1 && elements < keyProduct)
           bad(where + ": the size of argument " + std::to_string(a) +
               " dimension " + std::to_string(guessed) +
               " is neither in the key nor given by --dims; guessing the "
@@ -328,10 +330,9 @@ ShapeArgs::ShapeArgs(Backend &backend, const Kernel &kernel, const Shape &shape,
               std::to_string(largest) + ") makes it " +
               std::to_string(elements) + " elements, fewer than " +
               keyProductText + " = " + std::to_string(keyProduct) +
-              ", which the kernel may index: give its sizes with --dims a" +
-              std::to_string(a) + "=" +
-              (spec.rank == 1 ? keyProductText + " (or the size it has)"
-                              : std::string("SIZE,...")));
+              ", which the kernel may index: give its size with --dims a" +
+              std::to_string(a) + "=" + keyProductText +
+              " (or the size it has)");
         size_t bytes = elements * scalarTypeSize(spec.type);
         std::vector<char> host(bytes);
         fillRandom(spec.type, host.data(), elements, rng);

@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,11 +67,12 @@ struct CompilerOptions {
   /// `nvptx:sm_XY[a]`, `amdgcn:gfxNNN`, `host`; empty: {detectTarget()}.
   std::vector<std::string> targets;
 
-  /// tuna-expand's options (docs/passes.md).
-  int64_t maxThreadsPerBlock = 1024;
-  int64_t maxSharedMemory = 49152;
-  int64_t maxVariants = 4096;
-  bool dedupe = true;
+  /// tuna-expand's options (docs/passes.md); unset: the pass's default,
+  /// which tuna-compile uses too (declared once, in Passes.td).
+  std::optional<int64_t> maxThreadsPerBlock;
+  std::optional<int64_t> maxSharedMemory;
+  std::optional<int64_t> maxVariants;
+  std::optional<bool> dedupe;
 
   /// ptxas: a path, or empty to search $CUDA_HOME/bin, /usr/local/cuda/bin
   /// and PATH; without one, NVIDIA targets get PTX only (and a note).
@@ -80,8 +82,9 @@ struct CompilerOptions {
   /// built.
   std::string rocmBitcodeDir;
   std::string ldLld;
-  /// `generic`, `native` or an LLVM CPU name, for the host target.
-  std::string hostCpu = "generic";
+  /// `generic`, `native` or an LLVM CPU name, for the host target; empty:
+  /// tuna-compile's default (generic).
+  std::string hostCpu;
 
   /// Compile each variant when the runtime first needs it, instead of all
   /// of them in compile(): compile() then parses, expands and plans the
@@ -188,7 +191,7 @@ public:
   /// Forgets the in-memory cache (results already handed out stay valid).
   void clearMemoryCache();
 
-  /// The options, with the targets resolved.
+  /// The options, with the targets and every default resolved.
   const CompilerOptions &options() const;
 
 private:

@@ -1,4 +1,11 @@
 //===- Pipelines.h - Registered Tuna pipelines and targets ------*- C++ -*-===//
+//
+// The targets Tuna compiles for, the dialects its compiler loads, and the
+// lowering pipeline of each target, built as typed C++ (as upstream's
+// GPU/Pipelines/GPUToNVVMPipeline.cpp does) and registered for tuna-opt as
+// `tuna-lower-nvptx`, `tuna-lower-amdgcn` and `tuna-lower-host`.
+//
+//===----------------------------------------------------------------------===//
 #ifndef TUNA_PIPELINES_PIPELINES_H
 #define TUNA_PIPELINES_PIPELINES_H
 
@@ -23,7 +30,10 @@ struct Target {
   std::string str() const;
 };
 
-/// Every dialect, extension and translation interface tuna tools load.
+/// The dialects a Tuna kernel may use and the target pipelines lower, with
+/// the interfaces, transform-dialect extensions and LLVM IR translations the
+/// compiler needs (tuna-compile and tuna_jit load exactly these; tuna-opt
+/// adds every upstream dialect).
 void registerTunaDialects(DialectRegistry &registry);
 
 /// Lowers the expanded variants of `target` to the LLVM dialect (NVVM or

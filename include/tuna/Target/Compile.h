@@ -15,12 +15,17 @@
 #include "tuna/Transforms/Passes.h"
 #include "tuna/runtime/Manifest.h"
 
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <chrono>
+#include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,21 +55,40 @@ struct CompileOptions {
 /// Defaults for the external tools, as found when Tuna was built.
 CompileOptions getDefaultCompileOptions();
 
-/// What happened besides the bundle: notes for the user (e.g. no ptxas), the
-/// wall time of every target and, from compileSource, of every phase.
+/// What happened besides the bundle: notes for the user (e.g. no ptxas) and
+/// the wall time of every target.
 struct CompileReport {
   struct TargetTime {
     std::string target;
     unsigned variants = 0;
     double seconds = 0;
   };
-  struct PhaseTime {
-    std::string phase; ///< "parse", "expand", "compile".
-    double seconds = 0;
-  };
   std::vector<std::string> notes;
   std::vector<TargetTime> times;
-  std::vector<PhaseTime> phases;
+};
+
+/// A TimingManager that keeps the wall time of each phase: the timers nested
+/// directly in its root, in the order they started (deeper timers, such as
+/// those of passes, are not kept). tuna_jit reports these; tuna-compile
+/// --timing prints MLIR's DefaultTimingManager report instead.
+class PhaseTimingManager : public TimingManager {
+public:
+  struct Phase {
+    std::string name;
+    double seconds = 0;
+    std::chrono::steady_clock::time_point start;
+  };
+  const std::deque<Phase> &getPhases() const { return phases; }
+
+protected:
+  std::optional<void *> rootTimer() override { return this; }
+  void startTimer(void *handle) override;
+  void stopTimer(void *handle) override;
+  void *nestTimer(void *handle, const void *id,
+                  function_ref<std::string()> nameBuilder) override;
+
+private:
+  std::deque<Phase> phases; ///< A deque: handles point into it.
 };
 
 /// Compiles every tuna.dispatch of `module` (already expanded) for every
@@ -92,22 +116,35 @@ compileObjects(ModuleOp module, const ::tuna::Bundle &plan,
                CompileReport &report);
 
 /// Parses the main buffer of `sourceMgr` in `context` and runs tuna-expand
-/// with `expandOptions` (the phases "parse" and "expand" of `report`).
-/// Errors are emitted as MLIR diagnostics in `context`.
+/// with `expandOptions`, timed as the phases "parse" and "expand" nested in
+/// `timing` (an empty scope times nothing). Errors are emitted as MLIR
+/// diagnostics in `context`.
 FailureOr<OwningOpRef<ModuleOp>>
 parseAndExpand(llvm::SourceMgr &sourceMgr, MLIRContext &context,
-               const TunaExpandOptions &expandOptions, CompileReport &report);
+               const TunaExpandOptions &expandOptions, TimingScope &timing);
 
 /// Parses the main buffer of `sourceMgr` in `context`, runs tuna-expand with
 /// `expandOptions`, hands the expanded module to `expanded` (when given; a
-/// failure there stops the compile) and compiles it with compileBundle.
-/// Errors are emitted as MLIR diagnostics in `context`, at their source
-/// location; the caller's diagnostic handler decides where they go.
+/// failure there stops the compile) and compiles it with compileBundle: the
+/// phases "parse", "expand" and "compile" of `timing`. Errors are emitted as
+/// MLIR diagnostics in `context`, at their source location; the caller's
+/// diagnostic handler decides where they go.
 FailureOr<::tuna::Bundle>
 compileSource(llvm::SourceMgr &sourceMgr, MLIRContext &context,
               const TunaExpandOptions &expandOptions,
               const CompileOptions &options, CompileReport &report,
+              TimingScope &timing,
               function_ref<LogicalResult(ModuleOp)> expanded = nullptr);
+
+/// The runtime's postfix form (tuna::Expr) of an affine expression over key
+/// values (dims), or nothing when it uses a symbol. Launch geometry, shared
+/// memory sizes and constraints reach the manifest through it.
+std::optional<::tuna::Expr> compileAffineExpr(AffineExpr expr);
+
+/// The source hash of a host kernel compiled for `hostCpu`: `sourceHash`
+/// for generic code, else a hash of both, so that the tuning cache does not
+/// reuse a pick for AVX-512 code for SSE2 code of the same source.
+std::string hostSourceHash(StringRef sourceHash, StringRef hostCpu);
 
 /// Validates `bundle` and returns its file bytes (tuna::writeBundle), or an
 /// error naming what the runtime would reject.
