@@ -73,6 +73,19 @@ AffineMap specializeMap(AffineMap map, ArrayRef<AffineExpr> paramExprs) {
       map.replaceDimsAndSymbols(dims, paramExprs, map.getNumDims(), 0));
 }
 
+/// Whether `value` can be the value of a `tuna.param` of `type` (index or a
+/// signless integer): a signed value of the width, except that i1, a flag,
+/// takes 0 and 1.
+bool fitsParamType(int64_t value, Type type) {
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType || intType.getWidth() >= 64)
+    return true;
+  unsigned width = intType.getWidth();
+  if (width <= 1)
+    return value == 0 || (width == 1 && value == 1);
+  return llvm::isIntN(width, value);
+}
+
 /// Product of the results of a map, or nothing when one is not constant.
 std::optional<int64_t> constantProduct(AffineMap map) {
   int64_t product = 1;
@@ -418,13 +431,9 @@ TunaExpandPass::instantiate(const ResolvedSpace &rs, const Specialization &spec,
                               << "' of kernel '" << rs.kernel.getName() << "'";
     int64_t value = spec.config[it - rs.names.begin()];
     Type type = op.getType();
-    if (auto intType = dyn_cast<IntegerType>(type)) {
-      unsigned width = intType.getWidth();
-      if (width < 64 && (value >= (int64_t(1) << (width - 1)) ||
-                         value < -(int64_t(1) << (width - 1))))
-        return op.emitOpError() << "value " << value << " of parameter '"
-                                << op.getName() << "' does not fit in " << type;
-    }
+    if (!fitsParamType(value, type))
+      return op.emitOpError() << "value " << value << " of parameter '"
+                              << op.getName() << "' does not fit in " << type;
     builder.setInsertionPoint(op);
     Value constant = arith::ConstantOp::create(
         builder, op.getLoc(), type, builder.getIntegerAttr(type, value));

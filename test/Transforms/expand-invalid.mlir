@@ -129,3 +129,11 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+func.func @k() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [0, 1]>], defaults = {b = 0}>} {
+  // expected-error @+1 {{'tuna.param' op value 1 of parameter 'b' does not fit in 'i0'}}
+  %b = tuna.param "b" : i0
+  return
+}

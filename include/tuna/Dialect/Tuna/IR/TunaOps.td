@@ -23,7 +23,7 @@ def Tuna_ParamOp : Tuna_Op<"param", [Pure]> {
     ```
   }];
   let arguments = (ins StrAttr:$name);
-  let results = (outs SignlessIntegerOrIndexLike:$result);
+  let results = (outs AnySignlessIntegerOrIndex:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
