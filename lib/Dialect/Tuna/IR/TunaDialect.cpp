@@ -331,6 +331,37 @@ LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // Attaching a space to a kernel
 //===----------------------------------------------------------------------===//
 
+/// Checks that every key component reads an argument that exists and has
+/// the right type: an integer or index scalar, or a memref with the dimension
+/// named. Used for kernels and for the dispatch tables written from them.
+static LogicalResult
+verifyKeyArguments(function_ref<InFlightDiagnostic()> emitError,
+                   ArrayRef<KeyAttr> keys, ArrayRef<Type> argTypes) {
+  for (auto [i, key] : llvm::enumerate(keys)) {
+    if (key.getArg() >= argTypes.size())
+      return emitError() << "key component " << i << " names argument "
+                         << key.getArg() << " but the kernel has "
+                         << argTypes.size() << " argument(s)";
+    Type type = argTypes[key.getArg()];
+    if (std::optional<unsigned> dim = key.getDim()) {
+      auto memref = dyn_cast<MemRefType>(type);
+      if (!memref)
+        return emitError() << "key component " << i << " reads dimension "
+                           << *dim << " of argument " << key.getArg()
+                           << ", which is not a ranked memref but " << type;
+      if (*dim >= memref.getRank())
+        return emitError() << "key component " << i << " reads dimension "
+                           << *dim << " of argument " << key.getArg()
+                           << ", which has rank " << memref.getRank();
+    } else if (!type.isSignlessIntOrIndex()) {
+      return emitError() << "key component " << i << " reads argument "
+                         << key.getArg() << " as an integer, but its type is "
+                         << type << " (name a memref dimension with 'dim = N')";
+    }
+  }
+  return success();
+}
+
 static bool isGpuKernel(Operation *op) {
   auto func = dyn_cast<gpu::GPUFuncOp>(op);
   return func && func.isKernel();
@@ -354,30 +385,9 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
   if (!func)
     return op->emitError() << "'tuna.space' must be attached to a function";
 
-  ArrayRef<Type> argTypes = func.getArgumentTypes();
-  for (auto [i, key] : llvm::enumerate(space.getKeyList())) {
-    if (key.getArg() >= argTypes.size())
-      return op->emitError()
-             << "key component " << i << " names argument " << key.getArg()
-             << " but the kernel has " << argTypes.size() << " argument(s)";
-    Type type = argTypes[key.getArg()];
-    if (std::optional<unsigned> dim = key.getDim()) {
-      auto memref = dyn_cast<MemRefType>(type);
-      if (!memref)
-        return op->emitError() << "key component " << i << " reads dimension "
-                               << *dim << " of argument " << key.getArg()
-                               << ", which is not a ranked memref but " << type;
-      if (*dim >= memref.getRank())
-        return op->emitError() << "key component " << i << " reads dimension "
-                               << *dim << " of argument " << key.getArg()
-                               << ", which has rank " << memref.getRank();
-    } else if (!type.isSignlessIntOrIndex()) {
-      return op->emitError()
-             << "key component " << i << " reads argument " << key.getArg()
-             << " as an integer, but its type is " << type
-             << " (name a memref dimension with 'dim = N')";
-    }
-  }
+  if (failed(verifyKeyArguments([&] { return op->emitError(); },
+                                 space.getKeyList(), func.getArgumentTypes())))
+    return failure();
 
   if (isGpuKernel(op)) {
     if (!space.getGrid() || !space.getBlock())
@@ -433,7 +443,11 @@ LogicalResult DispatchOp::verify() {
   for (int64_t arg : getWrittenArgs())
     if (arg < 0 || arg >= numArgs)
       return emitOpError() << "written argument " << arg << " is out of range";
-  unsigned numKeys = getKey().size();
+  SmallVector<KeyAttr> keys(getKey().getAsRange<KeyAttr>());
+  if (failed(verifyKeyArguments([&] { return emitOpError(); }, keys,
+                                getFunctionType().getInputs())))
+    return failure();
+  unsigned numKeys = keys.size();
   for (VariantOp v : variants) {
     for (std::optional<AffineMap> map :
          {v.getGrid(), v.getBlock(), v.getSmem()})
@@ -447,6 +461,33 @@ LogicalResult DispatchOp::verify() {
           return v.emitOpError() << "constraints must take the " << numKeys
                                  << " key value(s) and no symbols";
       }
+  }
+  return success();
+}
+
+/// Every variant is called with the dispatch's ABI: a kernel of another type
+/// would read its arguments from the wrong places. Kernels that are not found
+/// or no longer have a builtin function type (lowered to LLVM, or compiled
+/// into a gpu.binary) are not checked.
+LogicalResult
+DispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  FunctionType expected = getFunctionType();
+  for (auto [i, variant] :
+       llvm::enumerate(getBody().front().getOps<VariantOp>())) {
+    Operation *kernel =
+        symbolTable.lookupNearestSymbolFrom(*this, variant.getKernel());
+    if (!kernel)
+      continue;
+    auto func = dyn_cast<FunctionOpInterface>(kernel);
+    if (!func)
+      return emitOpError() << "variant #" << i << " names "
+                           << variant.getKernel() << ", which is not a function";
+    auto type = dyn_cast<FunctionType>(func.getFunctionType());
+    if (type && type != expected)
+      return emitOpError() << "variant #" << i << " kernel "
+                           << variant.getKernel() << " has type " << type
+                           << " but dispatch @" << getSymName()
+                           << " declares function_type " << expected;
   }
   return success();
 }
