@@ -6,6 +6,7 @@
 
 #include "tuna/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
@@ -14,6 +15,7 @@
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -21,6 +23,7 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/xxhash.h"
 
 namespace mlir::tuna {
@@ -46,6 +49,8 @@ struct ResolvedSpace {
   mutable transform::NamedSequenceOp schedule;
   /// Parameter index of every unresolved knob of the schedule.
   mutable SmallVector<std::pair<transform::tune::KnobOp, unsigned>> knobs;
+  /// Bytes of the workgroup buffers a GPU kernel declares.
+  int64_t workgroupBytes = 0;
 
   bool isGpu() const { return isa<gpu::GPUFuncOp>(kernel.getOperation()); }
 };
@@ -73,6 +78,18 @@ AffineMap specializeMap(AffineMap map, ArrayRef<AffineExpr> paramExprs) {
       map.replaceDimsAndSymbols(dims, paramExprs, map.getNumDims(), 0));
 }
 
+/// Product of the results of a map, or nothing when one is not constant or
+/// the product overflows int64.
+std::optional<int64_t> constantProduct(AffineMap map) {
+  int64_t product = 1;
+  for (AffineExpr e : map.getResults()) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (!c || llvm::MulOverflow(product, c.getValue(), product))
+      return std::nullopt;
+  }
+  return product;
+}
+
 /// Whether `value` can be the value of a `tuna.param` of `type` (index or a
 /// signless integer): a signed value of the width, except that i1, a flag,
 /// takes 0 and 1.
@@ -86,28 +103,124 @@ bool fitsParamType(int64_t value, Type type) {
   return llvm::isIntN(width, value);
 }
 
-/// Product of the results of a map, or nothing when one is not constant.
-std::optional<int64_t> constantProduct(AffineMap map) {
-  int64_t product = 1;
-  for (AffineExpr e : map.getResults()) {
-    auto c = dyn_cast<AffineConstantExpr>(e);
-    if (!c)
-      return std::nullopt;
-    product *= c.getValue();
-  }
-  return product;
+bool isConstantMap(AffineMap map) {
+  return llvm::all_of(map.getResults(), llvm::IsaPred<AffineConstantExpr>);
 }
 
-/// Bytes of statically sized workgroup memory a GPU kernel declares.
-int64_t staticWorkgroupBytes(gpu::GPUFuncOp func) {
-  int64_t bytes = 0;
-  for (BlockArgument arg : func.getWorkgroupAttributions()) {
-    auto type = dyn_cast<MemRefType>(arg.getType());
-    if (type && type.hasStaticShape())
-      bytes += type.getNumElements() *
-               llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+/// `lhs <kind> rhs` in int64, or nothing when it overflows or divides by a
+/// divisor that is not positive (affine divisions are only defined for
+/// positive divisors).
+std::optional<int64_t> applyChecked(AffineExprKind kind, int64_t lhs,
+                                    int64_t rhs) {
+  int64_t result;
+  switch (kind) {
+  case AffineExprKind::Add:
+    if (llvm::AddOverflow(lhs, rhs, result))
+      return std::nullopt;
+    return result;
+  case AffineExprKind::Mul:
+    if (llvm::MulOverflow(lhs, rhs, result))
+      return std::nullopt;
+    return result;
+  default:
+    break;
   }
-  return bytes;
+  if (rhs <= 0)
+    return std::nullopt;
+  if (kind == AffineExprKind::FloorDiv)
+    return llvm::divideFloorSigned(lhs, rhs);
+  if (kind == AffineExprKind::CeilDiv)
+    return llvm::divideCeilSigned(lhs, rhs);
+  int64_t remainder = lhs % rhs;
+  return remainder < 0 ? remainder + rhs : remainder;
+}
+
+/// The value of `expr` with `symbols` substituted, in exact int64
+/// arithmetic: nothing when it reads a dimension (a key value), failure when
+/// a term that reads none overflows or divides by zero or a negative value.
+/// MLIR's own folding leaves such terms unfolded, so they would reach the
+/// runtime; a configuration with one is dropped instead.
+FailureOr<std::optional<int64_t>> evaluateTerms(AffineExpr expr,
+                                                ArrayRef<int64_t> symbols) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return std::optional<int64_t>(c.getValue());
+  if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
+    return std::optional<int64_t>(symbols[sym.getPosition()]);
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return std::optional<int64_t>(); // A dimension.
+  FailureOr<std::optional<int64_t>> lhs =
+      evaluateTerms(binary.getLHS(), symbols);
+  FailureOr<std::optional<int64_t>> rhs =
+      evaluateTerms(binary.getRHS(), symbols);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  bool isDivision = binary.getKind() != AffineExprKind::Add &&
+                    binary.getKind() != AffineExprKind::Mul;
+  if (isDivision && *rhs && **rhs <= 0)
+    return failure();
+  if (!*lhs || !*rhs)
+    return std::optional<int64_t>();
+  std::optional<int64_t> value = applyChecked(binary.getKind(), **lhs, **rhs);
+  if (!value)
+    return failure();
+  return value;
+}
+
+/// Whether every result of `map` (or every constraint of `set`) can be
+/// evaluated for `config`; see evaluateTerms.
+bool isEvaluable(ArrayRef<AffineExpr> exprs, ArrayRef<int64_t> config) {
+  return llvm::all_of(exprs, [&](AffineExpr e) {
+    return succeeded(evaluateTerms(e, config));
+  });
+}
+
+/// Bytes of one workgroup buffer, or nothing when its size is unknown: a
+/// dynamic shape, an element count that overflows, or elements that are
+/// neither integers, floats, index nor vectors of them. Index elements take
+/// the data layout's index size.
+std::optional<int64_t> workgroupBufferBytes(MemRefType type,
+                                            const DataLayout &layout) {
+  if (!type.hasStaticShape())
+    return std::nullopt;
+  int64_t elements = 1;
+  for (int64_t size : type.getShape())
+    if (llvm::MulOverflow(elements, size, elements))
+      return std::nullopt;
+  Type elementType = type.getElementType();
+  if (isa<IndexType>(getElementTypeOrSelf(elementType))) {
+    int64_t bytes;
+    if (llvm::MulOverflow(
+            elements, static_cast<int64_t>(layout.getTypeSize(elementType)),
+            bytes))
+      return std::nullopt;
+    return bytes;
+  }
+  // Checked above: the element count times an element of at most a few
+  // kilobytes does not overflow uint64 where upstream multiplies.
+  std::optional<uint64_t> bytes = affine::getIntOrFloatMemRefSizeInBytes(type);
+  if (!bytes || *bytes > static_cast<uint64_t>(INT64_MAX))
+    return std::nullopt;
+  return static_cast<int64_t>(*bytes);
+}
+
+/// Bytes of workgroup memory a GPU kernel declares; an error naming the
+/// buffer when one has no known size.
+FailureOr<int64_t> staticWorkgroupBytes(gpu::GPUFuncOp func) {
+  DataLayout layout = DataLayout::closest(func);
+  int64_t total = 0;
+  for (auto [i, arg] : llvm::enumerate(func.getWorkgroupAttributions())) {
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    std::optional<int64_t> bytes =
+        type ? workgroupBufferBytes(type, layout) : std::nullopt;
+    if (!bytes || llvm::AddOverflow(total, *bytes, total))
+      return func.emitError()
+             << "kernel '" << func.getName() << "': workgroup buffer #" << i
+             << " of type " << arg.getType()
+             << " has no known size in bytes (a static shape of integers, "
+                "floats, index or vectors of them is expected)";
+  }
+  return total;
 }
 
 /// Whether a memref argument may be written, following views and aliases.
@@ -197,6 +310,12 @@ FailureOr<ResolvedSpace> TunaExpandPass::resolve(FunctionOpInterface kernel,
   ResolvedSpace rs;
   rs.kernel = kernel;
   rs.space = space;
+  if (auto func = dyn_cast<gpu::GPUFuncOp>(kernel.getOperation())) {
+    FailureOr<int64_t> bytes = staticWorkgroupBytes(func);
+    if (failed(bytes))
+      return failure();
+    rs.workgroupBytes = *bytes;
+  }
   for (ParamAttr p : space.getParamList()) {
     rs.names.push_back(p.getName().str());
     rs.candidates.emplace_back(p.getValues());
@@ -326,6 +445,12 @@ FailureOr<Specialization> TunaExpandPass::specialize(const ResolvedSpace &rs,
   if (ArrayAttr sets = rs.space.getConstraints()) {
     for (auto [i, a] : llvm::enumerate(sets)) {
       IntegerSet set = cast<IntegerSetAttr>(a).getValue();
+      if (!isEvaluable(set.getConstraints(), config)) {
+        whyDropped = "constraint #" + std::to_string(i) +
+                     " overflows int64 or divides by a value that is not "
+                     "positive";
+        return failure();
+      }
       SmallVector<AffineExpr> dims;
       for (unsigned d = 0; d < set.getNumDims(); ++d)
         dims.push_back(getAffineDimExpr(d, ctx));
@@ -353,31 +478,52 @@ FailureOr<Specialization> TunaExpandPass::specialize(const ResolvedSpace &rs,
     }
   }
 
-  if (AffineMapAttr grid = rs.space.getGrid())
-    spec.grid = specializeMap(grid.getValue(), paramExprs);
-  if (AffineMapAttr smem = rs.space.getSmem())
-    spec.smem = specializeMap(smem.getValue(), paramExprs);
-  if (AffineMapAttr block = rs.space.getBlock()) {
-    spec.block = specializeMap(block.getValue(), paramExprs);
-    for (AffineExpr e : spec.block.getResults())
-      if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() <= 0) {
-        whyDropped = "its block has a size of " + std::to_string(c.getValue());
+  // Launch maps: each term that the configuration decides must be
+  // computable, and a size that it makes constant must be usable: a grid or
+  // block of no thread never does the kernel's work, and would win tuning.
+  for (auto [what, attr, minimum, out] :
+       {std::tuple{"grid", rs.space.getGrid(), int64_t(1), &spec.grid},
+        std::tuple{"block", rs.space.getBlock(), int64_t(1), &spec.block},
+        std::tuple{"smem", rs.space.getSmem(), int64_t(0), &spec.smem}}) {
+    if (!attr)
+      continue;
+    if (!isEvaluable(attr.getValue().getResults(), config)) {
+      whyDropped = std::string("its '") + what +
+                   "' map overflows int64 or divides by a value that is not "
+                   "positive";
+      return failure();
+    }
+    *out = specializeMap(attr.getValue(), paramExprs);
+    for (AffineExpr e : out->getResults())
+      if (auto c = dyn_cast<AffineConstantExpr>(e);
+          c && c.getValue() < minimum) {
+        whyDropped = std::string("its '") + what + "' map gives " +
+                     std::to_string(c.getValue()) + " (at least " +
+                     std::to_string(minimum) + " is needed)";
         return failure();
       }
-    if (std::optional<int64_t> threads = constantProduct(spec.block);
-        threads && *threads > maxThreadsPerBlock) {
-      whyDropped = "its block has " + std::to_string(*threads) +
+  }
+  if (spec.block && isConstantMap(spec.block)) {
+    std::optional<int64_t> threads = constantProduct(spec.block);
+    if (!threads || *threads > maxThreadsPerBlock) {
+      whyDropped = "its block has " +
+                   (threads ? std::to_string(*threads) : "more than 2^63") +
                    " threads, over the limit of " +
                    std::to_string(maxThreadsPerBlock);
       return failure();
     }
   }
-  if (auto func = dyn_cast<gpu::GPUFuncOp>(rs.kernel.getOperation())) {
-    int64_t bytes = staticWorkgroupBytes(func);
+  if (rs.isGpu()) {
     std::optional<int64_t> dynamicBytes =
         spec.smem ? constantProduct(spec.smem) : std::optional<int64_t>(0);
-    if (dynamicBytes && bytes + *dynamicBytes > maxSharedMemory) {
-      whyDropped = "it needs " + std::to_string(bytes + *dynamicBytes) +
+    int64_t bytes = 0;
+    bool overflows =
+        dynamicBytes &&
+        llvm::AddOverflow(rs.workgroupBytes, *dynamicBytes, bytes);
+    if (dynamicBytes && (overflows || bytes > maxSharedMemory)) {
+      whyDropped = "it needs " +
+                   (overflows ? std::string("over 2^63") :
+                                std::to_string(bytes)) +
                    " bytes of shared memory, over the limit of " +
                    std::to_string(maxSharedMemory);
       return failure();
