@@ -124,8 +124,8 @@ DispatchOp expand::writeDispatchTable(ModuleOp module,
   FunctionOpInterface kernel = rs.kernel;
   OpBuilder builder(module.getContext());
   builder.setInsertionPointToEnd(module.getBody());
-  ArrayAttr keys =
-      rs.space.getKey() ? rs.space.getKey() : builder.getArrayAttr({});
+  ArrayAttr keys = builder.getArrayAttr(SmallVector<Attribute>(
+      rs.space.getKey().begin(), rs.space.getKey().end()));
   SmallVector<StringRef> names(rs.names.begin(), rs.names.end());
   Location loc = kernel.getLoc();
   auto dispatch = DispatchOp::create(

@@ -151,7 +151,7 @@ FailureOr<ResolvedSpace> expand::resolveSpace(FunctionOpInterface kernel,
       return failure();
     rs.workgroupBytes = *bytes;
   }
-  SmallVector<ParamAttr> params = space.getParamList();
+  ArrayRef<ParamAttr> params = space.getParams();
   for (ParamAttr p : params) {
     rs.names.push_back(p.getName().str());
     rs.candidates.emplace_back(p.getValues());
@@ -166,7 +166,7 @@ FailureOr<ResolvedSpace> expand::resolveSpace(FunctionOpInterface kernel,
   };
   if (failed(verifySpace(emitError, params, space.getConfigs(),
                          space.getDefaults(), space.getConstraints(),
-                         space.getKeyList(), space.getGrid(), space.getBlock(),
+                         space.getKey(), space.getGrid(), space.getBlock(),
                          space.getSmem(), bool(space.getSchedule()),
                          ArrayRef<ParamAttr>(knobParams))))
     return failure();

@@ -224,12 +224,13 @@ func.func @param_unsigned() attributes {tuna.space = #tuna.space<params = [#tuna
 
 // -----
 
-// expected-error @+2 {{unknown bucket 'log2' (expected exact, pow2 or bins)}}
+// expected-error @+3 {{expected ::mlir::tuna::BucketKind to be one of: exact, pow2, bins}}
+// expected-error @+2 {{failed to parse Tuna_KeyAttr parameter 'bucket'}}
 // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'key'}}
 func.func @bad_bucket(%n: index) attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0, bucket = log2>]>} { return }
 
 // -----
 
-// expected-error @+2 {{a key needs 'arg = N'}}
+// expected-error @+2 {{struct is missing required parameter: arg}}
 // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'key'}}
 func.func @key_without_arg(%n: index) attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<dim = 0>]>} { return }

@@ -39,70 +39,6 @@ void TunaDialect::initialize() {
 // KeyAttr
 //===----------------------------------------------------------------------===//
 
-/// `<arg = N [, dim = N] [, bucket = exact|pow2|bins] [, bins = [N, ...]]>`
-Attribute KeyAttr::parse(AsmParser &parser, Type) {
-  std::optional<unsigned> arg, dim;
-  BucketKind bucket = BucketKind::exact;
-  SmallVector<int64_t> bins;
-  llvm::StringSet<> seen;
-  auto parseEntry = [&]() -> ParseResult {
-    StringRef keyword;
-    SMLoc loc = parser.getCurrentLocation();
-    if (parser.parseKeyword(&keyword) || parser.parseEqual())
-      return failure();
-    if (!seen.insert(keyword).second)
-      return parser.emitError(loc) << "'" << keyword << "' is given twice";
-    if (keyword == "arg" || keyword == "dim") {
-      unsigned value;
-      if (parser.parseInteger(value))
-        return failure();
-      (keyword == "arg" ? arg : dim) = value;
-      return success();
-    }
-    if (keyword == "bucket") {
-      StringRef kind;
-      if (parser.parseKeyword(&kind))
-        return failure();
-      std::optional<BucketKind> parsed = symbolizeBucketKind(kind);
-      if (!parsed)
-        return parser.emitError(loc) << "unknown bucket '" << kind
-                                     << "' (expected exact, pow2 or bins)";
-      bucket = *parsed;
-      return success();
-    }
-    if (keyword == "bins")
-      return parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square,
-          [&]() { return parser.parseInteger(bins.emplace_back()); });
-    return parser.emitError(loc) << "unknown key field '" << keyword
-                                 << "' (expected arg, dim, bucket or bins)";
-  };
-  SMLoc start = parser.getCurrentLocation();
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
-                                     parseEntry))
-    return {};
-  if (!arg) {
-    parser.emitError(start) << "a key needs 'arg = N'";
-    return {};
-  }
-  return KeyAttr::getChecked([&] { return parser.emitError(start); },
-                             parser.getContext(), *arg, dim, bucket, bins);
-}
-
-void KeyAttr::print(AsmPrinter &printer) const {
-  printer << "<arg = " << getArg();
-  if (getDim())
-    printer << ", dim = " << *getDim();
-  if (getBucket() != BucketKind::exact)
-    printer << ", bucket = " << stringifyBucketKind(getBucket());
-  if (!getBins().empty()) {
-    printer << ", bins = [";
-    llvm::interleaveComma(getBins(), printer);
-    printer << "]";
-  }
-  printer << ">";
-}
-
 LogicalResult KeyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               unsigned arg, std::optional<unsigned> dim,
                               BucketKind bucket, ArrayRef<int64_t> bins) {
@@ -131,22 +67,6 @@ LogicalResult KeyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 //===----------------------------------------------------------------------===//
 // SpaceAttr
 //===----------------------------------------------------------------------===//
-
-SmallVector<ParamAttr> SpaceAttr::getParamList() const {
-  SmallVector<ParamAttr> result;
-  if (getParams())
-    for (Attribute a : getParams())
-      result.push_back(cast<ParamAttr>(a));
-  return result;
-}
-
-SmallVector<KeyAttr> SpaceAttr::getKeyList() const {
-  SmallVector<KeyAttr> result;
-  if (getKey())
-    for (Attribute a : getKey())
-      result.push_back(cast<KeyAttr>(a));
-  return result;
-}
 
 //===----------------------------------------------------------------------===//
 // Validation of a space (SpaceAttr::verify and tuna-expand)
@@ -376,28 +296,13 @@ LogicalResult mlir::tuna::verifySpace(
 }
 
 LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                ArrayAttr params, ArrayAttr configs,
+                                ArrayRef<ParamAttr> params, ArrayAttr configs,
                                 DictionaryAttr defaults, ArrayAttr constraints,
-                                ArrayAttr key, AffineMapAttr grid,
+                                ArrayRef<KeyAttr> key, AffineMapAttr grid,
                                 AffineMapAttr block, AffineMapAttr smem,
                                 SymbolRefAttr schedule) {
-  SmallVector<ParamAttr> paramList;
-  for (Attribute a : params ? params.getValue() : ArrayRef<Attribute>()) {
-    auto p = dyn_cast<ParamAttr>(a);
-    if (!p)
-      return emitError() << "'params' must hold #tuna.param attributes, got "
-                         << a;
-    paramList.push_back(p);
-  }
-  SmallVector<KeyAttr> keyList;
-  for (Attribute a : key ? key.getValue() : ArrayRef<Attribute>()) {
-    auto k = dyn_cast<KeyAttr>(a);
-    if (!k)
-      return emitError() << "'key' must hold #tuna.key attributes, got " << a;
-    keyList.push_back(k);
-  }
-  return verifySpace(emitError, paramList, configs, defaults, constraints,
-                     keyList, grid, block, smem, /*hasSchedule=*/bool(schedule),
+  return verifySpace(emitError, params, configs, defaults, constraints, key,
+                     grid, block, smem, /*hasSchedule=*/bool(schedule),
                      /*knobs=*/std::nullopt);
 }
 
@@ -460,7 +365,7 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
     return op->emitError() << "'tuna.space' must be attached to a function";
 
   if (failed(verifyKeyArguments([&] { return op->emitError(); },
-                                 space.getKeyList(), func.getArgumentTypes())))
+                                 space.getKey(), func.getArgumentTypes())))
     return failure();
 
   if (isGpuKernel(op)) {
@@ -491,12 +396,12 @@ LogicalResult ParamOp::verify() {
     return emitOpError() << "must be inside a kernel that has a 'tuna.space'";
   if (space.getSchedule())
     return success(); // Knob names are resolved by tuna-expand.
-  for (ParamAttr p : space.getParamList())
+  for (ParamAttr p : space.getParams())
     if (p.getName() == getName())
       return success();
   auto diag = emitOpError() << "reads unknown parameter '" << getName()
                             << "'; the space declares:";
-  for (ParamAttr p : space.getParamList())
+  for (ParamAttr p : space.getParams())
     diag << " '" << p.getName() << "'";
   return diag;
 }
