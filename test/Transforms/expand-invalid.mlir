@@ -90,7 +90,7 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 module attributes {transform.with_named_sequence} {
-  // expected-error @+1 {{'defaults' of kernel 'k' does not bind parameter 't'}}
+  // expected-error @+1 {{kernel 'k': 'defaults' does not bind parameter 't'}}
   func.func @k() attributes {tuna.space = #tuna.space<defaults = {}, schedule = @s>} {
     return
   }
@@ -103,7 +103,7 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 module attributes {transform.with_named_sequence} {
-  // expected-error @+1 {{default value 3 of knob 't' is not one of its options}}
+  // expected-error @+1 {{kernel 'k': default value 3 of parameter 't' is not one of its candidates}}
   func.func @k() attributes {tuna.space = #tuna.space<defaults = {t = 3}, schedule = @s>} {
     return
   }
@@ -126,6 +126,55 @@ module attributes {transform.with_named_sequence} {
     %m = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
     // expected-error @+1 {{expected as many parameter values}}
     transform.structured.tile_using_for %m tile_sizes [%t] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @k() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [0, 1]>], defaults = {b = 0}>} {
+  // expected-error @+1 {{'tuna.param' op value 1 of parameter 'b' does not fit in 'i0'}}
+  %b = tuna.param "b" : i0
+  return
+}
+
+// -----
+
+// The knobs are parameters for every check of the space (verifySpace): here
+// the constraint's symbols.
+#positive = affine_set<()[b] : (b >= 0)>
+module attributes {transform.with_named_sequence} {
+  // expected-error @+1 {{kernel 'k': constraint #0 takes 1 symbol(s) but the space declares 2 parameter(s)}}
+  func.func @k() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1, 2]>], defaults = {b = 1, t = 1}, constraints = [#positive], schedule = @s>} {
+    return
+  }
+  transform.named_sequence @s(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.tune.knob<"t"> options = [1, 2] -> !transform.param<i64>
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  // expected-error @+1 {{kernel 'k': config #1 binds unknown parameter 'u'}}
+  func.func @k() attributes {tuna.space = #tuna.space<configs = [{t = 1}, {t = 2, u = 1}], defaults = {t = 1}, schedule = @s>} {
+    return
+  }
+  transform.named_sequence @s(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.tune.knob<"t"> options = [1, 2] -> !transform.param<i64>
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  // expected-error @+1 {{kernel 'k': the space declares no parameters and its schedule has no unresolved knobs}}
+  func.func @k() attributes {tuna.space = #tuna.space<defaults = {}, schedule = @s>} {
+    return
+  }
+  transform.named_sequence @s(%root: !transform.any_op {transform.readonly}) {
     transform.yield
   }
 }

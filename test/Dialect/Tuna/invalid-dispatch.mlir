@@ -36,3 +36,51 @@ tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) 
 
 // expected-error @+1 {{'tuna.variant' op expects parent op 'tuna.dispatch'}}
 tuna.variant @m::@k config {b = 64 : i64}
+
+// -----
+
+// The ABI of a bundle comes from function_type: a variant of another type
+// would be launched with the wrong arguments (issue 16).
+func.func @k__v0(%n: index) { return }
+// expected-error @+1 {{'tuna.dispatch' op variant #0 kernel @k__v0 has type '(index) -> ()' but dispatch @k declares function_type '(memref<?xf32>, index) -> ()'}}
+tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (memref<?xf32>, index) -> (), key = [], params = ["b"], source_hash = "00", written_args = array<i64>} {
+  tuna.variant @k__v0 config {b = 64 : i64}
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @k__v0 {
+    gpu.func @k(%x: memref<?xf32>, %n: index) kernel { gpu.return }
+  }
+  gpu.module @k__v1 {
+    gpu.func @k(%x: memref<?xf16>, %n: index) kernel { gpu.return }
+  }
+  // expected-error @+1 {{'tuna.dispatch' op variant #1 kernel @k__v1::@k has type '(memref<?xf16>, index) -> ()' but dispatch @k declares function_type '(memref<?xf32>, index) -> ()'}}
+  tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (memref<?xf32>, index) -> (), key = [], params = ["b"], source_hash = "00", written_args = array<i64>} {
+    tuna.variant @k__v0::@k config {b = 64 : i64} grid affine_map<() -> (1)> block affine_map<() -> (64)>
+    tuna.variant @k__v1::@k config {b = 128 : i64} grid affine_map<() -> (1)> block affine_map<() -> (128)>
+  }
+}
+
+// -----
+
+llvm.mlir.global internal @k__v0() : i32
+// expected-error @+1 {{'tuna.dispatch' op variant #0 names @k__v0, which is not a function}}
+tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [], params = ["b"], source_hash = "00", written_args = array<i64>} {
+  tuna.variant @k__v0 config {b = 64 : i64}
+}
+
+// -----
+
+// expected-error @+1 {{'tuna.dispatch' op key component 0 names argument 1 but the kernel has 1 argument(s)}}
+tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [#tuna.key<arg = 1>], params = ["b"], source_hash = "00", written_args = array<i64>} {
+  tuna.variant @m::@k config {b = 64 : i64}
+}
+
+// -----
+
+// expected-error @+1 {{'tuna.dispatch' op key component 0 reads dimension 0 of argument 0, which is not a ranked memref but 'index'}}
+tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [#tuna.key<arg = 0, dim = 0>], params = ["b"], source_hash = "00", written_args = array<i64>} {
+  tuna.variant @m::@k config {b = 64 : i64}
+}

@@ -191,19 +191,46 @@ func.func @param_unknown() attributes {tuna.space = #tuna.space<params = [#tuna.
 // -----
 
 func.func @param_float() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}>} {
-  // expected-error @+1 {{'tuna.param' op result #0 must be signless-integer-like}}
+  // expected-error @+1 {{'tuna.param' op result #0 must be signless integer or index, but got 'f32'}}
   %0 = tuna.param "b" : f32
   return
 }
 
 // -----
 
-// expected-error @+2 {{unknown bucket 'log2' (expected exact, pow2 or bins)}}
+// A vector or tensor of integers is no scalar parameter (tuna-expand crashed
+// on it: issue 16).
+func.func @param_vector() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}>} {
+  // expected-error @+1 {{'tuna.param' op result #0 must be signless integer or index, but got 'vector<4xi32>'}}
+  %0 = tuna.param "b" : vector<4xi32>
+  return
+}
+
+// -----
+
+func.func @param_tensor() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}>} {
+  // expected-error @+1 {{'tuna.param' op result #0 must be signless integer or index, but got 'tensor<2xindex>'}}
+  %0 = tuna.param "b" : tensor<2xindex>
+  return
+}
+
+// -----
+
+func.func @param_unsigned() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}>} {
+  // expected-error @+1 {{'tuna.param' op result #0 must be signless integer or index, but got 'ui32'}}
+  %0 = tuna.param "b" : ui32
+  return
+}
+
+// -----
+
+// expected-error @+3 {{expected ::mlir::tuna::BucketKind to be one of: exact, pow2, bins}}
+// expected-error @+2 {{failed to parse Tuna_KeyAttr parameter 'bucket'}}
 // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'key'}}
 func.func @bad_bucket(%n: index) attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0, bucket = log2>]>} { return }
 
 // -----
 
-// expected-error @+2 {{a key needs 'arg = N'}}
+// expected-error @+2 {{struct is missing required parameter: arg}}
 // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'key'}}
 func.func @key_without_arg(%n: index) attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<dim = 0>]>} { return }

@@ -45,3 +45,9 @@ tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) 
   tuna.variant @m::@k config {b = 64 : i64} grid affine_map<(d0) -> (d0 ceildiv 64)> block affine_map<(d0) -> (64)> smem affine_map<(d0) -> (256)> where [affine_set<(d0) : (d0 - 1 == 0)>]
   tuna.variant @m::@k config {b = 128 : i64}
 }
+
+// Key fields in any order (ODS struct syntax); printed in declaration order,
+// without the default bucket.
+// CHECK-LABEL: func.func @key_order
+// CHECK-SAME: key = [#tuna.key<arg = 0, dim = 0, bucket = bins, bins = [8, 16]>, #tuna.key<arg = 0, dim = 0>]
+func.func @key_order(%x: memref<?xf32>) attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<bins = [8, 16], bucket = bins, dim = 0, arg = 0>, #tuna.key<arg = 0, dim = 0, bucket = exact>]>} { return }

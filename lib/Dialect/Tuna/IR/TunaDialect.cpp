@@ -39,70 +39,6 @@ void TunaDialect::initialize() {
 // KeyAttr
 //===----------------------------------------------------------------------===//
 
-/// `<arg = N [, dim = N] [, bucket = exact|pow2|bins] [, bins = [N, ...]]>`
-Attribute KeyAttr::parse(AsmParser &parser, Type) {
-  std::optional<unsigned> arg, dim;
-  BucketKind bucket = BucketKind::exact;
-  SmallVector<int64_t> bins;
-  llvm::StringSet<> seen;
-  auto parseEntry = [&]() -> ParseResult {
-    StringRef keyword;
-    SMLoc loc = parser.getCurrentLocation();
-    if (parser.parseKeyword(&keyword) || parser.parseEqual())
-      return failure();
-    if (!seen.insert(keyword).second)
-      return parser.emitError(loc) << "'" << keyword << "' is given twice";
-    if (keyword == "arg" || keyword == "dim") {
-      unsigned value;
-      if (parser.parseInteger(value))
-        return failure();
-      (keyword == "arg" ? arg : dim) = value;
-      return success();
-    }
-    if (keyword == "bucket") {
-      StringRef kind;
-      if (parser.parseKeyword(&kind))
-        return failure();
-      std::optional<BucketKind> parsed = symbolizeBucketKind(kind);
-      if (!parsed)
-        return parser.emitError(loc) << "unknown bucket '" << kind
-                                     << "' (expected exact, pow2 or bins)";
-      bucket = *parsed;
-      return success();
-    }
-    if (keyword == "bins")
-      return parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square,
-          [&]() { return parser.parseInteger(bins.emplace_back()); });
-    return parser.emitError(loc) << "unknown key field '" << keyword
-                                 << "' (expected arg, dim, bucket or bins)";
-  };
-  SMLoc start = parser.getCurrentLocation();
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
-                                     parseEntry))
-    return {};
-  if (!arg) {
-    parser.emitError(start) << "a key needs 'arg = N'";
-    return {};
-  }
-  return KeyAttr::getChecked([&] { return parser.emitError(start); },
-                             parser.getContext(), *arg, dim, bucket, bins);
-}
-
-void KeyAttr::print(AsmPrinter &printer) const {
-  printer << "<arg = " << getArg();
-  if (getDim())
-    printer << ", dim = " << *getDim();
-  if (getBucket() != BucketKind::exact)
-    printer << ", bucket = " << stringifyBucketKind(getBucket());
-  if (!getBins().empty()) {
-    printer << ", bins = [";
-    llvm::interleaveComma(getBins(), printer);
-    printer << "]";
-  }
-  printer << ">";
-}
-
 LogicalResult KeyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               unsigned arg, std::optional<unsigned> dim,
                               BucketKind bucket, ArrayRef<int64_t> bins) {
@@ -132,36 +68,151 @@ LogicalResult KeyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // SpaceAttr
 //===----------------------------------------------------------------------===//
 
-SmallVector<ParamAttr> SpaceAttr::getParamList() const {
-  SmallVector<ParamAttr> result;
-  if (getParams())
-    for (Attribute a : getParams())
-      result.push_back(cast<ParamAttr>(a));
-  return result;
+//===----------------------------------------------------------------------===//
+// Validation of a space (SpaceAttr::verify and tuna-expand)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A space's parameters as the checks see them. Without its schedule's knobs
+/// (`complete` false), names the schedule may add are not checked.
+struct ParamSet {
+  SmallVector<ParamAttr> declared;
+  ArrayRef<ParamAttr> knobs;
+  llvm::StringMap<ParamAttr> byName;
+  bool complete = true;
+
+  size_t size() const { return declared.size() + knobs.size(); }
+  bool isKnob(StringRef name) const {
+    return llvm::any_of(knobs, [&](ParamAttr k) { return k.getName() == name; });
+  }
+  /// Every parameter, declared ones first.
+  SmallVector<ParamAttr> all() const {
+    SmallVector<ParamAttr> result(declared);
+    result.append(knobs.begin(), knobs.end());
+    return result;
+  }
+};
+} // namespace
+
+static LogicalResult collectParams(function_ref<InFlightDiagnostic()> emitError,
+                                   ArrayRef<ParamAttr> params,
+                                   ArrayRef<ParamAttr> knobs, ParamSet &set) {
+  set.declared.assign(params.begin(), params.end());
+  set.knobs = knobs;
+  for (ParamAttr p : set.all())
+    if (!set.byName.try_emplace(p.getName(), p).second)
+      return emitError() << "parameter '" << p.getName()
+                         << "' is declared twice";
+  return success();
 }
 
-SmallVector<KeyAttr> SpaceAttr::getKeyList() const {
-  SmallVector<KeyAttr> result;
-  if (getKey())
-    for (Attribute a : getKey())
-      result.push_back(cast<KeyAttr>(a));
-  return result;
+/// Candidates of a cartesian space: every declared parameter lists them
+/// (knobs list their options), each once.
+static LogicalResult verifyCandidates(function_ref<InFlightDiagnostic()> emitError,
+                                      const ParamSet &params) {
+  for (ParamAttr p : params.declared) {
+    if (p.getValues().empty())
+      return emitError() << "parameter '" << p.getName()
+                         << "' has no candidate values";
+    llvm::SmallDenseSet<int64_t> seen;
+    for (int64_t v : p.getValues())
+      if (!seen.insert(v).second)
+        return emitError() << "parameter '" << p.getName()
+                           << "' lists candidate " << v << " twice";
+  }
+  return success();
+}
+
+/// `what` (a config or the defaults) binds every parameter to an integer and
+/// nothing else.
+static LogicalResult verifyBinding(function_ref<InFlightDiagnostic()> emitError,
+                                   StringRef what, DictionaryAttr binding,
+                                   const ParamSet &params) {
+  for (NamedAttribute entry : binding) {
+    if (!params.byName.count(entry.getName()) && params.complete)
+      return emitError() << what << " binds unknown parameter '"
+                         << entry.getName().getValue() << "'";
+    if (!isa<IntegerAttr>(entry.getValue()))
+      return emitError() << what << " binds '" << entry.getName().getValue()
+                         << "' to a non-integer " << entry.getValue();
+  }
+  for (ParamAttr p : params.all())
+    if (!binding.get(p.getName()))
+      return emitError() << what << " does not bind parameter '"
+                         << p.getName() << "'";
+  return success();
+}
+
+/// Explicit configurations: the declared parameters list no candidates and
+/// every configuration binds every parameter.
+static LogicalResult verifyConfigs(function_ref<InFlightDiagnostic()> emitError,
+                                   ArrayAttr configs, const ParamSet &params) {
+  if (configs.empty())
+    return emitError() << "'configs' is empty";
+  for (ParamAttr p : params.declared)
+    if (!p.getValues().empty())
+      return emitError() << "parameter '" << p.getName()
+                         << "' lists candidates but the space has explicit "
+                            "'configs'";
+  for (auto [i, a] : llvm::enumerate(configs)) {
+    auto config = dyn_cast<DictionaryAttr>(a);
+    if (!config)
+      return emitError() << "config #" << i << " must be a dictionary, got "
+                         << a;
+    if (failed(verifyBinding(emitError, "config #" + std::to_string(i), config,
+                             params)))
+      return failure();
+  }
+  return success();
+}
+
+/// The default configuration binds every parameter to one of its candidates
+/// (or is one of the listed configurations).
+static LogicalResult verifyDefaults(function_ref<InFlightDiagnostic()> emitError,
+                                    DictionaryAttr defaults, ArrayAttr configs,
+                                    const ParamSet &params) {
+  if (!defaults) {
+    if (params.size() == 0)
+      return success();
+    return emitError() << "the space has no 'defaults' configuration";
+  }
+  if (failed(verifyBinding(emitError, "'defaults'", defaults, params)))
+    return failure();
+  for (NamedAttribute entry : defaults) {
+    auto it = params.byName.find(entry.getName());
+    if (it == params.byName.end() ||
+        (configs && !params.isKnob(entry.getName())))
+      continue;
+    int64_t value = cast<IntegerAttr>(entry.getValue()).getInt();
+    if (!llvm::is_contained(it->second.getValues(), value))
+      return emitError() << "default value " << value << " of parameter '"
+                         << entry.getName().getValue()
+                         << "' is not one of its candidates";
+  }
+  SmallVector<ParamAttr> all = params.all();
+  if (configs && llvm::none_of(configs, [&](Attribute c) {
+        auto config = cast<DictionaryAttr>(c);
+        return llvm::all_of(all, [&](ParamAttr p) {
+          return config.get(p.getName()) == defaults.get(p.getName());
+        });
+      }))
+    return emitError() << "'defaults' is not one of the listed 'configs'";
+  return success();
 }
 
 static LogicalResult verifyMap(function_ref<InFlightDiagnostic()> emitError,
                                StringRef what, AffineMapAttr map,
-                               unsigned minResults, unsigned maxResults,
-                               unsigned numKeys,
+                               unsigned maxResults, unsigned numKeys,
                                std::optional<unsigned> numParams) {
   if (!map)
     return success();
   AffineMap m = map.getValue();
-  if (m.getNumResults() < minResults || m.getNumResults() > maxResults) {
+  if (m.getNumResults() < 1 || m.getNumResults() > maxResults) {
     auto diag = emitError() << "'" << what << "' must have ";
-    if (minResults == maxResults)
-      diag << minResults << " result";
+    if (maxResults == 1)
+      diag << "1 result";
     else
-      diag << minResults << " to " << maxResults << " results";
+      diag << "1 to " << maxResults << " results";
     return diag << ", got " << m.getNumResults();
   }
   if (m.getNumDims() != numKeys)
@@ -175,161 +226,120 @@ static LogicalResult verifyMap(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                ArrayAttr params, ArrayAttr configs,
-                                DictionaryAttr defaults, ArrayAttr constraints,
-                                ArrayAttr key, AffineMapAttr grid,
-                                AffineMapAttr block, AffineMapAttr smem,
-                                SymbolRefAttr schedule) {
-  // Parameters: well-formed and unique.
-  llvm::StringMap<ParamAttr> byName;
-  SmallVector<ParamAttr> paramList;
-  if (params) {
-    for (Attribute a : params) {
-      auto p = dyn_cast<ParamAttr>(a);
-      if (!p)
-        return emitError() << "'params' must hold #tuna.param attributes, got "
-                           << a;
-      if (!byName.try_emplace(p.getName(), p).second)
-        return emitError() << "parameter '" << p.getName()
-                           << "' is declared twice";
-      paramList.push_back(p);
-    }
-  }
-  if (paramList.empty() && !schedule)
-    return emitError() << "the space declares no parameters";
-
-  // Candidates come from the parameters or from an explicit list.
-  if (configs) {
-    if (configs.empty())
-      return emitError() << "'configs' is empty";
-    for (ParamAttr p : paramList)
-      if (!p.getValues().empty())
-        return emitError() << "parameter '" << p.getName()
-                           << "' lists candidates but the space has explicit "
-                              "'configs'";
-    for (auto [i, a] : llvm::enumerate(configs)) {
-      auto config = dyn_cast<DictionaryAttr>(a);
-      if (!config)
-        return emitError() << "config #" << i << " must be a dictionary, got "
-                           << a;
-      for (NamedAttribute entry : config) {
-        if (!byName.count(entry.getName()) && !schedule)
-          return emitError() << "config #" << i << " binds unknown parameter '"
-                             << entry.getName().getValue() << "'";
-        if (!isa<IntegerAttr>(entry.getValue()))
-          return emitError()
-                 << "config #" << i << " binds '" << entry.getName().getValue()
-                 << "' to a non-integer " << entry.getValue();
-      }
-      for (ParamAttr p : paramList)
-        if (!config.get(p.getName()))
-          return emitError() << "config #" << i << " does not bind parameter '"
-                             << p.getName() << "'";
-    }
-  } else {
-    for (ParamAttr p : paramList) {
-      if (p.getValues().empty())
-        return emitError() << "parameter '" << p.getName()
-                           << "' has no candidate values";
-      llvm::SmallDenseSet<int64_t> seen;
-      for (int64_t v : p.getValues())
-        if (!seen.insert(v).second)
-          return emitError() << "parameter '" << p.getName()
-                             << "' lists candidate " << v << " twice";
-    }
-  }
-
-  // The default configuration binds every parameter to one of its candidates.
-  if (!defaults) {
-    if (!paramList.empty())
-      return emitError() << "the space has no 'defaults' configuration";
-  } else {
-    for (NamedAttribute entry : defaults) {
-      auto it = byName.find(entry.getName());
-      if (it == byName.end()) {
-        if (schedule)
-          continue; // A knob of the schedule; checked by tuna-expand.
-        return emitError() << "'defaults' binds unknown parameter '"
-                           << entry.getName().getValue() << "'";
-      }
-      auto value = dyn_cast<IntegerAttr>(entry.getValue());
-      if (!value)
-        return emitError() << "'defaults' binds '" << entry.getName().getValue()
-                           << "' to a non-integer " << entry.getValue();
-      ArrayRef<int64_t> candidates = it->second.getValues();
-      if (!configs && !llvm::is_contained(candidates, value.getInt()))
-        return emitError() << "default value " << value.getInt()
-                           << " of parameter '" << entry.getName().getValue()
-                           << "' is not one of its candidates";
-    }
-    for (ParamAttr p : paramList)
-      if (!defaults.get(p.getName()))
-        return emitError() << "'defaults' does not bind parameter '"
-                           << p.getName() << "'";
-    if (configs && llvm::none_of(configs, [&](Attribute c) {
-          auto config = cast<DictionaryAttr>(c);
-          return llvm::all_of(paramList, [&](ParamAttr p) {
-            return config.get(p.getName()) == defaults.get(p.getName());
-          });
-        }))
-      return emitError() << "'defaults' is not one of the listed 'configs'";
-  }
-
-  // Key, maps and sets.
-  unsigned numKeys = 0;
-  if (key) {
-    for (Attribute a : key)
-      if (!isa<KeyAttr>(a))
-        return emitError() << "'key' must hold #tuna.key attributes, got " << a;
-    numKeys = key.size();
-  }
-  // With a schedule, knobs add symbols that only tuna-expand knows.
-  std::optional<unsigned> numParams;
-  if (!schedule)
-    numParams = paramList.size();
-  if (failed(verifyMap(emitError, "grid", grid, 1, 3, numKeys, numParams)) ||
-      failed(verifyMap(emitError, "block", block, 1, 3, numKeys, numParams)) ||
-      failed(verifyMap(emitError, "smem", smem, 1, 1, numKeys, numParams)))
-    return failure();
-  if (constraints) {
-    for (auto [i, a] : llvm::enumerate(constraints)) {
-      auto set = dyn_cast<IntegerSetAttr>(a);
-      if (!set)
-        return emitError() << "constraint #" << i
-                           << " must be an affine_set, got " << a;
-      IntegerSet s = set.getValue();
-      if (s.getNumDims() != numKeys)
-        return emitError() << "constraint #" << i << " takes " << s.getNumDims()
-                           << " dimension(s) but the key has " << numKeys
-                           << " component(s)";
-      if (numParams && s.getNumSymbols() != *numParams)
-        return emitError() << "constraint #" << i << " takes "
-                           << s.getNumSymbols()
-                           << " symbol(s) but the space declares " << *numParams
-                           << " parameter(s)";
-      // A launch-time condition must hold for every value of a signature's
-      // bucket, so the key components it reads must be exact.
-      for (unsigned d = 0; d < numKeys; ++d) {
-        bool uses = llvm::any_of(s.getConstraints(), [&](AffineExpr e) {
-          return e.isFunctionOfDim(d);
-        });
-        auto k = cast<KeyAttr>(key[d]);
-        if (uses && k.getBucket() != BucketKind::exact)
-          return emitError()
-                 << "constraint #" << i << " reads key component " << d
-                 << " (argument " << k.getArg()
-                 << "), which must then use 'exact' bucketing, not '"
-                 << stringifyBucketKind(k.getBucket()) << "'";
-      }
-    }
+/// Constraint #i: its dimensions are the key, its symbols the parameters,
+/// and the key components it reads are exact (a launch-time condition must
+/// hold for every value of a signature's bucket).
+static LogicalResult
+verifyConstraint(function_ref<InFlightDiagnostic()> emitError, size_t i,
+                 Attribute attr, ArrayRef<KeyAttr> key,
+                 std::optional<unsigned> numParams) {
+  auto setAttr = dyn_cast<IntegerSetAttr>(attr);
+  if (!setAttr)
+    return emitError() << "constraint #" << i << " must be an affine_set, got "
+                       << attr;
+  IntegerSet set = setAttr.getValue();
+  if (set.getNumDims() != key.size())
+    return emitError() << "constraint #" << i << " takes " << set.getNumDims()
+                       << " dimension(s) but the key has " << key.size()
+                       << " component(s)";
+  if (numParams && set.getNumSymbols() != *numParams)
+    return emitError() << "constraint #" << i << " takes "
+                       << set.getNumSymbols()
+                       << " symbol(s) but the space declares " << *numParams
+                       << " parameter(s)";
+  for (auto [d, k] : llvm::enumerate(key)) {
+    bool reads = llvm::any_of(set.getConstraints(), [&](AffineExpr e) {
+      return e.isFunctionOfDim(d);
+    });
+    if (reads && k.getBucket() != BucketKind::exact)
+      return emitError() << "constraint #" << i << " reads key component " << d
+                         << " (argument " << k.getArg()
+                         << "), which must then use 'exact' bucketing, not '"
+                         << stringifyBucketKind(k.getBucket()) << "'";
   }
   return success();
+}
+
+LogicalResult mlir::tuna::verifySpace(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<ParamAttr> params,
+    ArrayAttr configs, DictionaryAttr defaults, ArrayAttr constraints,
+    ArrayRef<KeyAttr> key, AffineMapAttr grid, AffineMapAttr block,
+    AffineMapAttr smem, bool hasSchedule,
+    std::optional<ArrayRef<ParamAttr>> knobs) {
+  ParamSet set;
+  set.complete = !hasSchedule || knobs.has_value();
+  if (failed(collectParams(emitError, params, knobs.value_or(ArrayRef<ParamAttr>()),
+                           set)))
+    return failure();
+  if (set.size() == 0 && set.complete)
+    return emitError() << "the space declares no parameters"
+                       << (hasSchedule ? " and its schedule has no unresolved "
+                                         "knobs"
+                                       : "");
+  if (failed(configs ? verifyConfigs(emitError, configs, set)
+                     : verifyCandidates(emitError, set)) ||
+      failed(verifyDefaults(emitError, defaults, configs, set)))
+    return failure();
+  // Maps and sets take one symbol per parameter, knobs included.
+  std::optional<unsigned> numParams;
+  if (set.complete)
+    numParams = set.size();
+  if (failed(verifyMap(emitError, "grid", grid, 3, key.size(), numParams)) ||
+      failed(verifyMap(emitError, "block", block, 3, key.size(), numParams)) ||
+      failed(verifyMap(emitError, "smem", smem, 1, key.size(), numParams)))
+    return failure();
+  if (constraints)
+    for (auto [i, a] : llvm::enumerate(constraints))
+      if (failed(verifyConstraint(emitError, i, a, key, numParams)))
+        return failure();
+  return success();
+}
+
+LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                ArrayRef<ParamAttr> params, ArrayAttr configs,
+                                DictionaryAttr defaults, ArrayAttr constraints,
+                                ArrayRef<KeyAttr> key, AffineMapAttr grid,
+                                AffineMapAttr block, AffineMapAttr smem,
+                                SymbolRefAttr schedule) {
+  return verifySpace(emitError, params, configs, defaults, constraints, key,
+                     grid, block, smem, /*hasSchedule=*/bool(schedule),
+                     /*knobs=*/std::nullopt);
 }
 
 //===----------------------------------------------------------------------===//
 // Attaching a space to a kernel
 //===----------------------------------------------------------------------===//
+
+/// Checks that every key component reads an argument that exists and has
+/// the right type: an integer or index scalar, or a memref with the dimension
+/// named. Used for kernels and for the dispatch tables written from them.
+static LogicalResult
+verifyKeyArguments(function_ref<InFlightDiagnostic()> emitError,
+                   ArrayRef<KeyAttr> keys, ArrayRef<Type> argTypes) {
+  for (auto [i, key] : llvm::enumerate(keys)) {
+    if (key.getArg() >= argTypes.size())
+      return emitError() << "key component " << i << " names argument "
+                         << key.getArg() << " but the kernel has "
+                         << argTypes.size() << " argument(s)";
+    Type type = argTypes[key.getArg()];
+    if (std::optional<unsigned> dim = key.getDim()) {
+      auto memref = dyn_cast<MemRefType>(type);
+      if (!memref)
+        return emitError() << "key component " << i << " reads dimension "
+                           << *dim << " of argument " << key.getArg()
+                           << ", which is not a ranked memref but " << type;
+      if (*dim >= memref.getRank())
+        return emitError() << "key component " << i << " reads dimension "
+                           << *dim << " of argument " << key.getArg()
+                           << ", which has rank " << memref.getRank();
+    } else if (!type.isSignlessIntOrIndex()) {
+      return emitError() << "key component " << i << " reads argument "
+                         << key.getArg() << " as an integer, but its type is "
+                         << type << " (name a memref dimension with 'dim = N')";
+    }
+  }
+  return success();
+}
 
 static bool isGpuKernel(Operation *op) {
   auto func = dyn_cast<gpu::GPUFuncOp>(op);
@@ -354,30 +364,9 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
   if (!func)
     return op->emitError() << "'tuna.space' must be attached to a function";
 
-  ArrayRef<Type> argTypes = func.getArgumentTypes();
-  for (auto [i, key] : llvm::enumerate(space.getKeyList())) {
-    if (key.getArg() >= argTypes.size())
-      return op->emitError()
-             << "key component " << i << " names argument " << key.getArg()
-             << " but the kernel has " << argTypes.size() << " argument(s)";
-    Type type = argTypes[key.getArg()];
-    if (std::optional<unsigned> dim = key.getDim()) {
-      auto memref = dyn_cast<MemRefType>(type);
-      if (!memref)
-        return op->emitError() << "key component " << i << " reads dimension "
-                               << *dim << " of argument " << key.getArg()
-                               << ", which is not a ranked memref but " << type;
-      if (*dim >= memref.getRank())
-        return op->emitError() << "key component " << i << " reads dimension "
-                               << *dim << " of argument " << key.getArg()
-                               << ", which has rank " << memref.getRank();
-    } else if (!type.isSignlessIntOrIndex()) {
-      return op->emitError()
-             << "key component " << i << " reads argument " << key.getArg()
-             << " as an integer, but its type is " << type
-             << " (name a memref dimension with 'dim = N')";
-    }
-  }
+  if (failed(verifyKeyArguments([&] { return op->emitError(); },
+                                 space.getKey(), func.getArgumentTypes())))
+    return failure();
 
   if (isGpuKernel(op)) {
     if (!space.getGrid() || !space.getBlock())
@@ -407,12 +396,12 @@ LogicalResult ParamOp::verify() {
     return emitOpError() << "must be inside a kernel that has a 'tuna.space'";
   if (space.getSchedule())
     return success(); // Knob names are resolved by tuna-expand.
-  for (ParamAttr p : space.getParamList())
+  for (ParamAttr p : space.getParams())
     if (p.getName() == getName())
       return success();
   auto diag = emitOpError() << "reads unknown parameter '" << getName()
                             << "'; the space declares:";
-  for (ParamAttr p : space.getParamList())
+  for (ParamAttr p : space.getParams())
     diag << " '" << p.getName() << "'";
   return diag;
 }
@@ -433,7 +422,11 @@ LogicalResult DispatchOp::verify() {
   for (int64_t arg : getWrittenArgs())
     if (arg < 0 || arg >= numArgs)
       return emitOpError() << "written argument " << arg << " is out of range";
-  unsigned numKeys = getKey().size();
+  SmallVector<KeyAttr> keys(getKey().getAsRange<KeyAttr>());
+  if (failed(verifyKeyArguments([&] { return emitOpError(); }, keys,
+                                getFunctionType().getInputs())))
+    return failure();
+  unsigned numKeys = keys.size();
   for (VariantOp v : variants) {
     for (std::optional<AffineMap> map :
          {v.getGrid(), v.getBlock(), v.getSmem()})
@@ -447,6 +440,33 @@ LogicalResult DispatchOp::verify() {
           return v.emitOpError() << "constraints must take the " << numKeys
                                  << " key value(s) and no symbols";
       }
+  }
+  return success();
+}
+
+/// Every variant is called with the dispatch's ABI: a kernel of another type
+/// would read its arguments from the wrong places. Kernels that are not found
+/// or no longer have a builtin function type (lowered to LLVM, or compiled
+/// into a gpu.binary) are not checked.
+LogicalResult
+DispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  FunctionType expected = getFunctionType();
+  for (auto [i, variant] :
+       llvm::enumerate(getBody().front().getOps<VariantOp>())) {
+    Operation *kernel =
+        symbolTable.lookupNearestSymbolFrom(*this, variant.getKernel());
+    if (!kernel)
+      continue;
+    auto func = dyn_cast<FunctionOpInterface>(kernel);
+    if (!func)
+      return emitOpError() << "variant #" << i << " names "
+                           << variant.getKernel() << ", which is not a function";
+    auto type = dyn_cast<FunctionType>(func.getFunctionType());
+    if (type && type != expected)
+      return emitOpError() << "variant #" << i << " kernel "
+                           << variant.getKernel() << " has type " << type
+                           << " but dispatch @" << getSymName()
+                           << " declares function_type " << expected;
   }
   return success();
 }

@@ -21,6 +21,39 @@ def Tuna_BucketKind : I32EnumAttr<"BucketKind", "how a key value is bucketed", [
   let cppNamespace = "::mlir::tuna";
 }
 
+/// The bucket of a key component; `exact` when omitted.
+class Tuna_BucketParameterBase : EnumParameter<Tuna_BucketKind> {
+  let defaultValue = "::mlir::tuna::BucketKind::exact";
+}
+def Tuna_BucketParameter : Tuna_BucketParameterBase;
+
+/// An optional list written in square brackets, `[a, b, ...]`, so that it can
+/// sit among the comma-separated fields of a struct format.
+class Tuna_BracketedList<string elementType, string parseElement>
+    : OptionalArrayRefParameter<elementType> {
+  let parser = [{
+    [&]() -> ::mlir::FailureOr<::llvm::SmallVector<}] # elementType # [{>> {
+      ::llvm::SmallVector<}] # elementType # [{> elements;
+      if ($_parser.parseCommaSeparatedList(
+              ::mlir::AsmParser::Delimiter::Square, [&]() {
+                return $_parser.}] # parseElement # [{(elements.emplace_back());
+              }))
+        return ::mlir::failure();
+      return elements;
+    }()
+  }];
+  let printer = [{
+    $_printer << '[';
+    ::llvm::interleaveComma($_self, $_printer);
+    $_printer << ']';
+  }];
+}
+def Tuna_BracketedIntegers : Tuna_BracketedList<"int64_t", "parseInteger">;
+def Tuna_BracketedParams
+    : Tuna_BracketedList<"::mlir::tuna::ParamAttr", "parseAttribute">;
+def Tuna_BracketedKeys
+    : Tuna_BracketedList<"::mlir::tuna::KeyAttr", "parseAttribute">;
+
 def Tuna_ParamAttr : Tuna_Attr<"Param", "param"> {
   let summary = "A tuning parameter and its candidate values";
   let description = [{
@@ -50,10 +83,9 @@ def Tuna_KeyAttr : Tuna_Attr<"Key", "key"> {
   let parameters = (ins
     "unsigned":$arg,
     OptionalParameter<"std::optional<unsigned>">:$dim,
-    DefaultValuedParameter<"::mlir::tuna::BucketKind",
-                           "::mlir::tuna::BucketKind::exact">:$bucket,
-    OptionalArrayRefParameter<"int64_t">:$bins);
-  let hasCustomAssemblyFormat = 1;
+    Tuna_BucketParameter:$bucket,
+    Tuna_BracketedIntegers:$bins);
+  let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
 
@@ -79,23 +111,17 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
       variant; its unresolved `transform.tune.knob`s become parameters.
   }];
   let parameters = (ins
-    OptionalParameter<"::mlir::ArrayAttr">:$params,
+    Tuna_BracketedParams:$params,
     OptionalParameter<"::mlir::ArrayAttr">:$configs,
     OptionalParameter<"::mlir::DictionaryAttr">:$defaults,
     OptionalParameter<"::mlir::ArrayAttr">:$constraints,
-    OptionalParameter<"::mlir::ArrayAttr">:$key,
+    Tuna_BracketedKeys:$key,
     OptionalParameter<"::mlir::AffineMapAttr">:$grid,
     OptionalParameter<"::mlir::AffineMapAttr">:$block,
     OptionalParameter<"::mlir::AffineMapAttr">:$smem,
     OptionalParameter<"::mlir::SymbolRefAttr">:$schedule);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
-  let extraClassDeclaration = [{
-    /// The declared parameters (empty when none are declared).
-    ::llvm::SmallVector<ParamAttr> getParamList() const;
-    /// The declared key components (empty when there is no key).
-    ::llvm::SmallVector<KeyAttr> getKeyList() const;
-  }];
 }
 
 #endif // TUNA_ATTRS_TD

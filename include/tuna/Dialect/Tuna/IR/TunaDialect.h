@@ -19,4 +19,20 @@
 #define GET_OP_CLASSES
 #include "tuna/Dialect/Tuna/IR/TunaOps.h.inc"
 
+namespace mlir::tuna {
+/// The one validation of a tuning space, used by SpaceAttr::verify and by
+/// tuna-expand: parameters, configurations, defaults, key, launch maps and
+/// constraints. `knobs` are the parameters that the space's schedule adds
+/// (tuna-expand resolves them); while they are unknown (std::nullopt) and
+/// the space has a schedule, the checks that need every parameter's name
+/// (unknown bindings, symbol counts) are left to tuna-expand.
+LogicalResult verifySpace(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<ParamAttr> params, ArrayAttr configs,
+                          DictionaryAttr defaults, ArrayAttr constraints,
+                          ArrayRef<KeyAttr> key, AffineMapAttr grid,
+                          AffineMapAttr block, AffineMapAttr smem,
+                          bool hasSchedule,
+                          std::optional<ArrayRef<ParamAttr>> knobs);
+} // namespace mlir::tuna
+
 #endif // TUNA_DIALECT_TUNA_IR_TUNADIALECT_H

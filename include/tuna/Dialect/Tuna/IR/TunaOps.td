@@ -23,19 +23,24 @@ def Tuna_ParamOp : Tuna_Op<"param", [Pure]> {
     ```
   }];
   let arguments = (ins StrAttr:$name);
-  let results = (outs SignlessIntegerOrIndexLike:$result);
+  let results = (outs AnySignlessIntegerOrIndex:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 
 def Tuna_DispatchOp : Tuna_Op<"dispatch", [
-    Symbol, SingleBlock, NoTerminator, IsolatedFromAbove]> {
+    Symbol, SingleBlock, NoTerminator, IsolatedFromAbove,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "The dispatch table of one tunable kernel";
   let description = [{
     Written by `tuna-expand`: everything the runtime needs to choose and
     launch a variant of the kernel `sym_name`: the argument types, which
     memref arguments the kernel may write, the parameters, the key, the
     default variant and, in its body, one `tuna.variant` per variant.
+
+    `function_type` is the ABI of every variant: a variant whose kernel is
+    a function of another type is an error (checked wherever the kernel is
+    found as a function with a builtin type, i.e. before lowering).
   }];
   let arguments = (ins
     SymbolNameAttr:$sym_name,

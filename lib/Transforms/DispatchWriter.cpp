@@ -1,0 +1,149 @@
+//===- DispatchWriter.cpp - Write a kernel's tuna.dispatch table ----------===//
+//
+// Step 3 of tuna-expand (see Expand.h): records what the runtime needs to
+// choose and launch a variant:
+//
+//  1. the kernel's ABI (its function type) and which memref arguments it may
+//     write, following views and aliases;
+//  2. the parameters, the key, the default variant and a hash of the source
+//     (kernel and schedule) that names the tuning cache's entries;
+//  3. one `tuna.variant` per built variant: its kernel symbol, configuration,
+//     launch maps and launch-time constraints, all taken from the plan.
+//
+// Then the original kernel goes, with a gpu.module left without kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Expand.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
+
+using namespace mlir;
+using namespace mlir::tuna;
+using namespace mlir::tuna::expand;
+
+/// Whether `user` writes `v` (or an alias of it it yields, pushed on
+/// `worklist`). Ops without memory effects that are neither containers nor
+/// terminators count as writers.
+static bool writes(Operation *user, Value v, SmallVectorImpl<Value> &worklist) {
+  if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+      view && view.getViewSource() == v) {
+    llvm::append_range(worklist, user->getResults());
+    return false;
+  }
+  auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+  if (!effects)
+    return !user->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+           !user->hasTrait<OpTrait::IsTerminator>();
+  SmallVector<MemoryEffects::EffectInstance> list;
+  effects.getEffects(list);
+  for (auto &e : list)
+    if (isa<MemoryEffects::Write>(e.getEffect()) &&
+        (!e.getValue() || e.getValue() == v))
+      return true;
+  // Ops that yield an alias without being views (casts): follow results.
+  for (Value r : user->getResults())
+    if (isa<BaseMemRefType>(r.getType()))
+      worklist.push_back(r);
+  return false;
+}
+
+/// Whether a memref argument may be written, following views and aliases.
+static bool mayBeWritten(Value memref) {
+  SmallVector<Value> worklist{memref};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (OpOperand &use : v.getUses())
+      if (writes(use.getOwner(), v, worklist))
+        return true;
+  }
+  return false;
+}
+
+/// Indices of the kernel's memref arguments that it may write. Only the
+/// kernel's own arguments: a gpu.func's entry block also holds its workgroup
+/// and private attributions, which the caller never passes.
+static SmallVector<int64_t> writtenArguments(FunctionOpInterface kernel) {
+  SmallVector<int64_t> written;
+  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
+    BlockArgument arg = kernel.getArgument(i);
+    if (isa<BaseMemRefType>(arg.getType()) && mayBeWritten(arg))
+      written.push_back(i);
+  }
+  return written;
+}
+
+static std::string hashKernel(Operation *kernel, Operation *schedule) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  OpPrintingFlags flags;
+  flags.enableDebugInfo(false);
+  kernel->print(os, flags);
+  if (schedule)
+    schedule->print(os, flags);
+  return llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true, 16);
+}
+
+/// The symbol a variant's entry is called by: `@module::@func` on GPUs.
+static SymbolRefAttr variantSymbol(FunctionOpInterface func) {
+  auto leaf = FlatSymbolRefAttr::get(func.getNameAttr());
+  if (auto module = dyn_cast<gpu::GPUModuleOp>(func->getParentOp()))
+    return SymbolRefAttr::get(module.getNameAttr(), {leaf});
+  return leaf;
+}
+
+static void writeVariant(OpBuilder &builder, Location loc,
+                         const ResolvedSpace &rs, const BuiltVariant &v) {
+  SmallVector<NamedAttribute> entries;
+  for (auto [name, value] : llvm::zip(rs.names, v.plan->config))
+    entries.push_back(
+        builder.getNamedAttr(name, builder.getI64IntegerAttr(value)));
+  auto optMap = [](AffineMap m) {
+    return m ? AffineMapAttr::get(m) : AffineMapAttr();
+  };
+  const PlannedVariant &plan = *v.plan;
+  VariantOp::create(builder, loc, variantSymbol(v.func),
+                    builder.getDictionaryAttr(entries), optMap(plan.grid),
+                    optMap(plan.block), optMap(plan.smem),
+                    plan.dynamicConstraints.empty()
+                        ? ArrayAttr()
+                        : builder.getArrayAttr(plan.dynamicConstraints));
+}
+
+DispatchOp expand::writeDispatchTable(ModuleOp module,
+                                      const ResolvedSpace &rs,
+                                      ArrayRef<BuiltVariant> variants,
+                                      int64_t defaultVariant) {
+  FunctionOpInterface kernel = rs.kernel;
+  OpBuilder builder(module.getContext());
+  builder.setInsertionPointToEnd(module.getBody());
+  ArrayAttr keys = builder.getArrayAttr(SmallVector<Attribute>(
+      rs.space.getKey().begin(), rs.space.getKey().end()));
+  SmallVector<StringRef> names(rs.names.begin(), rs.names.end());
+  Location loc = kernel.getLoc();
+  auto dispatch = DispatchOp::create(
+      builder, loc, kernel.getName(),
+      cast<FunctionType>(kernel.getFunctionType()), writtenArguments(kernel),
+      builder.getStrArrayAttr(names), keys, defaultVariant,
+      hashKernel(kernel, rs.schedule));
+  builder.setInsertionPointToStart(&dispatch.getBody().emplaceBlock());
+  for (const BuiltVariant &v : variants)
+    writeVariant(builder, loc, rs, v);
+  return dispatch;
+}
+
+void expand::eraseExpandedKernel(FunctionOpInterface kernel) {
+  Operation *parent = kernel->getParentOp();
+  kernel->erase();
+  if (auto gpuModule = dyn_cast<gpu::GPUModuleOp>(parent))
+    if (llvm::none_of(gpuModule.getOps<gpu::GPUFuncOp>(),
+                      [](gpu::GPUFuncOp f) { return f.isKernel(); }))
+      gpuModule.erase();
+}

@@ -1,0 +1,157 @@
+//===- Expand.h - The steps of tuna-expand ----------------------*- C++ -*-===//
+//
+// tuna-expand works on one kernel at a time, in three steps, each in its own
+// file:
+//
+//  1. SpaceResolver.cpp: resolves the kernel's space (parameters, knobs of its
+//     schedule, configurations, defaults) and PLANS every configuration:
+//     static constraints and target limits, launch maps and launch-time
+//     constraints with the parameters substituted. Planning reads the IR and
+//     never changes it; its cost per configuration is a few affine
+//     simplifications.
+//  2. VariantBuilder.cpp: INSTANTIATES one planned configuration: clones the
+//     kernel, replaces its parameters by constants, applies the schedule and
+//     folds the body.
+//  3. DispatchWriter.cpp: writes the `tuna.dispatch` table of the variants
+//     that were built and removes the original kernel.
+//
+// The seam between planning and instantiation is SpacePlan: everything the
+// dispatch table says about a configuration except its kernel symbol is
+// known once the space is planned. Today Expand.cpp instantiates every
+// planned variant (to drop duplicates); a lazy expansion of a large space can
+// plan all configurations and instantiate only those a search visits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TUNA_LIB_TRANSFORMS_EXPAND_H
+#define TUNA_LIB_TRANSFORMS_EXPAND_H
+
+#include "tuna/Dialect/Tuna/IR/TunaDialect.h"
+
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/TuneExtension/TuneExtensionOps.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::tuna::expand {
+
+/// One value per parameter, in the order of ResolvedSpace::names.
+using Config = SmallVector<int64_t>;
+
+/// An unresolved knob of a kernel's schedule and its parameter index.
+struct Knob {
+  transform::tune::KnobOp op;
+  unsigned param;
+};
+
+/// A kernel's space with the knobs of its schedule folded in: parameter i is
+/// symbol i of every map and set.
+struct ResolvedSpace {
+  FunctionOpInterface kernel;
+  SpaceAttr space;
+  SmallVector<std::string> names;
+  /// Candidates per parameter (for cartesian spaces).
+  SmallVector<SmallVector<int64_t>> candidates;
+  /// The listed configurations of a space with `configs`; empty otherwise.
+  SmallVector<Config> explicitConfigs;
+  Config defaults;
+  transform::NamedSequenceOp schedule;
+  SmallVector<Knob> knobs;
+  /// Bytes of the workgroup buffers a GPU kernel declares.
+  int64_t workgroupBytes = 0;
+
+  /// The kernel handle, callable from const code.
+  FunctionOpInterface getKernel() const { return kernel; }
+  bool isGpu() const;
+  /// `{name = value, ...}`, for diagnostics.
+  std::string format(ArrayRef<int64_t> config) const;
+};
+
+/// The target limits a configuration must respect (tuna-expand's options).
+struct Limits {
+  int64_t maxThreadsPerBlock;
+  int64_t maxSharedMemory;
+  int64_t maxConfigs;
+};
+
+/// What a configuration turns into once its parameters are known; the maps
+/// and sets take the key values as dimensions and no symbols.
+struct PlannedVariant {
+  Config config;
+  AffineMap grid, block, smem;
+  SmallVector<Attribute> dynamicConstraints;
+};
+
+/// A configuration that planning dropped, and why.
+struct DroppedConfig {
+  Config config;
+  std::string reason;
+};
+
+/// Every configuration of a space, planned or dropped, in enumeration order.
+struct SpacePlan {
+  SmallVector<PlannedVariant> variants;
+  SmallVector<DroppedConfig> dropped;
+  /// Index in `variants` of the default configuration.
+  size_t defaultVariant = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// SpaceResolver.cpp
+//===----------------------------------------------------------------------===//
+
+/// Resolves `kernel`'s space; errors name the kernel.
+FailureOr<ResolvedSpace> resolveSpace(FunctionOpInterface kernel,
+                                      SpaceAttr space);
+
+/// Plans every configuration; fails (with an error) when the space is over
+/// `limits.maxConfigs`, nothing survives, or the default is dropped.
+/// `onDropped` sees every dropped configuration as it is decided.
+FailureOr<SpacePlan>
+planSpace(const ResolvedSpace &space, const Limits &limits,
+          function_ref<void(const DroppedConfig &)> onDropped);
+
+//===----------------------------------------------------------------------===//
+// VariantBuilder.cpp
+//===----------------------------------------------------------------------===//
+
+/// Clones the kernel as `name` with the configuration of `variant` applied;
+/// a GPU variant gets a gpu.module of its own, placed before the original.
+FailureOr<FunctionOpInterface>
+instantiateVariant(const ResolvedSpace &space, const PlannedVariant &variant,
+                   StringRef name,
+                   const FrozenRewritePatternSet &canonicalization);
+
+/// Whether two instantiated variants launch and compute the same way.
+bool isSameVariant(FunctionOpInterface a, const PlannedVariant &pa,
+                   FunctionOpInterface b, const PlannedVariant &pb);
+
+/// Erases an instantiated variant (with its gpu.module for GPU variants).
+void eraseVariant(FunctionOpInterface func);
+
+//===----------------------------------------------------------------------===//
+// DispatchWriter.cpp
+//===----------------------------------------------------------------------===//
+
+/// An instantiated variant and the configuration it was built from.
+struct BuiltVariant {
+  FunctionOpInterface func;
+  const PlannedVariant *plan;
+};
+
+/// Writes the dispatch table of `space`'s kernel at the end of `module`.
+DispatchOp writeDispatchTable(ModuleOp module, const ResolvedSpace &space,
+                              ArrayRef<BuiltVariant> variants,
+                              int64_t defaultVariant);
+
+/// Erases the original kernel, and its gpu.module when no kernel is left.
+void eraseExpandedKernel(FunctionOpInterface kernel);
+
+} // namespace mlir::tuna::expand
+
+#endif // TUNA_LIB_TRANSFORMS_EXPAND_H

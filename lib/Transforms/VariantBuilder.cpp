@@ -1,0 +1,188 @@
+//===- VariantBuilder.cpp - Instantiate one planned configuration ---------===//
+//
+// Step 2 of tuna-expand (see Expand.h): turns one PlannedVariant into code.
+//
+//  1. clone the kernel (a GPU kernel into a gpu.module of its own, with the
+//     device functions and globals of its original module);
+//  2. replace every `tuna.param` by a constant of its type;
+//  3. record a constant block size as the kernel's known block size;
+//  4. apply the space's schedule with its knobs selected;
+//  5. canonicalize and CSE, so that each variant keeps only its own code.
+//
+// This is the only step that creates IR and the one whose cost grows with
+// the kernel: a lazy expansion calls it only for the configurations visited.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Expand.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/DebugLog.h"
+#include "llvm/Support/MathExtras.h"
+
+#define DEBUG_TYPE "tuna-expand"
+
+using namespace mlir;
+using namespace mlir::tuna;
+using namespace mlir::tuna::expand;
+
+/// Clones the kernel as `name`: a GPU kernel goes into a gpu.module of its
+/// own with every non-kernel symbol of its original module (device
+/// functions, globals) it may use. Variants go before the original, in order.
+static FunctionOpInterface cloneKernel(FunctionOpInterface kernelFunc,
+                                       StringRef name, OpBuilder &builder) {
+  Operation *kernel = kernelFunc.getOperation();
+  FunctionOpInterface clone;
+  if (isa<gpu::GPUFuncOp>(kernel)) {
+    auto original = kernel->getParentOfType<gpu::GPUModuleOp>();
+    builder.setInsertionPoint(original);
+    auto module =
+        cast<gpu::GPUModuleOp>(builder.cloneWithoutRegions(*original));
+    module.setName(name);
+    module.getBodyRegion().emplaceBlock();
+    builder.setInsertionPointToStart(module.getBody());
+    for (Operation &op : original.getBody()->getOperations()) {
+      if (&op == kernel) {
+        clone = cast<FunctionOpInterface>(builder.clone(op));
+        continue;
+      }
+      auto func = dyn_cast<gpu::GPUFuncOp>(op);
+      if ((func && func.isKernel()) ||
+          op.hasAttr(TunaDialect::getSpaceAttrName()))
+        continue;
+      builder.clone(op);
+    }
+  } else {
+    builder.setInsertionPoint(kernel);
+    clone = cast<FunctionOpInterface>(builder.clone(*kernel));
+  }
+  clone.setName(name);
+  clone->removeAttr(TunaDialect::getSpaceAttrName());
+  return clone;
+}
+
+/// Whether `value` can be the value of a `tuna.param` of `type` (index or a
+/// signless integer): a signed value of the width, except that i1, a flag,
+/// takes 0 and 1.
+static bool fitsParamType(int64_t value, Type type) {
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType || intType.getWidth() >= 64)
+    return true;
+  unsigned width = intType.getWidth();
+  if (width <= 1)
+    return value == 0 || (width == 1 && value == 1);
+  return llvm::isIntN(width, value);
+}
+
+/// Replaces every `tuna.param` of `clone` by a constant.
+static LogicalResult substituteParams(const ResolvedSpace &rs,
+                                      ArrayRef<int64_t> config,
+                                      FunctionOpInterface clone,
+                                      OpBuilder &builder) {
+  SmallVector<ParamOp> params;
+  clone->walk([&](ParamOp op) { params.push_back(op); });
+  for (ParamOp op : params) {
+    auto it = llvm::find(rs.names, op.getName());
+    if (it == rs.names.end())
+      return op.emitOpError() << "reads unknown parameter '" << op.getName()
+                              << "' of kernel '" << rs.getKernel().getName() << "'";
+    int64_t value = config[it - rs.names.begin()];
+    Type type = op.getType();
+    if (!fitsParamType(value, type))
+      return op.emitOpError() << "value " << value << " of parameter '"
+                              << op.getName() << "' does not fit in " << type;
+    builder.setInsertionPoint(op);
+    Value constant = arith::ConstantOp::create(
+        builder, op.getLoc(), type, builder.getIntegerAttr(type, value));
+    op.replaceAllUsesWith(constant);
+    op.erase();
+  }
+  return success();
+}
+
+/// A constant block becomes the GPU kernel's known block size.
+static void setKnownBlockSize(FunctionOpInterface clone, AffineMap block,
+                              OpBuilder &builder) {
+  auto func = dyn_cast<gpu::GPUFuncOp>(clone.getOperation());
+  if (!func || !block ||
+      !llvm::all_of(block.getResults(), llvm::IsaPred<AffineConstantExpr>))
+    return;
+  SmallVector<int32_t> sizes(3, 1);
+  for (auto [i, e] : llvm::enumerate(block.getResults()))
+    sizes[i] = cast<AffineConstantExpr>(e).getValue();
+  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(sizes));
+}
+
+/// Applies the schedule to `clone` with every knob selected; the knobs are
+/// left unselected again for the next variant.
+static LogicalResult applySchedule(const ResolvedSpace &rs,
+                                   ArrayRef<int64_t> config,
+                                   FunctionOpInterface clone,
+                                   OpBuilder &builder) {
+  transform::NamedSequenceOp schedule = rs.schedule;
+  for (Knob knob : rs.knobs) {
+    Type type =
+        cast<IntegerAttr>(cast<ArrayAttr>(knob.op.getOptions())[0]).getType();
+    knob.op.setSelectedAttr(builder.getIntegerAttr(type, config[knob.param]));
+  }
+  auto module = schedule->getParentOfType<ModuleOp>();
+  LogicalResult applied = transform::applyTransformNamedSequence(
+      clone, schedule, module, transform::TransformOptions());
+  for (Knob knob : rs.knobs)
+    knob.op.removeSelectedAttr();
+  if (failed(applied))
+    return rs.getKernel().emitError() << "schedule of kernel '"
+                                 << rs.getKernel().getName()
+                                 << "' failed for configuration "
+                                 << rs.format(config);
+  return success();
+}
+
+FailureOr<FunctionOpInterface>
+expand::instantiateVariant(const ResolvedSpace &rs,
+                           const PlannedVariant &variant, StringRef name,
+                           const FrozenRewritePatternSet &canonicalization) {
+  LDBG() << "  instantiating " << rs.format(variant.config) << " as @"
+         << name;
+  OpBuilder builder(rs.getKernel().getContext());
+  FunctionOpInterface clone = cloneKernel(rs.kernel, name, builder);
+  if (failed(substituteParams(rs, variant.config, clone, builder)))
+    return failure();
+  setKnownBlockSize(clone, variant.block, builder);
+  if (rs.schedule && failed(applySchedule(rs, variant.config, clone, builder)))
+    return failure();
+
+  if (failed(applyPatternsGreedily(clone.getOperation(), canonicalization)))
+    return rs.getKernel().emitError()
+           << "canonicalization of kernel '" << rs.getKernel().getName()
+           << "' did not converge for configuration "
+           << rs.format(variant.config);
+  IRRewriter rewriter(clone.getContext());
+  DominanceInfo dominance(clone);
+  eliminateCommonSubExpressions(rewriter, dominance, clone);
+  return clone;
+}
+
+bool expand::isSameVariant(FunctionOpInterface a, const PlannedVariant &pa,
+                           FunctionOpInterface b, const PlannedVariant &pb) {
+  if (pa.grid != pb.grid || pa.block != pb.block || pa.smem != pb.smem ||
+      pa.dynamicConstraints != pb.dynamicConstraints)
+    return false;
+  return OperationEquivalence::isRegionEquivalentTo(
+      &a.getFunctionBody(), &b.getFunctionBody(),
+      OperationEquivalence::IgnoreLocations);
+}
+
+void expand::eraseVariant(FunctionOpInterface func) {
+  if (isa<gpu::GPUFuncOp>(func.getOperation()))
+    func->getParentOp()->erase();
+  else
+    func->erase();
+}
