@@ -16,6 +16,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "tuna/Pipelines/Pipelines.h"
 #include "tuna/Transforms/Passes.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -47,8 +49,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   context.allowUnregisteredDialects(); // As some lit tests do.
   ScopedDiagnosticHandler quiet(&context,
                                 [](Diagnostic &) { return success(); });
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      llvm::StringRef(reinterpret_cast<const char *>(data), size), &context);
+  // MLIR's lexer reads a buffer up to its terminating NUL, which libFuzzer's
+  // input lacks: copy it into a MemoryBuffer, as tuna-opt reads files.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(reinterpret_cast<const char *>(data), size)),
+      llvm::SMLoc());
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 0;
 
