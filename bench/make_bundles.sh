@@ -9,7 +9,7 @@ cmake --build "$build" --target tuna-compile
 "$build/bin/tuna-compile" "$root/kernels-mlir/scale.mlir" --target=nvptx:sm_90 \
   -o "$root/bench/out/bundles/scale.tuna"
 # The kernel library, one bundle per kernel, named after it (for
-# tuna-kernels-bench).
+# bench/gpu/compare.py and tuna-kernels-bench).
 for pair in axpy:axpy reduce:row_sum softmax:softmax layernorm:layernorm \
   transpose:transpose color_normalize:color_normalize; do
   "$build/bin/tuna-compile" "$root/kernels-mlir/${pair%%:*}.mlir" \

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Everything on the GPU machine in one call: build the runtime, the GPU tests
 # and the benchmarks from source (no LLVM/MLIR there), run the tests, run
-# Tuna's scale benchmark and its Triton twin, then the kernel library's, and
+# Tuna's scale benchmark (first calls, the disk cache, the tuning database,
+# launch overhead; Triton's first call and launch overhead beside it), then
+# bench/gpu/compare.py (device time of scale and the kernel library against
+# Triton, PyTorch/cuBLAS and the copy, one harness for every side), and
 # print short tables last. Logs go to $OUT when set.
 #
 # On the CPU side first: bash bench/make_bundles.sh (writes bench/out/bundles)
@@ -80,15 +83,16 @@ if not tuna:
 print("\nscale, code: %s (%d variants; default %s)" % (
     "nvcc-made PTX" if tuna[0]["source"] == "nvcc-ptx" else "bench/out/bundles/scale.tuna",
     tuna[0]["variants"], tuna[0]["default"]))
-print("%-10s %-16s %9s %9s %9s %9s %9s %9s %10s %7s" % (
-    "n", "tuna pick", "tuna GB/s", "dflt GB/s", "copy GB/s", "triton", "tuna 1st", "triton 1st", "tuna/copy", "wrong"))
+# Device time against Triton: the kernel library's tables (compare.py).
+print("%-10s %-16s %9s %9s %9s %9s %9s %10s %7s" % (
+    "n", "tuna pick", "tuna GB/s", "dflt GB/s", "copy GB/s", "tuna 1st", "triton 1st", "tuna/copy", "wrong"))
 for r in tuna:
     if "n" not in r:
         continue
     t = tshape.get(r["n"], {})
-    print("%-10d %-16s %9.1f %9.1f %9.1f %9s %8.0fms %8sms %9.1f%% %7d" % (
+    print("%-10d %-16s %9.1f %9.1f %9.1f %8.0fms %8sms %9.1f%% %7d" % (
         r["n"], r["pick"], r["tuned_gbps"], r["default_gbps"], r["copy_gbps"],
-        t.get("gbps", "-"), r["first_call_ms"], t.get("first_call_ms", "-"),
+        r["first_call_ms"], t.get("first_call_ms", "-"),
         100 * r["tuned_gbps"] / r["copy_gbps"], r["wrong"] + t.get("wrong", 0)))
 d = [r for r in tuna if "dispatch_n" in r]
 td = [r for r in triton if "dispatch_n" in r]
@@ -125,66 +129,29 @@ else
   scale_ok=$?
 fi
 
-# The kernel library (kernels-mlir/): Tuna tuned and default against the
-# Triton twins, PyTorch and a copy of as many bytes (matmuls: TFLOP/s against
-# Triton and cuBLAS); tuned on a fresh cache. TUNA_BENCH_ONLY=matmul (say)
-# runs only the kernels whose name starts with it, and skips the scale part.
-# One log for both (what comes back from the GPU machine is counted in files).
+# The kernel library (kernels-mlir/) against the Triton twins, PyTorch
+# (cuBLAS for the matmuls) and a copy of as many bytes, every side checked
+# and timed by one harness (bench/gpu/compare.py: the same events, samples,
+# statistic and L2 policy; L2-warm back-to-back and L2-cold single calls);
+# Tuna through its C API, tuned on a fresh cache. TUNA_BENCH_ONLY=matmul
+# (say) runs only the kernels whose name starts with it, and skips the scale
+# part.
 if [ ! -f "$bundles/axpy.tuna" ] && [ ! -f "$bundles/matmul.tuna" ]; then
   echo "no kernel library bundles in $bundles: kernel library skipped"
   exit $scale_ok
 fi
 # TUNA_KERNELS_TIMEOUT=S bounds it (a new kernel that hangs must not take
-# the Triton twins down with it; 0, the default: no bound).
+# the rest down with it; 0, the default: no bound).
 TUNA_CACHE_DIR=$(mktemp -d) timeout "${TUNA_KERNELS_TIMEOUT:-0}" \
-  "$build/bin/tuna-kernels-bench" "$bundles" \
-  $only > "$logs/kernels.log" 2>&1
+  python3 "$root/bench/gpu/compare.py" --bundles "$bundles" \
+  --lib "$build/lib/libtuna_runtime_shared.so" --only "$only" \
+  > "$logs/kernels.log" 2>&1
 kernels_rc=$?
-python3 "$root/bench/gpu/triton_kernels.py" $only >> "$logs/kernels.log" 2>&1
-ktriton_rc=$?
-python3 - "$logs/kernels.log" <<'PY'
-import json, sys
-def rows(path, tag):
-    return [json.loads(l[len(tag) + 1:]) for l in open(path) if l.startswith(tag + " ")]
-tuna, triton = rows(sys.argv[1], "TUNA"), rows(sys.argv[1], "TRITON")
-tr = {(r["kernel"], r["shape"]): r for r in triton}
-mm = [r for r in tuna if "tuned_tflops" in r]
-tuna = [r for r in tuna if "tuned_tflops" not in r]
-if mm:
-    print("\nmatmul (TFLOP/s, 2 M N K flops; cuBLAS = torch.matmul; ok = tuned, default and triton correct)")
-    print("%-16s %-21s %-40s %6s %7s %6s %6s %7s %7s %8s %7s %3s" % (
-        "kernel", "shape", "tuna pick", "tuned", "default", "triton", "cublas",
-        "tun/cub", "tun/trt", "max err", "1st ms", "ok"))
-    for r in mm:
-        # matmul_f16_wgmma computes what matmul_f16 does: the same twins.
-        twin = "matmul_f16" if r["kernel"] == "matmul_f16_wgmma" else r["kernel"]
-        t = tr.get((twin, r["shape"]), {})
-        alone = r["kernel"] == "mma_peak"  # No twin: the instruction's ceiling.
-        ok = r["ok"] and (alone or t.get("ok", 0))
-        err = max(r["err_tuned"], r["err_default"],
-                  0 if alone else t.get("err", float("inf")))
-        print("%-16s %-21s %-40s %6.1f %7.1f %6s %6s %7s %7s %8.1e %7.0f %3s" % (
-            r["kernel"], r["shape"], r["pick"], r["tuned_tflops"],
-            r["default_tflops"], t.get("tflops", "-"), t.get("torch_tflops", "-"),
-            "%.2f" % (r["tuned_tflops"] / t["torch_tflops"]) if t else "-",
-            "%.2f" % (r["tuned_tflops"] / t["tflops"]) if t else "-", err,
-            r["first_call_ms"], "yes" if ok else "NO"))
-if tuna:
-    print("\nkernel library (GB/s, bytes read + written once; ok = tuned, default and triton correct)")
-    print("%-15s %-22s %-20s %7s %7s %7s %7s %7s %7s %7s %8s %3s" % (
-        "kernel", "shape", "tuna pick", "tuned", "default", "copy", "triton", "torch",
-        "tun/cpy", "tun/trt", "max err", "ok"))
-    for r in tuna:
-        t = tr.get((r["kernel"], r["shape"]), {})
-        ok = r["ok"] and t.get("ok", 0)
-        err = max(r["err_tuned"], r["err_default"], t.get("err", float("inf")))
-        print("%-15s %-22s %-20s %7.0f %7.0f %7.0f %7s %7s %6.1f%% %7s %8.1e %3s" % (
-            r["kernel"], r["shape"], r["pick"], r["tuned_gbps"], r["default_gbps"],
-            r["copy_gbps"], t.get("gbps", "-"), t.get("torch_gbps", "-"),
-            100 * r["tuned_gbps"] / r["copy_gbps"],
-            "%.2f" % (r["tuned_gbps"] / t["gbps"]) if t else "-", err,
-            "yes" if ok else "NO"))
-PY
-grep -v '^TUNA\|^TRITON\|^device' "$logs/kernels.log" | tail -8
-echo "kernels rc=$kernels_rc triton rc=$ktriton_rc"
-[ $scale_ok -eq 0 ] && [ $kernels_rc -eq 0 ] && [ $ktriton_rc -eq 0 ]
+if grep -q '^tables:' "$logs/kernels.log"; then
+  sed -n '/^tables:/,$p' "$logs/kernels.log"
+  grep 'FAILED' "$logs/kernels.log"
+else
+  tail -30 "$logs/kernels.log"
+fi
+echo "kernels rc=$kernels_rc"
+[ $scale_ok -eq 0 ] && [ $kernels_rc -eq 0 ]

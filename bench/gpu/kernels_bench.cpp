@@ -14,7 +14,10 @@
 // reference is computed for a random sample of rows of C (a full double
 // reference of 4096^3 takes minutes), and every element of C must be finite
 // (written over the NaN poison).
-// Prints one `TUNA {json}` line per kernel and shape for bench/run_gpu.sh.
+// Prints one `TUNA {json}` line per kernel and shape. bench/run_gpu.sh
+// compares with Triton and cuBLAS through bench/gpu/compare.py instead (one
+// timing method for every side); this C++ driver is what
+// bench/profile_matmul.sh profiles (plain launches, no Python).
 //
 //===----------------------------------------------------------------------===//
 

@@ -4,6 +4,8 @@
 
 #include "tuna/runtime/Module.h"
 
+#include <algorithm>
+#include <cstring>
 #include <exception>
 #include <new>
 
@@ -79,6 +81,15 @@ ArgValue toArgValue(const TunaArg &arg, size_t index) {
   }
   return value;
 }
+
+/// Copies `text` into `buffer` of `size` bytes, cut and NUL-terminated.
+void copyOut(const std::string &text, char *buffer, size_t size) {
+  if (size == 0)
+    return;
+  size_t n = std::min(text.size(), size - 1);
+  std::memcpy(buffer, text.data(), n);
+  buffer[n] = '\0';
+}
 } // namespace
 
 extern "C" {
@@ -135,6 +146,24 @@ TunaStatus tunaKernelLaunch(TunaKernel *kernel, void *stream,
     for (size_t i = 0; i < count; ++i)
       new (&values[i]) ArgValue(toArgValue(args[i], i));
     reinterpret_cast<TunedKernel *>(kernel)->launch(stream, values, count);
+  });
+}
+
+TunaStatus tunaKernelLastChoice(TunaKernel *kernel, char *name,
+                                size_t nameSize, char *config,
+                                size_t configSize) {
+  if (!kernel || (!name && nameSize) || (!config && configSize))
+    return fail(TUNA_ERROR_INVALID_ARGUMENT,
+                "tunaKernelLastChoice: null kernel or buffer");
+  return guard([&] {
+    const std::vector<TuningReport> reports =
+        reinterpret_cast<TunedKernel *>(kernel)->reports();
+    if (reports.empty())
+      throw Error(ErrorCode::NotFound,
+                  "tunaKernelLastChoice: the kernel has not been launched");
+    const TuningReport &latest = reports.back();
+    copyOut(latest.chosenName, name, nameSize);
+    copyOut(latest.candidates[latest.chosen].config, config, configSize);
   });
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,7 +19,9 @@
 #include <set>
 #include <sstream>
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -64,9 +67,9 @@ void makeDirectories(const std::string &dir) {
 /// An flock held for the life of the object.
 class FileLock {
 public:
-  FileLock(const std::string &path, bool exclusive) {
+  FileLock(const std::string &path, bool exclusive, bool wait = true) {
     fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd >= 0 && !lock(exclusive)) {
+    if (fd >= 0 && !lock(exclusive, wait)) {
       ::close(fd);
       fd = -1;
     }
@@ -79,19 +82,23 @@ public:
   FileLock &operator=(const FileLock &) = delete;
 
   bool held() const { return fd >= 0; }
+  /// Another process holds the lock (and we did not wait).
+  bool busy() const { return contended; }
   /// Converts a shared lock to an exclusive one (not atomically: another
   /// writer may go first, so re-read after upgrading).
-  bool upgrade() { return fd >= 0 && lock(true); }
+  bool upgrade() { return fd >= 0 && lock(true, true); }
 
 private:
-  bool lock(bool exclusive) {
+  bool lock(bool exclusive, bool wait) {
     int result;
     do
-      result = ::flock(fd, exclusive ? LOCK_EX : LOCK_SH);
+      result = ::flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | (wait ? 0 : LOCK_NB));
     while (result != 0 && errno == EINTR);
+    contended = result != 0 && errno == EWOULDBLOCK;
     return result == 0;
   }
   int fd = -1;
+  bool contended = false;
 };
 
 json toJson(const CacheEntry &entry) {
@@ -102,42 +109,145 @@ json toJson(const CacheEntry &entry) {
   for (const auto &[name, ms] : entry.candidateMs)
     candidates[name] = ms;
   const CacheKey &key = entry.key;
-  return {{"device", key.device},       {"arch", key.arch},
-          {"driver", key.driver},       {"tuna", key.tunaVersion},
-          {"kernel", key.kernel},       {"source_hash", key.sourceHash},
-          {"signature", key.signature}, {"variant", entry.variant},
-          {"config", config},           {"tuning_ms", entry.tuningMs},
-          {"time", entry.time},         {"candidates", candidates}};
+  json value = {{"device", key.device},       {"arch", key.arch},
+                {"driver", key.driver},       {"tuna", key.tunaVersion},
+                {"kernel", key.kernel},       {"source_hash", key.sourceHash},
+                {"signature", key.signature}, {"variant", entry.variant},
+                {"config", config},           {"tuning_ms", entry.tuningMs},
+                {"time", entry.time},         {"candidates", candidates}};
+  if (!entry.failed.empty()) {
+    json failed = json::object();
+    for (const auto &[name, reason] : entry.failed)
+      failed[name] = reason;
+    value["failed"] = failed;
+  }
+  return value;
 }
 
-/// Throws json::exception naming the field when `value` is malformed.
+/// Why a field of an entry is malformed.
+struct BadField {
+  std::string what;
+};
+
+const json &field(const json &entry, const char *name) {
+  auto it = entry.find(name);
+  if (it == entry.end())
+    throw BadField{std::string(name) + ": missing"};
+  return *it;
+}
+
+std::string text(const json &entry, const char *name) {
+  const json &value = field(entry, name);
+  if (!value.is_string())
+    throw BadField{std::string(name) + ": expected a string, got " +
+                   value.dump()};
+  return value.get<std::string>();
+}
+
+/// An integer in int64 range written as one: 1024.5, 1e3, 2^63 and "7" are
+/// not.
+int64_t integer(const json &value, const std::string &name) {
+  if (value.is_number_integer() &&
+      (value.is_number_unsigned() ? value.get<uint64_t>() <= INT64_MAX : true))
+    return value.get<int64_t>();
+  throw BadField{name + ": expected an integer in int64 range, got " +
+                 value.dump()};
+}
+
+/// A finite, non-negative number of milliseconds.
+double milliseconds(const json &value, const std::string &name) {
+  if (value.is_number()) {
+    double ms = value.get<double>();
+    if (std::isfinite(ms) && ms >= 0)
+      return ms;
+  }
+  throw BadField{name + ": expected a finite number of milliseconds >= 0, got " +
+                 value.dump()};
+}
+
+/// Throws BadField naming the field when `value` is not a valid entry.
 CacheEntry fromJson(const json &value) {
+  if (!value.is_object())
+    throw BadField{"expected an object, got " + value.dump()};
   CacheEntry entry;
   CacheKey &key = entry.key;
-  value.at("device").get_to(key.device);
-  value.at("arch").get_to(key.arch);
-  value.at("driver").get_to(key.driver);
-  value.at("tuna").get_to(key.tunaVersion);
-  value.at("kernel").get_to(key.kernel);
-  value.at("source_hash").get_to(key.sourceHash);
-  value.at("signature").get_to(key.signature);
-  value.at("variant").get_to(entry.variant);
-  for (const auto &[name, param] : value.at("config").items())
-    entry.config.emplace_back(name, param.get<int64_t>());
-  entry.tuningMs = value.value("tuning_ms", 0.0);
-  entry.time = value.value("time", int64_t(0));
-  if (value.contains("candidates"))
-    for (const auto &[name, ms] : value.at("candidates").items())
-      entry.candidateMs.emplace_back(name, ms.get<double>());
+  key.device = text(value, "device");
+  key.arch = text(value, "arch");
+  key.driver = text(value, "driver");
+  key.tunaVersion = text(value, "tuna");
+  key.kernel = text(value, "kernel");
+  key.sourceHash = text(value, "source_hash");
+  const json &signature = field(value, "signature");
+  if (!signature.is_array())
+    throw BadField{"signature: expected an array, got " + signature.dump()};
+  for (size_t k = 0; k < signature.size(); ++k)
+    key.signature.push_back(
+        integer(signature[k], "signature[" + std::to_string(k) + "]"));
+  entry.variant = text(value, "variant");
+  const json &config = field(value, "config");
+  if (!config.is_object())
+    throw BadField{"config: expected an object, got " + config.dump()};
+  for (const auto &[name, param] : config.items())
+    entry.config.emplace_back(name, integer(param, "config." + name));
+  if (value.contains("tuning_ms"))
+    entry.tuningMs = milliseconds(value["tuning_ms"], "tuning_ms");
+  if (value.contains("time")) {
+    entry.time = integer(value["time"], "time");
+    if (entry.time < 0)
+      throw BadField{"time: expected Unix seconds >= 0, got " +
+                     std::to_string(entry.time)};
+  }
+  if (value.contains("candidates")) {
+    const json &candidates = value["candidates"];
+    if (!candidates.is_object())
+      throw BadField{"candidates: expected an object, got " +
+                     candidates.dump()};
+    for (const auto &[name, ms] : candidates.items())
+      entry.candidateMs.emplace_back(name,
+                                     milliseconds(ms, "candidates." + name));
+  }
+  if (value.contains("failed")) {
+    const json &failed = value["failed"];
+    if (!failed.is_object())
+      throw BadField{"failed: expected an object, got " + failed.dump()};
+    for (const auto &[name, reason] : failed.items()) {
+      if (!reason.is_string())
+        throw BadField{"failed." + name + ": expected a string, got " +
+                       reason.dump()};
+      entry.failed.emplace_back(name, reason.get<std::string>());
+    }
+  }
   return entry;
 }
 
 /// A cache file as read.
 struct Contents {
   enum class State { Absent, Ok, Damaged, Newer } state = State::Absent;
+  /// The valid entries, one per key (duplicates merged: see mergeEntry).
   std::vector<CacheEntry> entries;
   std::string why; ///< Damaged, Newer: what is wrong.
+  /// Ok: why each malformed entry was dropped ("entries[3]: time: ...").
+  std::vector<std::string> dropped;
+  int duplicates = 0; ///< Entries merged into another of the same key.
 };
+
+/// Adds `entry` to `entries`, or replaces the entry of its key if that is
+/// not newer (equally new: the later one wins, as a re-tuning within the
+/// same second replaces the entry it could not use). Returns whether the key
+/// was new (0), replaced (1) or kept (2).
+int mergeEntry(std::vector<CacheEntry> &entries, const CacheEntry &entry) {
+  auto old =
+      std::find_if(entries.begin(), entries.end(),
+                   [&](const CacheEntry &other) { return other.key == entry.key; });
+  if (old == entries.end()) {
+    entries.push_back(entry);
+    return 0;
+  }
+  if (old->time > entry.time)
+    return 2;
+  *old = entry;
+  return 1;
+}
 
 Contents readContents(const std::string &path) {
   Contents contents;
@@ -146,39 +256,63 @@ Contents readContents(const std::string &path) {
     return contents;
   std::ostringstream text;
   text << in.rdbuf();
+  contents.state = Contents::State::Damaged;
+  json doc;
   try {
-    json doc = json::parse(text.str());
-    if (!doc.is_object() || doc.value("format", "") != kFormat) {
-      contents.state = Contents::State::Damaged;
-      contents.why = std::string("not a ") + kFormat + " file";
-      return contents;
-    }
-    int version = doc.value("version", 0);
-    if (version > kVersion) {
-      contents.state = Contents::State::Newer;
-      contents.why = "written by a newer Tuna (cache format version " +
-                     std::to_string(version) + "; this runtime reads up to " +
-                     std::to_string(kVersion) + ")";
-      return contents;
-    }
-    const json &entries = doc.at("entries");
-    if (!entries.is_array())
-      throw Error(ErrorCode::InvalidArgument, "entries: expected an array");
-    for (size_t i = 0; i < entries.size(); ++i) {
-      try {
-        contents.entries.push_back(fromJson(entries[i]));
-      } catch (const json::exception &e) {
-        throw Error(ErrorCode::InvalidArgument,
-                    "entries[" + std::to_string(i) + "]: " + e.what());
-      }
-    }
-    contents.state = Contents::State::Ok;
-  } catch (const std::exception &e) { // json::exception or Error.
-    contents.state = Contents::State::Damaged;
-    contents.entries.clear();
+    doc = json::parse(text.str());
+  } catch (const json::exception &e) {
     contents.why = e.what();
+    return contents;
   }
+  if (!doc.is_object() || !doc.contains("format") ||
+      doc["format"] != kFormat) {
+    contents.why = std::string("not a ") + kFormat + " file";
+    return contents;
+  }
+  const json *version = doc.contains("version") ? &doc["version"] : nullptr;
+  // Only an integer is a version: 1e30 or 2^64 must not convert to one.
+  if (!version || !version->is_number_integer() ||
+      (version->is_number_unsigned() ? version->get<uint64_t>() < 1
+                                     : version->get<int64_t>() < 1)) {
+    contents.why = "version: expected an integer >= 1, got " +
+                   (version ? version->dump() : std::string("nothing"));
+    return contents;
+  }
+  if (version->get<uint64_t>() > kVersion) {
+    contents.state = Contents::State::Newer;
+    contents.why = "written by a newer Tuna (cache format version " +
+                   version->dump() + "; this runtime reads up to " +
+                   std::to_string(kVersion) + ")";
+    return contents;
+  }
+  if (!doc.contains("entries") || !doc["entries"].is_array()) {
+    contents.why = "entries: expected an array";
+    return contents;
+  }
+  const json &entries = doc["entries"];
+  for (size_t i = 0; i < entries.size(); ++i) {
+    try {
+      contents.duplicates += mergeEntry(contents.entries, fromJson(entries[i])) != 0;
+    } catch (const BadField &bad) {
+      contents.dropped.push_back("entries[" + std::to_string(i) +
+                                 "]: " + bad.what);
+    }
+  }
+  contents.state = Contents::State::Ok;
   return contents;
+}
+
+/// Says once per file version what was dropped from it.
+void reportDropped(const std::string &path, const Contents &contents) {
+  if (contents.dropped.empty())
+    return;
+  std::string message = "ignoring " + std::to_string(contents.dropped.size()) +
+                        " malformed entr" +
+                        (contents.dropped.size() == 1 ? "y" : "ies") + " of " +
+                        path + " (dropped at its next update):";
+  for (const std::string &why : contents.dropped)
+    message += "\n  " + why;
+  warnOnce(message);
 }
 
 /// One version of a file: writers replace cache files by renaming a new
@@ -289,10 +423,39 @@ void writeAtomically(const std::string &path,
   }
 }
 
+/// Removes the `<path>.tmp-<pid>` files of processes that no longer exist
+/// (killed while writing). Call with the exclusive lock held: a live writer
+/// writes its temporary file only under that lock.
+void removeStaleTemporaries(const std::string &path) {
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  std::string prefix =
+      (slash == std::string::npos ? path : path.substr(slash + 1)) + ".tmp-";
+  DIR *listing = ::opendir(dir.c_str());
+  if (!listing)
+    return;
+  while (dirent *entry = ::readdir(listing)) {
+    std::string name = entry->d_name;
+    if (name.compare(0, prefix.size(), prefix) != 0)
+      continue;
+    std::string digits = name.substr(prefix.size());
+    if (digits.empty() || digits.size() > 9 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    pid_t pid = static_cast<pid_t>(std::stol(digits));
+    if (pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH &&
+        std::remove((dir + "/" + name).c_str()) == 0)
+      warnOnce("removed " + dir + "/" + name + ", left by process " + digits +
+               " which no longer exists");
+  }
+  ::closedir(listing);
+}
+
 /// Reads the cache for a change under the exclusive lock: a damaged file is
 /// set aside (and the change starts from nothing), a newer one is an error.
 std::vector<CacheEntry> readForUpdate(const std::string &path) {
   Contents contents = readContents(path);
+  reportDropped(path, contents);
   if (contents.state == Contents::State::Newer)
     throw Error(ErrorCode::Unsupported,
                 path + ": " + contents.why + "; leaving it as it is");
@@ -325,6 +488,8 @@ CacheEntry makeCacheEntry(const DeviceInfo &device, const Kernel &kernel,
   for (const CandidateResult &c : report.candidates)
     if (c.status == CandidateStatus::Measured)
       entry.candidateMs.emplace_back(c.name, c.medianMs);
+    else if (c.status == CandidateStatus::Failed)
+      entry.failed.emplace_back(c.name, c.reason);
   entry.time = static_cast<int64_t>(std::time(nullptr));
   return entry;
 }
@@ -340,13 +505,16 @@ std::string defaultCacheDirectory() {
 }
 
 std::optional<CacheEntry> TuningCache::lookup(const CacheKey &key,
-                                              bool versionCheck) const {
+                                              bool versionCheck,
+                                              bool wait) const {
   if (::access(file.c_str(), F_OK) != 0)
     return std::nullopt;
-  FileLock lock(file + ".lock", /*exclusive=*/false);
+  FileLock lock(file + ".lock", /*exclusive=*/false, wait);
+  if (lock.busy())
+    return std::nullopt;
   std::shared_ptr<const Contents> read = readContentsOnce(file);
   if (read->state == Contents::State::Damaged) {
-    if (lock.upgrade()) {
+    if (wait && lock.upgrade()) {
       // Set it aside now, unless a writer replaced it while we upgraded.
       Contents again = readContents(file);
       if (again.state == Contents::State::Damaged)
@@ -357,6 +525,7 @@ std::optional<CacheEntry> TuningCache::lookup(const CacheKey &key,
   }
   if (read->state == Contents::State::Newer)
     warnOnce(file + ": " + read->why + "; not using it");
+  reportDropped(file, *read);
   const Contents &contents = *read;
   const CacheEntry *found = nullptr;
   for (const CacheEntry &entry : contents.entries) {
@@ -393,23 +562,13 @@ MergeCounts TuningCache::merge(const std::vector<CacheEntry> &incoming) const {
   if (!lock.held())
     throw Error(ErrorCode::InvalidArgument,
                 systemError("lock", file + ".lock"));
+  removeStaleTemporaries(file);
   std::vector<CacheEntry> entries = readForUpdate(file);
   MergeCounts counts;
   for (const CacheEntry &entry : incoming) {
-    auto old = std::find_if(
-        entries.begin(), entries.end(),
-        [&](const CacheEntry &other) { return other.key == entry.key; });
-    if (old == entries.end()) {
-      entries.push_back(entry);
-      ++counts.added;
-    } else if (old->time > entry.time) {
-      ++counts.kept;
-    } else {
-      // Equally new: the incoming entry is the more recent decision (a
-      // re-tuning replaces an entry it could not use within a second).
-      *old = entry;
-      ++counts.replaced;
-    }
+    int outcome = mergeEntry(entries, entry);
+    ++(outcome == 0 ? counts.added : outcome == 1 ? counts.replaced
+                                                   : counts.kept);
   }
   writeAtomically(file, entries);
   return counts;
@@ -423,6 +582,7 @@ int TuningCache::remove(
   if (!lock.held())
     throw Error(ErrorCode::InvalidArgument,
                 systemError("lock", file + ".lock"));
+  removeStaleTemporaries(file);
   std::vector<CacheEntry> entries = readForUpdate(file);
   size_t before = entries.size();
   entries.erase(std::remove_if(entries.begin(), entries.end(), select),
@@ -446,6 +606,10 @@ std::vector<CacheEntry> readCacheFile(const std::string &path) {
   case Contents::State::Ok:
     break;
   }
+  if (!contents.dropped.empty())
+    throw Error(ErrorCode::InvalidArgument,
+                path + ": not a readable Tuna tuning cache: " +
+                    contents.dropped.front());
   return std::move(contents.entries);
 }
 

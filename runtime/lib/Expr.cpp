@@ -6,37 +6,33 @@
 namespace tuna {
 
 namespace {
-int64_t wrapAdd(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) +
-                              static_cast<uint64_t>(b));
-}
-
-int64_t wrapMul(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) *
-                              static_cast<uint64_t>(b));
-}
-
 bool isBinary(ExprNode::Op op) {
   return op != ExprNode::Op::Const && op != ExprNode::Op::Dim;
 }
 
-/// Applies a binary operator; false on division by zero.
-bool apply(ExprNode::Op op, int64_t lhs, int64_t rhs, int64_t &result) {
+/// Applies a binary operator; false (saying why) on division by zero or a
+/// result outside int64.
+bool apply(ExprNode::Op op, int64_t lhs, int64_t rhs, int64_t &result,
+           ExprError &error) {
+  error = ExprError::Overflow;
   switch (op) {
   case ExprNode::Op::Add:
-    result = wrapAdd(lhs, rhs);
-    return true;
+    return !__builtin_add_overflow(lhs, rhs, &result);
   case ExprNode::Op::Mul:
-    result = wrapMul(lhs, rhs);
-    return true;
+    return !__builtin_mul_overflow(lhs, rhs, &result);
   case ExprNode::Op::Mod:
   case ExprNode::Op::FloorDiv:
   case ExprNode::Op::CeilDiv:
-    if (rhs == 0)
+    if (rhs == 0) {
+      error = ExprError::DivisionByZero;
       return false;
-    if (rhs == -1) { // INT64_MIN / -1 overflows; the wrapped result is exact.
-      result = op == ExprNode::Op::Mod ? 0 : wrapMul(lhs, -1);
-      return true;
+    }
+    if (rhs == -1) { // INT64_MIN / -1 is the one quotient out of range.
+      if (op == ExprNode::Op::Mod) {
+        result = 0;
+        return true;
+      }
+      return !__builtin_mul_overflow(lhs, int64_t(-1), &result);
     }
     result = op == ExprNode::Op::Mod        ? floorMod(lhs, rhs)
              : op == ExprNode::Op::FloorDiv ? floorDiv(lhs, rhs)
@@ -68,6 +64,11 @@ const char *opSpelling(ExprNode::Op op) {
   return " ? ";
 }
 } // namespace
+
+const char *describeExprError(ExprError error) {
+  return error == ExprError::DivisionByZero ? "divides by zero"
+                                            : "overflows 64-bit integers";
+}
 
 int64_t floorDiv(int64_t lhs, int64_t rhs) {
   int64_t quotient = lhs / rhs;
@@ -151,7 +152,7 @@ CompiledExpr CompiledExpr::compile(const Expr &expr, size_t numDims,
   compiled.nodes = expr;
   if (!hasDim) {
     int64_t value;
-    if (compiled.evaluateNodes(nullptr, value)) {
+    if (compiled.evaluateNodes(nullptr, value, nullptr)) {
       compiled.nodes.clear();
       compiled.constant = value;
     }
@@ -159,7 +160,8 @@ CompiledExpr CompiledExpr::compile(const Expr &expr, size_t numDims,
   return compiled;
 }
 
-bool CompiledExpr::evaluateNodes(const int64_t *dims, int64_t &result) const {
+bool CompiledExpr::evaluateNodes(const int64_t *dims, int64_t &result,
+                                 ExprError *error) const {
   int64_t stack[kMaxExprDepth];
   int top = 0;
   for (const ExprNode &node : nodes) {
@@ -170,11 +172,16 @@ bool CompiledExpr::evaluateNodes(const int64_t *dims, int64_t &result) const {
     case ExprNode::Op::Dim:
       stack[top++] = dims[node.value];
       break;
-    default:
+    default: {
       --top;
-      if (!apply(node.op, stack[top - 1], stack[top], stack[top - 1]))
+      ExprError why;
+      if (!apply(node.op, stack[top - 1], stack[top], stack[top - 1], why)) {
+        if (error)
+          *error = why;
         return false;
+      }
       break;
+    }
     }
   }
   result = stack[0];

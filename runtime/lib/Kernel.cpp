@@ -195,35 +195,75 @@ void TunedKernel::Impl::computeKey(const ArgValue *args, int64_t *keyValues,
 }
 
 std::string DimsProblem::describe() const {
-  return std::string(field) + (divisionByZero
-                                   ? " divides by zero"
-                                   : " evaluates to " + std::to_string(value));
+  std::string name = field;
+  switch (kind) {
+  case Kind::DivisionByZero:
+    return name + " divides by zero";
+  case Kind::Overflow:
+    return name + " overflows 64-bit integers";
+  case Kind::OutOfRange:
+    return name + " evaluates to " + std::to_string(value);
+  case Kind::OverLimit:
+    break;
+  }
+  if (name == "threads per block")
+    return std::to_string(value) + " threads per block, the device allows " +
+           std::to_string(limit) + " for this function";
+  if (name == "shared memory")
+    return std::to_string(value) + " bytes of shared memory, the device has " +
+           std::to_string(limit);
+  return name + " evaluates to " + std::to_string(value) +
+         ", over the device's limit of " + std::to_string(limit);
 }
 
 bool TunedKernel::Impl::computeDims(const VariantState &variant,
                                     const int64_t *keyValues, LaunchDims &dims,
                                     DimsProblem &problem) const {
+  using Kind = DimsProblem::Kind;
   static const char *const gridNames[] = {"grid.x", "grid.y", "grid.z"};
   static const char *const blockNames[] = {"block.x", "block.y", "block.z"};
+  const DeviceInfo &info = backend.info();
+  auto fail = [&](Kind kind, const char *field, int64_t value, int64_t limit) {
+    problem = {kind, field, value, limit};
+    return false;
+  };
   auto check = [&](const CompiledExpr &expr, const char *field, int64_t min,
-                   uint32_t &out) {
+                   int64_t max, uint32_t &out) {
     int64_t value;
-    if (!expr.evaluate(keyValues, value)) {
-      problem = {field, true, 0};
-      return false;
-    }
-    if (value < min || value > UINT32_MAX) {
-      problem = {field, false, value};
-      return false;
-    }
+    ExprError error;
+    if (!expr.evaluate(keyValues, value, &error))
+      return fail(error == ExprError::DivisionByZero ? Kind::DivisionByZero
+                                                     : Kind::Overflow,
+                  field, 0, 0);
+    if (value < min || value > UINT32_MAX)
+      return fail(Kind::OutOfRange, field, value, 0);
+    if (value > max)
+      return fail(Kind::OverLimit, field, value, max);
     out = static_cast<uint32_t>(value);
     return true;
   };
   for (int d = 0; d < 3; ++d)
-    if (!check(variant.grid[d], gridNames[d], 0, dims.grid[d]) ||
-        !check(variant.block[d], blockNames[d], 1, dims.block[d]))
+    if (!check(variant.grid[d], gridNames[d], 0, info.maxGridDim[d],
+               dims.grid[d]) ||
+        !check(variant.block[d], blockNames[d], 1, info.maxBlockDim[d],
+               dims.block[d]))
       return false;
-  return check(variant.sharedBytes, "sharedMemBytes", 0, dims.sharedBytes);
+  if (!check(variant.sharedBytes, "sharedMemBytes", 0, INT64_MAX,
+             dims.sharedBytes))
+    return false;
+  int64_t threads = int64_t(dims.block[0]) * dims.block[1];
+  if (threads > INT32_MAX || (threads *= dims.block[2]) > INT32_MAX ||
+      threads > info.maxThreadsPerBlock)
+    return fail(Kind::OverLimit, "threads per block", threads,
+                info.maxThreadsPerBlock);
+  if (variant.function && threads > variant.limits.maxThreadsPerBlock)
+    return fail(Kind::OverLimit, "threads per block", threads,
+                variant.limits.maxThreadsPerBlock);
+  int64_t shared = int64_t(dims.sharedBytes) + variant.limits.staticSharedBytes;
+  if (shared > info.maxSharedBytesPerBlock)
+    return fail(Kind::OverLimit, "shared memory", shared,
+                info.maxSharedBytesPerBlock);
+  return true;
 }
 
 void TunedKernel::Impl::launchVariant(int index, StreamHandle stream,
@@ -236,8 +276,10 @@ void TunedKernel::Impl::launchVariant(int index, StreamHandle stream,
                 describe() + " variant '" + variant.spec->name +
                     "': " + problem.describe() + " for key values " +
                     formatSignature(keyValues, spec.key.size()));
+  // An empty grid: nothing to compute (tuning never picks a variant with an
+  // empty grid where another one has work, see Tuner.cpp).
   if (dims.grid[0] == 0 || dims.grid[1] == 0 || dims.grid[2] == 0)
-    return; // An empty grid: nothing to compute.
+    return;
   backend.launch(variant.function, stream, dims, params);
 }
 

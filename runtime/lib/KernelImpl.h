@@ -25,9 +25,18 @@ struct LoweredArgs {
 
 /// Why a launch geometry is invalid.
 struct DimsProblem {
-  const char *field = nullptr; ///< "grid.x", ..., "sharedMemBytes".
-  bool divisionByZero = false;
-  int64_t value = 0; ///< The out-of-range value otherwise.
+  enum class Kind {
+    DivisionByZero, ///< The expression of `field` divides by zero.
+    Overflow,       ///< ... overflows int64.
+    OutOfRange,     ///< `value` is negative, zero for a block, or > 2^32-1.
+    OverLimit,      ///< `value` exceeds the device's or function's `limit`.
+  };
+  Kind kind = Kind::OutOfRange;
+  /// "grid.x", ..., "block.z", "sharedMemBytes", "threads per block",
+  /// "shared memory".
+  const char *field = nullptr;
+  int64_t value = 0;
+  int64_t limit = 0;
 
   std::string describe() const;
 };
@@ -86,7 +95,9 @@ struct TunedKernel::Impl {
   /// Raw and bucketed key values of checked arguments.
   void computeKey(const ArgValue *args, int64_t *keyValues,
                   int64_t *signature) const;
-  /// Evaluates the launch geometry; false (filling `problem`) if invalid.
+  /// Evaluates the launch geometry and checks it against the device's and
+  /// the function's limits (those of a loaded variant); false (filling
+  /// `problem`) if invalid. An empty grid is valid. Allocates nothing.
   bool computeDims(const VariantState &variant, const int64_t *keyValues,
                    LaunchDims &dims, DimsProblem &problem) const;
   /// Launches variant `index`; throws if its geometry is invalid.
@@ -95,6 +106,23 @@ struct TunedKernel::Impl {
   /// The miss path: decides the variant of `signature`, publishes it.
   int decide(StreamHandle stream, const ArgValue *args, size_t count,
              const int64_t *keyValues, const int64_t *signature);
+  /// The variant of `signature` during a graph capture (see
+  /// Backend::isCapturing): the cache's or a database's pick, else the
+  /// default, with nothing measured, allocated or synchronized, and nothing
+  /// published, so the next launch outside capture tunes. Call with the
+  /// device's tuning mutex held.
+  int pickDuringCapture(StreamHandle stream, const ArgValue *args,
+                        size_t count, const int64_t *keyValues,
+                        const int64_t *signature);
+  /// What the disk cache or a tuning database remembers of `signature`:
+  /// the variant it picked (TuneMode::On only; else -1) and the variants
+  /// that failed in an earlier tuning (On and Always), never run again.
+  struct Persisted {
+    int variant = -1;
+    std::vector<std::pair<std::string, std::string>> failed;
+  };
+  /// Without `wait`, a file locked by a writer is skipped.
+  Persisted persisted(const int64_t *signature, bool wait) const;
   /// The variant a disk-cache entry names, if it is still in the bundle
   /// with the same configuration; else -1.
   int cachedVariant(const CacheEntry &entry) const;
@@ -117,6 +145,9 @@ struct TunedKernel::Impl {
   /// device's tuning mutex, like `history`.
   std::vector<std::unique_ptr<SignatureTable>> tables;
   std::vector<TuningReport> history;
+  /// Whether a launch during capture was reported (verbose); guarded by the
+  /// device's tuning mutex.
+  bool captureNoticed = false;
 };
 
 } // namespace tuna

@@ -60,6 +60,11 @@ Options Options::fromEnvironment() {
   options.versionCheck = readFlag("TUNA_VERSION_CHECK", options.versionCheck);
   options.atol = readNumber("TUNA_CHECK_ATOL", options.atol);
   options.rtol = readNumber("TUNA_CHECK_RTOL", options.rtol);
+  options.isolate = readFlag("TUNA_ISOLATE", options.isolate);
+  if (const char *worker = std::getenv("TUNA_WORKER"))
+    options.workerPath = worker;
+  options.tuneTimeoutMs =
+      readNumber("TUNA_TUNE_TIMEOUT_MS", options.tuneTimeoutMs);
   return options;
 }
 

@@ -6,6 +6,21 @@
 
 namespace tuna {
 
+ViewExtent viewExtent(const MemRefView &view) {
+  // The elements the view can reach: [offset + low, offset + high].
+  int64_t low = 0, high = 0;
+  for (int d = 0; d < view.rank; ++d) {
+    if (view.sizes[d] == 0)
+      return {};
+    int64_t reach = (view.sizes[d] - 1) * view.strides[d];
+    (reach < 0 ? low : high) += reach;
+  }
+  size_t elementSize = scalarTypeSize(view.type);
+  const char *first = static_cast<const char *>(view.aligned) +
+                      (view.offset + low) * static_cast<int64_t>(elementSize);
+  return {first, low, static_cast<size_t>(high - low + 1) * elementSize};
+}
+
 ScratchArgs::ScratchArgs(Backend &backend, StreamHandle stream,
                          const Kernel &spec, const ArgValue *args, size_t count)
     : backend(backend), stream(stream), copies(args, args + count) {
@@ -14,25 +29,13 @@ ScratchArgs::ScratchArgs(Backend &backend, StreamHandle stream,
       if (!spec.args[i].written)
         continue;
       MemRefView &view = copies[i].memref;
-      // The elements the view can reach: [offset + low, offset + high].
-      int64_t low = 0, high = 0;
-      bool empty = false;
-      for (int d = 0; d < view.rank; ++d) {
-        empty |= view.sizes[d] == 0;
-        int64_t reach = (view.sizes[d] - 1) * view.strides[d];
-        (reach < 0 ? low : high) += reach;
-      }
-      if (empty)
+      ViewExtent extent = viewExtent(view);
+      if (!extent.bytes)
         continue;
-      size_t elementSize = scalarTypeSize(view.type);
-      size_t bytes = static_cast<size_t>(high - low + 1) * elementSize;
-      const char *source =
-          static_cast<const char *>(view.aligned) +
-          (view.offset + low) * static_cast<int64_t>(elementSize);
-      char *buffer = static_cast<char *>(backend.allocate(bytes));
-      scratch.push_back({i, view.type, source, buffer, bytes});
+      char *buffer = static_cast<char *>(backend.allocate(extent.bytes));
+      scratch.push_back({i, view.type, extent.first, buffer, extent.bytes});
       view.allocated = view.aligned = buffer;
-      view.offset = -low;
+      view.offset = -extent.low;
     }
   } catch (...) {
     for (const Buffer &buffer : scratch)

@@ -17,6 +17,15 @@
 
 namespace tuna {
 
+/// The memory a view can reach: `bytes` from `first`, the element at
+/// view.offset + low; bytes is 0 for a view with no elements.
+struct ViewExtent {
+  const char *first = nullptr;
+  int64_t low = 0;
+  size_t bytes = 0;
+};
+ViewExtent viewExtent(const MemRefView &view);
+
 class ScratchArgs {
 public:
   struct Buffer {

@@ -8,11 +8,13 @@
 // candidates on scratch copies of the written buffers: optional correctness
 // check against the default variant, warm-up, batched timed samples until
 // the median is stable or the budget is spent, early elimination of clear
-// losers. The fastest correct candidate wins and is published.
+// losers. The fastest correct candidate wins and is published. With
+// Options::isolate the same loop runs in a worker process (Isolation.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Compare.h"
+#include "Isolation.h"
 #include "KernelImpl.h"
 #include "Scratch.h"
 #include "tuna/runtime/Cache.h"
@@ -76,19 +78,30 @@ public:
     report.mode = options.mode;
   }
 
-  /// Decides; `cached` is the variant the disk cache remembers, or -1.
-  /// Loads only the code the decision needs: the cache's pick, or the
-  /// default when nothing is measured, or every candidate when tuning.
-  TuningReport run(int cached) {
+  /// Decides; `persisted` is what the disk cache remembers: its pick, or
+  /// -1, and the variants that failed before (never run again). Loads only
+  /// the code the decision needs: the cache's pick, or the default when
+  /// nothing is measured, or every candidate when tuning. Without `tune`,
+  /// nothing is measured and nothing printed.
+  TuningReport run(const TunedKernel::Impl::Persisted &persisted,
+                   bool tune = true) {
+    int cached = persisted.variant;
     Clock::time_point start = Clock::now();
     classify();
+    for (const auto &[name, reason] : persisted.failed)
+      for (CandidateResult &result : report.candidates)
+        if (result.name == name && result.status == CandidateStatus::NotTimed) {
+          result.status = CandidateStatus::Failed;
+          result.reason = "failed in an earlier tuning: " + reason;
+        }
     std::vector<int> candidates;
     for (const CandidateResult &result : report.candidates)
       if (result.status == CandidateStatus::NotTimed)
         candidates.push_back(result.variant);
     if (candidates.empty())
       throw Error(ErrorCode::Unsupported, noCandidateMessage());
-    bool measure = options.mode != TuneMode::Off && candidates.size() > 1;
+    bool measure = tune && options.mode != TuneMode::Off &&
+                   candidates.size() > 1 && !noWork;
     int fallback = isCandidate(kernel.spec.defaultVariant)
                        ? kernel.spec.defaultVariant
                        : candidates.front();
@@ -122,7 +135,7 @@ public:
     }
     report.chosenName = kernel.spec.variants[report.chosen].name;
     report.wallMs = msSince(start);
-    if (options.verbose)
+    if (options.verbose && tune)
       print();
     return std::move(report);
   }
@@ -154,9 +167,31 @@ private:
       } else if (variant.code < 0) {
         result.reason = "no code for " + info.platform + " " + info.arch;
         result.status = CandidateStatus::Unrunnable;
+      } else {
+        result.reason = overLimits(variant, dims[v]);
+        if (!result.reason.empty())
+          result.status = CandidateStatus::Unrunnable;
       }
       report.candidates.push_back(std::move(result));
     }
+    // A variant that would launch nothing where another does work is
+    // broken for these key values (an empty grid would also time as the
+    // fastest); when no variant has work, the launch is a no-op.
+    bool someWork = false;
+    for (size_t v = 0; v < kernel.variants.size(); ++v)
+      someWork |= isCandidate(static_cast<int>(v)) && !isEmpty(dims[v]);
+    for (size_t v = 0; someWork && v < kernel.variants.size(); ++v) {
+      if (!isCandidate(static_cast<int>(v)) || !isEmpty(dims[v]))
+        continue;
+      const LaunchDims &geometry = dims[v];
+      report.candidates[v].status = CandidateStatus::Unrunnable;
+      report.candidates[v].reason =
+          "an empty grid (" + std::to_string(geometry.grid[0]) + "x" +
+          std::to_string(geometry.grid[1]) + "x" +
+          std::to_string(geometry.grid[2]) +
+          ") where other variants launch work";
+    }
+    noWork = !someWork;
   }
 
   /// Loads candidate `v` and checks the launch against the device and the
@@ -206,24 +241,17 @@ private:
     return "";
   }
 
-  /// Evaluates the geometry into `out`; describes what the device cannot do.
+  /// Evaluates the geometry into `out`; describes what the device or the
+  /// (loaded) function cannot do.
   std::string overLimits(const VariantState &variant, LaunchDims &out) const {
     DimsProblem problem;
     if (!kernel.computeDims(variant, keyValues, out, problem))
       return problem.describe();
-    const DeviceInfo &info = backend.info();
-    uint64_t threads = uint64_t(out.block[0]) * out.block[1] * out.block[2];
-    uint64_t maxThreads = static_cast<uint64_t>(
-        std::min(info.maxThreadsPerBlock, variant.limits.maxThreadsPerBlock));
-    if (threads > maxThreads)
-      return std::to_string(threads) + " threads per block, the device " +
-             "allows " + std::to_string(maxThreads) + " for this function";
-    int64_t shared =
-        int64_t(out.sharedBytes) + variant.limits.staticSharedBytes;
-    if (shared > info.maxSharedBytesPerBlock)
-      return std::to_string(shared) + " bytes of shared memory, the device " +
-             "has " + std::to_string(info.maxSharedBytesPerBlock);
     return "";
+  }
+
+  static bool isEmpty(const LaunchDims &geometry) {
+    return !geometry.grid[0] || !geometry.grid[1] || !geometry.grid[2];
   }
 
   std::string noCandidateMessage() const {
@@ -235,56 +263,22 @@ private:
   }
 
   void launch(int variant, void **params) {
-    const LaunchDims &geometry = dims[variant];
-    if (geometry.grid[0] && geometry.grid[1] && geometry.grid[2])
-      backend.launch(kernel.variants[variant].function, stream, geometry,
-                     params);
+    backend.launch(kernel.variants[variant].function, stream, dims[variant],
+                   params);
   }
 
   void benchmark(const std::vector<int> &candidates) {
-    ScratchArgs scratch(backend, stream, kernel.spec, args, count);
-    auto lowered = std::make_unique<LoweredArgs>();
-    kernel.lower(scratch.args(), scratch.size(), *lowered);
-    EventPair events(backend);
-
-    std::vector<std::string> reference;
-    bool check = prepareCheck(scratch, lowered->params, reference);
+    TimingPlan plan;
     // The default goes first: it sets the bar for early elimination.
-    std::vector<int> order = candidates;
-    std::stable_partition(order.begin(), order.end(), [&](int v) {
+    plan.order = candidates;
+    std::stable_partition(plan.order.begin(), plan.order.end(), [&](int v) {
       return v == kernel.spec.defaultVariant;
     });
-
-    Clock::time_point start = Clock::now();
-    double bestMedian = INFINITY;
-    for (size_t k = 0; k < order.size(); ++k) {
-      int v = order[k];
-      CandidateResult &result = report.candidates[v];
-      // Each candidate gets at most its fair share of what is left.
-      double budget = std::min(options.candidateBudgetMs,
-                               (options.totalBudgetMs - msSince(start)) /
-                                   static_cast<double>(order.size() - k));
-      try {
-        if (check && v != kernel.spec.defaultVariant) {
-          scratch.reset();
-          launch(v, lowered->params);
-          backend.synchronize(stream);
-          if (std::string wrong = compare(scratch, reference); !wrong.empty()) {
-            result.status = CandidateStatus::WrongResult;
-            result.reason = wrong;
-            continue;
-          }
-        }
-        scratch.reset();
-        measure(v, lowered->params, events, bestMedian, budget, result);
-      } catch (const Error &e) {
-        result.status = CandidateStatus::Unrunnable;
-        result.reason = e.what();
-        continue;
-      }
-      if (result.status == CandidateStatus::Measured)
-        bestMedian = std::min(bestMedian, result.medianMs);
-    }
+    plan.budgetMs = options.totalBudgetMs;
+    if (options.isolate && canIsolate(backend))
+      timeInWorker(kernel, stream, args, count, plan, report);
+    else
+      timeCandidates(plan, nullptr);
 
     for (int v : candidates) {
       const CandidateResult &result = report.candidates[v];
@@ -298,10 +292,87 @@ private:
                   where() + ": every candidate failed:" + failures());
   }
 
+public:
+  /// The worker's entry (timeForWorker): the variants of `failed` marked.
+  void timeForWorker(const TimingPlan &plan, const std::vector<int> &failed,
+                     TimingObserver &observer) {
+    classify();
+    for (int v : failed) {
+      report.candidates[v].status = CandidateStatus::Failed;
+      report.candidates[v].reason = "failed in this tuning";
+    }
+    timeCandidates(plan, &observer);
+  }
+
+private:
+  /// The timing loop over `plan.order`; reports each step to `observer`
+  /// when there is one (in a worker, where the code is loaded here).
+  void timeCandidates(const TimingPlan &plan, TimingObserver *observer) {
+    ScratchArgs scratch(backend, stream, kernel.spec, args, count);
+    auto lowered = std::make_unique<LoweredArgs>();
+    kernel.lower(scratch.args(), scratch.size(), *lowered);
+    EventPair events(backend);
+
+    std::vector<std::string> reference;
+    bool check = prepareCheck(scratch, lowered->params, reference, observer);
+    Clock::time_point start = Clock::now();
+    double bestMedian = plan.bestMedianMs;
+    const std::vector<int> &order = plan.order;
+    for (size_t k = 0; k < order.size(); ++k) {
+      int v = order[k];
+      CandidateResult &result = report.candidates[v];
+      // Each candidate gets at most its fair share of what is left.
+      double budget = std::min(options.candidateBudgetMs,
+                               (plan.budgetMs - msSince(start)) /
+                                   static_cast<double>(order.size() - k));
+      if (observer)
+        observer->starting(v, /*reference=*/false);
+      timeCandidate(v, scratch, lowered->params, check ? &reference : nullptr,
+                    events, bestMedian, budget, observer != nullptr);
+      if (observer)
+        observer->finished(report, v);
+      if (result.status == CandidateStatus::Measured)
+        bestMedian = std::min(bestMedian, result.medianMs);
+      if (result.status == CandidateStatus::Failed)
+        return;
+    }
+  }
+
+  /// Checks (against `reference`, if any) and measures candidate `v`. In a
+  /// worker, an error while running may come from a fault that left the
+  /// device unusable (a CUDA trap): the candidate is Failed.
+  void timeCandidate(int v, ScratchArgs &scratch, void **params,
+                     const std::vector<std::string> *reference,
+                     EventPair &events, double bestMedian, double budget,
+                     bool inWorker) {
+    CandidateResult &result = report.candidates[v];
+    if (!kernel.variants[v].function && !admit(v))
+      return;
+    try {
+      if (reference && v != kernel.spec.defaultVariant) {
+        scratch.reset();
+        launch(v, params);
+        backend.synchronize(stream);
+        if (std::string wrong = compare(scratch, *reference); !wrong.empty()) {
+          result.status = CandidateStatus::WrongResult;
+          result.reason = wrong;
+          return;
+        }
+      }
+      scratch.reset();
+      measure(v, params, events, bestMedian, budget, result);
+    } catch (const Error &e) {
+      result.status =
+          inWorker ? CandidateStatus::Failed : CandidateStatus::Unrunnable;
+      result.reason = e.what();
+    }
+  }
+
   /// Runs the default variant for the reference output; false when the
   /// check is off or cannot be done (report.checkSkipped says why).
   bool prepareCheck(ScratchArgs &scratch, void **params,
-                    std::vector<std::string> &reference) {
+                    std::vector<std::string> &reference,
+                    TimingObserver *observer) {
     if (!options.check)
       return false;
     int fallback = kernel.spec.defaultVariant;
@@ -315,6 +386,15 @@ private:
       report.checkSkipped = "the kernel writes no memref";
       return false;
     }
+    if (!kernel.variants[fallback].function && !admit(fallback)) {
+      report.checkSkipped = "the default variant '" +
+                            report.candidates[fallback].name +
+                            "' cannot run here: " +
+                            report.candidates[fallback].reason;
+      return false;
+    }
+    if (observer)
+      observer->starting(fallback, /*reference=*/true);
     scratch.reset();
     launch(fallback, params);
     backend.synchronize(stream);
@@ -438,9 +518,21 @@ private:
   size_t count;
   const int64_t *keyValues;
   std::vector<LaunchDims> dims; ///< Per variant, for candidates.
+  /// Every candidate's grid is empty: nothing to tune.
+  bool noWork = false;
   TuningReport report;
 };
 } // namespace
+
+void timeForWorker(TunedKernel::Impl &kernel, const ArgValue *args,
+                   size_t count, const TimingPlan &plan,
+                   const std::vector<int> &failed, TimingObserver &observer) {
+  int64_t keyValues[kMaxKey];
+  int64_t signature[kMaxKey];
+  kernel.computeKey(args, keyValues, signature);
+  Tuner(kernel, /*stream=*/nullptr, args, count, keyValues, signature)
+      .timeForWorker(plan, failed, observer);
+}
 
 const char *candidateStatusName(CandidateStatus status) {
   switch (status) {
@@ -454,6 +546,8 @@ const char *candidateStatusName(CandidateStatus status) {
     return "excluded";
   case CandidateStatus::Unrunnable:
     return "cannot run";
+  case CandidateStatus::Failed:
+    return "failed";
   case CandidateStatus::NotTimed:
     return "not timed";
   }
@@ -493,6 +587,35 @@ int TunedKernel::Impl::cachedVariant(const CacheEntry &entry) const {
   return -1;
 }
 
+TunedKernel::Impl::Persisted
+TunedKernel::Impl::persisted(const int64_t *signature, bool wait) const {
+  Persisted result;
+  const Options &options = module.options;
+  if (options.mode == TuneMode::Off)
+    return result;
+  const DeviceInfo &info = backend.info();
+  CacheKey key = {info.name,
+                  info.arch,
+                  info.driverVersion,
+                  tunaVersion(),
+                  spec.name,
+                  spec.sourceHash,
+                  std::vector<int64_t>(signature, signature + spec.key.size())};
+  std::optional<CacheEntry> entry;
+  if (!options.cacheDir.empty())
+    entry = TuningCache::inDirectory(options.cacheDir)
+                .lookup(key, options.versionCheck, wait);
+  for (size_t d = 0; !entry && d < options.databases.size(); ++d)
+    entry = TuningCache(options.databases[d])
+                .lookup(key, options.versionCheck, wait);
+  if (!entry)
+    return result;
+  result.failed = entry->failed;
+  if (options.mode == TuneMode::On)
+    result.variant = cachedVariant(*entry);
+  return result;
+}
+
 int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
                               size_t count, const int64_t *keyValues,
                               const int64_t *signature) {
@@ -503,43 +626,48 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
   int known = table.load(std::memory_order_acquire)->lookup(signature);
   if (known >= 0)
     return known;
+  const Options &options = module.options;
+  if (options.mode != TuneMode::Off && backend.isCapturing(stream))
+    return pickDuringCapture(stream, args, count, keyValues, signature);
   // The disk cache, then the tuning databases: in TuneMode::On a persisted
   // decision replaces the tuning; a fresh one is persisted in the cache
-  // (Always skips the lookups only, Off both).
-  const Options &options = module.options;
-  bool persistent = !options.cacheDir.empty() && options.mode != TuneMode::Off;
-  TuningCache cache = TuningCache::inDirectory(options.cacheDir);
-  int cached = -1;
-  if (options.mode == TuneMode::On &&
-      (persistent || !options.databases.empty())) {
-    const DeviceInfo &info = backend.info();
-    CacheKey key = {
-        info.name,
-        info.arch,
-        info.driverVersion,
-        tunaVersion(),
-        spec.name,
-        spec.sourceHash,
-        std::vector<int64_t>(signature, signature + spec.key.size())};
-    std::optional<CacheEntry> entry;
-    if (persistent)
-      entry = cache.lookup(key, options.versionCheck);
-    for (size_t d = 0; !entry && d < options.databases.size(); ++d)
-      entry =
-          TuningCache(options.databases[d]).lookup(key, options.versionCheck);
-    if (entry)
-      cached = cachedVariant(*entry);
-  }
-  TuningReport report =
-      Tuner(*this, stream, args, count, keyValues, signature).run(cached);
-  if (persistent && report.source == DecisionSource::Tuned)
-    cache.store(makeCacheEntry(backend.info(), spec, report));
+  // (Always takes only the variants that failed from the lookups, Off
+  // skips both).
+  TuningReport report = Tuner(*this, stream, args, count, keyValues, signature)
+                            .run(persisted(signature, /*wait=*/true));
+  if (!options.cacheDir.empty() && options.mode != TuneMode::Off &&
+      report.source == DecisionSource::Tuned)
+    TuningCache::inDirectory(options.cacheDir)
+        .store(makeCacheEntry(backend.info(), spec, report));
   int chosen = report.chosen;
   tables.push_back(
       table.load(std::memory_order_relaxed)->with(signature, chosen));
   table.store(tables.back().get(), std::memory_order_release);
   history.push_back(std::move(report));
   return chosen;
+}
+
+int TunedKernel::Impl::pickDuringCapture(StreamHandle stream,
+                                         const ArgValue *args, size_t count,
+                                         const int64_t *keyValues,
+                                         const int64_t *signature) {
+  TuningReport report = Tuner(*this, stream, args, count, keyValues, signature)
+                            .run(persisted(signature, /*wait=*/false),
+                                 /*tune=*/false);
+  if (module.options.verbose && !captureNoticed) {
+    captureNoticed = true;
+    std::fprintf(
+        stderr,
+        "tuna: %s for %s: the stream is capturing a graph; launching '%s' "
+        "(%s) untuned; the signature is tuned at its first launch outside "
+        "capture (said once per kernel)\n",
+        describe().c_str(),
+        formatSignature(signature, spec.key.size()).c_str(),
+        report.chosenName.c_str(),
+        report.source == DecisionSource::Cache ? "the tuning cache's pick"
+                                               : "the default");
+  }
+  return report.chosen;
 }
 
 } // namespace tuna

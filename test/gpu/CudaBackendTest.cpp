@@ -14,7 +14,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <thread>
@@ -403,4 +406,137 @@ TEST(CudaBackendTest, ThreadsWithoutAContextLaunch) {
   }
   EXPECT_EQ(first.wrong(4.0f), 0);
   EXPECT_EQ(second.wrong(4.0f), 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Isolated tuning: variants that trap, fault and hang
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Hand-written PTX with the scale ABI: `scale_trap` executes trap,
+/// `scale_illegal_address` stores to address 0, `scale_spin` never ends.
+std::string faultyPtx() {
+  const std::string &ptx = setup().ptx;
+  auto line = [&](const std::string &directive) {
+    size_t at = ptx.find(directive);
+    return ptx.substr(at, ptx.find('\n', at) - at) + "\n";
+  };
+  std::string params = "(.param .u64 a0, .param .u64 a1, .param .u64 a2, "
+                       ".param .u64 a3, .param .u64 a4, .param .u64 a5, "
+                       ".param .u64 a6, .param .u64 a7, .param .u64 a8, "
+                       ".param .u64 a9, .param .f32 a10, .param .u64 a11)\n";
+  return line(".version") + line(".target") + ".address_size 64\n\n" +
+         ".visible .entry scale_trap" + params + "{\n  trap;\n  ret;\n}\n\n" +
+         ".visible .entry scale_illegal_address" + params +
+         "{\n  .reg .u64 %rd<2>;\n  .reg .u32 %r<2>;\n"
+         "  mov.u64 %rd1, 0;\n  mov.u32 %r1, 1;\n"
+         "  st.global.u32 [%rd1], %r1;\n  ret;\n}\n\n" +
+         ".visible .entry scale_spin" + params +
+         "{\n  .reg .u64 %rd<2>;\n  .reg .u32 %r<2>;\n"
+         "  ld.param.u64 %rd1, [a6];\n  cvta.to.global.u64 %rd1, %rd1;\n"
+         "LOOP:\n  ld.volatile.global.u32 %r1, [%rd1];\n  bra.uni LOOP;\n}\n";
+}
+
+const std::vector<std::string> kFaultyGpuVariants = {
+    "scale_trap", "scale_illegal_address", "scale_spin"};
+
+/// The 15 scale variants with the faulty ones among them.
+Bundle faultyScaleBundle() {
+  Bundle bundle = gpu::makeScaleBundle(setup().ptx);
+  bundle.objects.push_back(ptxObject(faultyPtx()));
+  Kernel &kernel = bundle.kernels[0];
+  std::string defaultName = kernel.variants[kernel.defaultVariant].name;
+  for (size_t f = 0; f < kFaultyGpuVariants.size(); ++f) {
+    Variant variant = kernel.variants[0]; // block 64, ept 1: its geometry.
+    variant.name = kFaultyGpuVariants[f];
+    variant.config = {{"block", 64}, {"ept", -1 - static_cast<int64_t>(f)}};
+    variant.code[0].object = 1;
+    variant.code[0].symbol = variant.name;
+    kernel.variants.insert(kernel.variants.begin() + 2 + 5 * f, variant);
+  }
+  for (size_t v = 0; v < kernel.variants.size(); ++v)
+    if (kernel.variants[v].name == defaultName)
+      kernel.defaultVariant = static_cast<int>(v);
+  return bundle;
+}
+
+Options isolatedOptions() {
+  Options options; // No cache directory: every process tunes afresh.
+  options.isolate = true;
+  options.check = true;
+  options.tuneTimeoutMs = 5000;
+  return options;
+}
+
+/// Wall time of the first launch of a fresh module (tuning included).
+double firstCallMs(const Bundle &bundle, const Options &options, int64_t n,
+                   TuningReport &report) {
+  Module module = Module::fromBundle(bundle, *setup().device, "scale.tuna",
+                                     options);
+  TunedKernel &kernel = module.kernel("scale");
+  Vectors v(n);
+  auto start = std::chrono::steady_clock::now();
+  kernel.launch(nullptr, memref(v.dx.data(), {n}), memref(v.dy.data(), {n}),
+                1.5f, n);
+  backend().synchronize(nullptr);
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+  EXPECT_EQ(v.wrong(1.5f), 0);
+  report = kernel.reports().at(0);
+  return ms;
+}
+} // namespace
+
+TEST(CudaBackendTest, IsolatedTuningSurvivesTrapsFaultsAndHangs) {
+  REQUIRE_GPU();
+  Module module = Module::fromBundle(faultyScaleBundle(), *setup().device,
+                                     "faulty.tuna", isolatedOptions());
+  TunedKernel &kernel = module.kernel("scale");
+  const int64_t n = 1 << 20;
+  Vectors v(n);
+  kernel.launch(nullptr, memref(v.dx.data(), {n}), memref(v.dy.data(), {n}),
+                2.0f, n);
+  EXPECT_EQ(v.wrong(2.0f), 0);
+
+  TuningReport report = kernel.reports().at(0);
+  ASSERT_EQ(report.candidates.size(), 18u);
+  for (const CandidateResult &c : report.candidates) {
+    bool faulty = std::find(kFaultyGpuVariants.begin(),
+                            kFaultyGpuVariants.end(),
+                            c.name) != kFaultyGpuVariants.end();
+    if (faulty) {
+      EXPECT_EQ(c.status, CandidateStatus::Failed) << c.name << ": " << c.reason;
+      std::printf("%s: %s\n", c.name.c_str(), c.reason.c_str());
+    }
+    if (c.variant == report.chosen)
+      EXPECT_FALSE(faulty) << c.name;
+  }
+  // This process's context is intact: the pick runs on fresh data.
+  Vectors again(n);
+  kernel.launch(nullptr, memref(again.dx.data(), {n}),
+                memref(again.dy.data(), {n}), 3.0f, n);
+  EXPECT_EQ(again.wrong(3.0f), 0);
+}
+
+TEST(CudaBackendTest, FirstCallCostOfIsolatedTuning) {
+  REQUIRE_GPU();
+  // The cost of a first call (one tuning of the 15 variants) in this process
+  // and in a worker, on the same shapes; printed for docs/runtime-api.md.
+  Bundle bundle = gpu::makeScaleBundle(setup().ptx);
+  Options inProcess;
+  Options isolated = inProcess;
+  isolated.isolate = true;
+  for (int64_t n : {int64_t(1) << 16, int64_t(1) << 24}) {
+    TuningReport here, worker;
+    double hereMs = firstCallMs(bundle, inProcess, n, here);
+    double workerMs = firstCallMs(bundle, isolated, n, worker);
+    std::printf("first call, n = %lld: in-process %.1f ms (tuning %.1f ms), "
+                "isolated %.1f ms (tuning %.1f ms); picks %s, %s\n",
+                static_cast<long long>(n), hereMs, here.wallMs, workerMs,
+                worker.wallMs, here.chosenName.c_str(),
+                worker.chosenName.c_str());
+    EXPECT_EQ(worker.source, DecisionSource::Tuned);
+  }
 }

@@ -47,12 +47,31 @@ TEST(CApiTest, LoadsAndLaunches) {
   TunaKernel *kernel = nullptr;
   ASSERT_EQ(tunaModuleGetKernel(module, "axpy", &kernel), TUNA_SUCCESS);
 
+  char name[64], config[64];
+  EXPECT_EQ(tunaKernelLastChoice(kernel, name, sizeof(name), config,
+                                 sizeof(config)),
+            TUNA_ERROR_NOT_FOUND);
   std::vector<float> x(8, 1.0f), y(8, 0.0f);
   TunaArg args[] = {vector(x.data(), 8), vector(y.data(), 8),
                     scalar(TUNA_F32, 0, 3.0), scalar(TUNA_INDEX, 8, 0)};
   EXPECT_EQ(tunaKernelLaunch(kernel, nullptr, args, 4), TUNA_SUCCESS)
       << tunaLastError();
   EXPECT_EQ(y, std::vector<float>(8, 3.0f));
+  // Tuning is off: the default variant.
+  ASSERT_EQ(tunaKernelLastChoice(kernel, name, sizeof(name), config,
+                                 sizeof(config)),
+            TUNA_SUCCESS)
+      << tunaLastError();
+  EXPECT_STREQ(name, "axpy_work4");
+  EXPECT_STREQ(config, "WORK=4");
+  // Cut to fit, or not asked for.
+  char shortName[5];
+  EXPECT_EQ(tunaKernelLastChoice(kernel, shortName, sizeof(shortName),
+                                 nullptr, 0),
+            TUNA_SUCCESS);
+  EXPECT_STREQ(shortName, "axpy");
+  EXPECT_EQ(tunaKernelLastChoice(kernel, nullptr, 4, nullptr, 0),
+            TUNA_ERROR_INVALID_ARGUMENT);
 
   EXPECT_EQ(tunaKernelLaunch(kernel, nullptr, args, 3),
             TUNA_ERROR_INVALID_ARGUMENT);

@@ -24,34 +24,6 @@ using json = nlohmann::json;
 
 namespace {
 
-/// A fresh directory under $TMPDIR (or /tmp), removed with its files.
-struct TempDir {
-  TempDir() {
-    const char *tmp = std::getenv("TMPDIR");
-    std::string pattern =
-        std::string(tmp && *tmp ? tmp : "/tmp") + "/tuna-cache-test-XXXXXX";
-    std::vector<char> buffer(pattern.begin(), pattern.end());
-    buffer.push_back('\0');
-    path = ::mkdtemp(buffer.data());
-  }
-  ~TempDir() {
-    for (const std::string &file : files())
-      std::remove((path + "/" + file).c_str());
-    ::rmdir(path.c_str());
-  }
-  std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    if (DIR *dir = ::opendir(path.c_str())) {
-      while (dirent *entry = ::readdir(dir))
-        if (entry->d_name[0] != '.')
-          names.push_back(entry->d_name);
-      ::closedir(dir);
-    }
-    return names;
-  }
-  std::string path;
-};
-
 Options cachedOptions(const std::string &dir) {
   Options options;
   options.minRuns = 3;
@@ -444,4 +416,194 @@ TEST(CacheFileTest, ATuningDatabaseAnswersAfterTheCache) {
   EXPECT_EQ(Options::fromEnvironment().databases,
             (std::vector<std::string>{"/a/b.json", "/c.json"}));
   ::unsetenv("TUNA_TUNING_DB");
+}
+
+//===----------------------------------------------------------------------===//
+// Validation of what a cache file holds.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The JSON text of `entry` as the cache writes it, for tests to corrupt.
+json entryJson(const CacheEntry &entry) {
+  TempDir dir;
+  writeCacheFile(dir.path + "/one.json", {entry});
+  std::ifstream in(dir.path + "/one.json");
+  return json::parse(in)["entries"][0];
+}
+
+/// Writes a cache file of `entries` given as JSON text.
+void writeEntries(const std::string &path,
+                  const std::vector<std::string> &entries) {
+  std::string text = R"({"format": "tuna-tuning-cache", "version": 1, )"
+                     R"("entries": [)";
+  for (size_t i = 0; i < entries.size(); ++i)
+    text += (i ? ", " : "") + entries[i];
+  std::ofstream(path) << text << "]}";
+}
+
+std::string fileText(const std::string &path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+} // namespace
+
+TEST(CacheFileTest, AVersionThatIsNotAnIntegerIsDamaged) {
+  // 1e30 and 2^64 (a float to the parser) converted to int was undefined
+  // behaviour that read as the current version.
+  for (const char *version :
+       {"1e30", "18446744073709551616", "1.5", "\"1\"", "0", "-3", "null"}) {
+    TempDir dir;
+    TuningCache cache = TuningCache::inDirectory(dir.path);
+    std::ofstream(cache.path())
+        << R"({"format": "tuna-tuning-cache", "version": )" << version
+        << R"(, "entries": [)" << entryJson(makeEntry(1, "a", 1)).dump()
+        << "]}";
+    try {
+      readCacheFile(cache.path());
+      ADD_FAILURE() << "version " << version << " was read";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << version;
+      EXPECT_NE(std::string(e.what()).find(
+                    "version: expected an integer >= 1, got"),
+                std::string::npos)
+          << e.what();
+    }
+    ::testing::internal::CaptureStderr();
+    EXPECT_FALSE(cache.lookup(makeEntry(1, "", 0).key, true)) << version;
+    ::testing::internal::GetCapturedStderr();
+  }
+  // The largest unsigned integer is a (much) newer version, left alone.
+  TempDir dir;
+  std::string path = dir.path + "/tuning.json";
+  std::ofstream(path)
+      << R"({"format": "tuna-tuning-cache", "version": 18446744073709551615})";
+  try {
+    readCacheFile(path);
+    ADD_FAILURE() << "a newer version was read";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::Unsupported);
+  }
+}
+
+TEST(CacheFileTest, BadEntriesAreDroppedOneByOneNeverWrapped) {
+  TempDir dir;
+  TuningCache cache = TuningCache::inDirectory(dir.path);
+  json good = entryJson(makeEntry(1, "good", 5));
+  auto with = [&](const char *field, const std::string &value) {
+    std::string text = good.dump();
+    json changed = json::parse(text);
+    changed[field] = json::parse(value);
+    return changed.dump();
+  };
+  std::string bigSignature = good.dump();
+  bigSignature.replace(bigSignature.find("\"signature\":[1]"),
+                       sizeof("\"signature\":[1]") - 1,
+                       "\"signature\":[9223372036854775808]");
+  writeEntries(cache.path(),
+               {good.dump(), bigSignature, with("signature", "[1e30]"),
+                with("config", R"({"WORK": 9223372036854775808})"),
+                with("config", R"({"WORK": 4.5})"),
+                with("tuning_ms", "\"fast\""), with("time", "1e30"), with("time", "-1"),
+                with("candidates", R"({"good": -1})"), with("device", "3"),
+                with("signature", "7"), "[]"});
+
+  ::testing::internal::CaptureStderr();
+  std::optional<CacheEntry> hit = cache.lookup(makeEntry(1, "", 0).key, true);
+  cache.lookup(makeEntry(1, "", 0).key, true);
+  std::string messages = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->variant, "good");
+  EXPECT_EQ(messages.find("ignoring 11 malformed entries of " + cache.path()),
+            messages.rfind("ignoring"))
+      << "said once: " << messages;
+  for (const char *why :
+       {"entries[1]: signature[0]: expected an integer in int64 range, got "
+        "9223372036854775808",
+        "entries[2]: signature[0]: expected an integer in int64 range, got "
+        "1e+30",
+        "entries[3]: config.WORK: expected an integer in int64 range",
+        "entries[4]: config.WORK: expected an integer in int64 range, got 4.5",
+        "entries[5]: tuning_ms: expected a finite number of milliseconds >= "
+        "0, got \"fast\"",
+        "entries[6]: time: expected an integer in int64 range",
+        "entries[7]: time: expected Unix seconds >= 0, got -1",
+        "entries[8]: candidates.good: expected a finite number",
+        "entries[9]: device: expected a string, got 3",
+        "entries[10]: signature: expected an array, got 7",
+        "entries[11]: expected an object, got []"})
+    EXPECT_NE(messages.find(why), std::string::npos)
+        << why << "\nnot in: " << messages;
+
+  // The next update writes back the good entries only; nothing wrapped.
+  cache.store(makeEntry(2, "second", 6));
+  std::vector<CacheEntry> entries = cache.entries();
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].variant, "good");
+  EXPECT_EQ(entries[1].variant, "second");
+  EXPECT_EQ(fileText(cache.path()).find("-9223372036854775808"),
+            std::string::npos);
+
+  // A number beyond double range is not JSON the parser takes: the file is
+  // set aside whole, as any unparsable file.
+  std::string hugeTime = good.dump();
+  hugeTime.replace(hugeTime.find("\"tuning_ms\":1.5"),
+                   sizeof("\"tuning_ms\":1.5") - 1, "\"tuning_ms\":1e400");
+  writeEntries(cache.path(), {hugeTime});
+  ::testing::internal::CaptureStderr();
+  EXPECT_FALSE(cache.lookup(makeEntry(1, "", 0).key, true));
+  messages = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(messages.find("number overflow parsing '1e400'"), std::string::npos)
+      << messages;
+}
+
+TEST(CacheFileTest, AFractionalSignatureIsNoHit) {
+  TempDir dir;
+  TuningCache cache = TuningCache::inDirectory(dir.path);
+  json entry = entryJson(makeEntry(1024, "fraction", 5));
+  entry["signature"] = json::array({1024.5});
+  writeEntries(cache.path(), {entry.dump()});
+  ::testing::internal::CaptureStderr();
+  EXPECT_FALSE(cache.lookup(makeEntry(1024, "", 0).key, true));
+  EXPECT_FALSE(cache.lookup(makeEntry(1024, "", 0).key, false));
+  ::testing::internal::GetCapturedStderr();
+}
+
+TEST(CacheFileTest, DuplicateKeysKeepTheNewestAndAreWrittenBackOnce) {
+  TempDir dir;
+  TuningCache cache = TuningCache::inDirectory(dir.path);
+  writeEntries(cache.path(), {entryJson(makeEntry(1, "older", 5)).dump(),
+                              entryJson(makeEntry(1, "newest", 9)).dump(),
+                              entryJson(makeEntry(1, "middle", 7)).dump(),
+                              entryJson(makeEntry(1, "tie-later", 9)).dump()});
+  // Equally new: the later one in the file wins, as in a merge.
+  EXPECT_EQ(cache.lookup(makeEntry(1, "", 0).key, true)->variant, "tie-later");
+  std::vector<CacheEntry> entries = cache.entries();
+  ASSERT_EQ(entries.size(), 1u);
+  cache.store(makeEntry(2, "other", 1));
+  json doc = readCache(dir.path);
+  ASSERT_EQ(doc["entries"].size(), 2u);
+  EXPECT_EQ(doc["entries"][0]["variant"], "tie-later");
+}
+
+TEST(CacheFileTest, TemporaryFilesOfDeadWritersAreRemoved) {
+  TempDir dir;
+  TuningCache cache = TuningCache::inDirectory(dir.path);
+  pid_t child = ::fork();
+  if (child == 0)
+    ::_exit(0);
+  ASSERT_GT(child, 0);
+  ::waitpid(child, nullptr, 0); // Gone: its pid names no process now.
+  std::string dead = cache.path() + ".tmp-" + std::to_string(child);
+  std::string alive = cache.path() + ".tmp-" + std::to_string(::getppid());
+  std::ofstream(dead) << "{\"format\": ";
+  std::ofstream(alive) << "{\"format\": ";
+  ::testing::internal::CaptureStderr();
+  cache.store(makeEntry(1, "a", 1));
+  std::string messages = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(::access(dead.c_str(), F_OK), 0) << "stale file still there";
+  EXPECT_EQ(::access(alive.c_str(), F_OK), 0) << "a live writer's file";
+  EXPECT_NE(messages.find("removed " + dead), std::string::npos) << messages;
+  EXPECT_EQ(cache.entries().size(), 1u);
 }

@@ -73,6 +73,51 @@ TEST(ExprTest, DivisionByZeroFailsEvaluation) {
   EXPECT_EQ(result, -1);
 }
 
+TEST(ExprTest, OverflowFailsEvaluation) {
+  ExprError error = ExprError::DivisionByZero;
+  int64_t result;
+  // d0 * 2^62 wrapped to 0 for d0 = 4: an empty grid instead of an error.
+  CompiledExpr scaled = CompiledExpr::compile(
+      {dim(0), constant(int64_t(1) << 62), op(Op::Mul)}, 1, 1, "test");
+  int64_t four = 4, one = 1;
+  EXPECT_FALSE(scaled.evaluate(&four, result, &error));
+  EXPECT_EQ(error, ExprError::Overflow);
+  EXPECT_TRUE(scaled.evaluate(&one, result));
+  EXPECT_EQ(result, int64_t(1) << 62);
+
+  CompiledExpr sum = CompiledExpr::compile(
+      {dim(0), constant(INT64_MAX), op(Op::Add)}, 1, 1, "test");
+  EXPECT_FALSE(sum.evaluate(&one, result, &error));
+  EXPECT_EQ(error, ExprError::Overflow);
+  int64_t minusOne = -1;
+  EXPECT_TRUE(sum.evaluate(&minusOne, result));
+  EXPECT_EQ(result, INT64_MAX - 1);
+
+  // INT64_MIN floordiv -1 is 2^63; INT64_MIN mod -1 is 0.
+  CompiledExpr quotient = CompiledExpr::compile(
+      {dim(0), constant(-1), op(Op::FloorDiv)}, 1, 1, "test");
+  int64_t lowest = INT64_MIN;
+  EXPECT_FALSE(quotient.evaluate(&lowest, result, &error));
+  EXPECT_EQ(error, ExprError::Overflow);
+  CompiledExpr remainder = CompiledExpr::compile(
+      {dim(0), constant(-1), op(Op::Mod)}, 1, 1, "test");
+  EXPECT_TRUE(remainder.evaluate(&lowest, result));
+  EXPECT_EQ(result, 0);
+
+  // A constant expression that overflows is not folded: it fails when used.
+  CompiledExpr constantOverflow = CompiledExpr::compile(
+      {constant(INT64_MAX), constant(2), op(Op::Mul)}, 0, 1, "test");
+  EXPECT_FALSE(constantOverflow.isConstant());
+  EXPECT_FALSE(constantOverflow.evaluate(nullptr, result, &error));
+  EXPECT_EQ(error, ExprError::Overflow);
+
+  CompiledExpr divide = CompiledExpr::compile(
+      {constant(1), dim(0), op(Op::FloorDiv)}, 1, 1, "test");
+  int64_t zero = 0;
+  EXPECT_FALSE(divide.evaluate(&zero, result, &error));
+  EXPECT_EQ(error, ExprError::DivisionByZero);
+}
+
 TEST(ExprTest, MalformedExpressionsAreRejected) {
   EXPECT_EQ(checkExpr({op(Op::Add)}, 1).value(),
             "token 0 ( + ) lacks an operand");

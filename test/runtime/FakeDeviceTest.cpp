@@ -36,6 +36,8 @@ public:
     deviceInfo.fingerprint = "fake:1";
     deviceInfo.maxThreadsPerBlock = 1024;
     deviceInfo.maxSharedBytesPerBlock = 48 * 1024;
+    deviceInfo.maxGridDim[1] = deviceInfo.maxGridDim[2] = 65535;
+    deviceInfo.maxBlockDim[2] = 64;
     functions = {{"axpy_b64", {3.0, 1024}},   {"axpy_b256", {1.0, 1024}},
                  {"axpy_b1024", {2.5, 1024}}, {"axpy_b2048", {0.5, 1024}},
                  {"axpy_b128", {0.5, 1024}},  {"axpy_b512", {0.5, 256}}};
@@ -76,22 +78,32 @@ public:
     for (int64_t i = 0; i < n; ++i)
       y[i] += alpha * x[i];
   }
-  void synchronize(StreamHandle) override {}
-  void *allocate(size_t bytes) override { return std::malloc(bytes); }
+  void synchronize(StreamHandle) override { forbiddenDuringCapture(); }
+  bool isCapturing(StreamHandle) override { return capturing; }
+  void *allocate(size_t bytes) override {
+    forbiddenDuringCapture();
+    return std::malloc(bytes);
+  }
   void deallocate(void *ptr) noexcept override { std::free(ptr); }
   void copy(void *dst, const void *src, size_t bytes, CopyKind kind,
             StreamHandle) override {
+    forbiddenDuringCapture();
     ++copies[static_cast<int>(kind)];
     std::memcpy(dst, src, bytes);
   }
-  EventHandle createEvent() override { return new double(0); }
+  EventHandle createEvent() override {
+    forbiddenDuringCapture();
+    return new double(0);
+  }
   void destroyEvent(EventHandle event) noexcept override {
     delete static_cast<double *>(event);
   }
   void recordEvent(EventHandle event, StreamHandle) override {
+    forbiddenDuringCapture();
     *static_cast<double *>(event) = clockMs;
   }
   float elapsedMs(EventHandle start, EventHandle end) override {
+    forbiddenDuringCapture();
     return static_cast<float>(*static_cast<double *>(end) -
                               *static_cast<double *>(start));
   }
@@ -102,6 +114,13 @@ public:
   int launches = 0;
   int copies[3] = {0, 0, 0};
   double clockMs = 0;
+  /// Simulated stream capture: allocating, copying, synchronizing or timing
+  /// while it is on is what breaks a real capture.
+  bool capturing = false;
+  int callsDuringCapture = 0;
+
+private:
+  void forbiddenDuringCapture() { callsDuringCapture += capturing; }
 };
 
 /// axpy with BLOCK as parameter: grid = n ceildiv BLOCK, block = BLOCK,
@@ -217,4 +236,180 @@ TEST(FakeDeviceTest, EmptyGridLaunchesNothing) {
   module.kernel("axpy").launch(nullptr, memref(x.data(), {0}),
                                memref(y.data(), {0}), 1.0f, int64_t(0));
   EXPECT_EQ(gpu->launches, 0);
+}
+
+namespace {
+/// A launch of fakeBundle()'s axpy with n = 1000 (signature 1024), checked.
+void launchAxpy(TunedKernel &kernel, int64_t n = 1000) {
+  std::vector<float> x(n, 1.0f), y(n, 0.0f);
+  kernel.launch(nullptr, memref(x.data(), {n}), memref(y.data(), {n}), 3.0f, n);
+  EXPECT_EQ(y, std::vector<float>(n, 3.0f));
+}
+
+Options simulatedClockOptions() {
+  Options options;
+  options.minSampleMs = 0;
+  options.check = true;
+  return options;
+}
+} // namespace
+
+TEST(FakeDeviceTest, CaptureLaunchesTheDefaultUntunedThenTunesOutside) {
+  auto gpu = std::make_shared<FakeGpu>();
+  Options options = simulatedClockOptions();
+  options.verbose = true;
+  Module module =
+      Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", options);
+  TunedKernel &kernel = module.kernel("axpy");
+
+  gpu->capturing = true;
+  testing::internal::CaptureStderr();
+  launchAxpy(kernel);
+  launchAxpy(kernel);
+  std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(gpu->callsDuringCapture, 0);
+  EXPECT_EQ(gpu->launches, 2);
+  EXPECT_EQ(gpu->lastDims.block[0], 64u) << "the default, axpy_b64";
+  EXPECT_TRUE(kernel.reports().empty());
+  EXPECT_EQ(kernel.chosenVariant({1024}), -1);
+  std::string notice = "tuna: kernel 'axpy' in 'fake.tuna' for [d0=1024]: the "
+                       "stream is capturing a graph; launching 'axpy_b64' "
+                       "(the default) untuned";
+  size_t first = said.find(notice);
+  EXPECT_NE(first, std::string::npos) << said;
+  EXPECT_EQ(said.find(notice, first + 1), std::string::npos) << said;
+
+  gpu->capturing = false;
+  testing::internal::CaptureStderr();
+  launchAxpy(kernel);
+  testing::internal::GetCapturedStderr();
+  ASSERT_EQ(kernel.reports().size(), 1u);
+  EXPECT_EQ(kernel.reports()[0].source, DecisionSource::Tuned);
+  EXPECT_EQ(kernel.chosenVariant({1024}), 1);
+
+  // A decided signature during capture launches its variant.
+  gpu->capturing = true;
+  launchAxpy(kernel);
+  EXPECT_EQ(gpu->callsDuringCapture, 0);
+  EXPECT_EQ(gpu->lastDims.block[0], 256u);
+  EXPECT_EQ(kernel.reports().size(), 1u);
+}
+
+TEST(FakeDeviceTest, CaptureTakesTheCachePickWithoutPublishingIt) {
+  TempDir dir;
+  Options options = simulatedClockOptions();
+  options.cacheDir = dir.path;
+  {
+    Module tuning = Module::fromBundle(
+        fakeBundle(), Device(std::make_shared<FakeGpu>()), "fake.tuna", options);
+    launchAxpy(tuning.kernel("axpy"));
+    ASSERT_EQ(tuning.kernel("axpy").reports().at(0).chosenName, "axpy_b256");
+  }
+  auto gpu = std::make_shared<FakeGpu>();
+  gpu->capturing = true;
+  Module module =
+      Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", options);
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel);
+  EXPECT_EQ(gpu->callsDuringCapture, 0);
+  EXPECT_EQ(gpu->lastDims.block[0], 256u) << "the cache's pick, axpy_b256";
+  EXPECT_TRUE(kernel.reports().empty());
+  EXPECT_EQ(kernel.chosenVariant({1024}), -1);
+}
+
+TEST(FakeDeviceTest, TuningModeOffDecidesDuringCapture) {
+  auto gpu = std::make_shared<FakeGpu>();
+  gpu->capturing = true;
+  Options options = simulatedClockOptions();
+  options.mode = TuneMode::Off;
+  Module module =
+      Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", options);
+  launchAxpy(module.kernel("axpy"));
+  EXPECT_EQ(gpu->callsDuringCapture, 0);
+  EXPECT_EQ(module.kernel("axpy").chosenVariant({1024}), 0);
+}
+
+TEST(FakeDeviceTest, OverflowingGridIsNeverACandidate) {
+  Bundle bundle = fakeBundle();
+  std::vector<Variant> &variants = bundle.kernels[0].variants;
+  variants.resize(2);
+  // axpy_b256's grid.x = d0 * 2^62: it wrapped to 0 and was skipped as an
+  // empty grid, so the variant did nothing and timed as the fastest.
+  variants[1].grid[0] = {dim(0), constant(int64_t(1) << 62),
+                         op(ExprNode::Op::Mul)};
+  auto gpu = std::make_shared<FakeGpu>();
+  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna",
+                                     simulatedClockOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.chosenName, "axpy_b64");
+  EXPECT_EQ(report.candidates[1].status, CandidateStatus::Unrunnable);
+  EXPECT_EQ(report.candidates[1].reason, "grid.x overflows 64-bit integers");
+}
+
+TEST(FakeDeviceTest, EmptyGridVariantNeverWins) {
+  Bundle bundle = fakeBundle();
+  std::vector<Variant> &variants = bundle.kernels[0].variants;
+  variants.resize(3);
+  // axpy_b1024's grid is empty for n < 4096 while the others have work.
+  variants[2].grid[0] = {dim(0), constant(4096), op(ExprNode::Op::FloorDiv)};
+  auto gpu = std::make_shared<FakeGpu>();
+  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna",
+                                     simulatedClockOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.chosenName, "axpy_b256");
+  EXPECT_EQ(report.candidates[2].status, CandidateStatus::Unrunnable);
+  EXPECT_EQ(report.candidates[2].reason,
+            "an empty grid (0x1x1) where other variants launch work");
+}
+
+TEST(FakeDeviceTest, GridAndBlockBeyondTheDeviceLimitsAreErrors) {
+  Bundle bundle = fakeBundle();
+  std::vector<Variant> &variants = bundle.kernels[0].variants;
+  variants.resize(2);
+  // axpy_b256 (the faster): grid.y = n * 100, at most 65535.
+  variants[1].grid[1] = {dim(0), constant(100), op(ExprNode::Op::Mul)};
+  // axpy_b64: block = 1 x 1 x (n floordiv 10), z at most 64.
+  variants[0].block[0] = {constant(1)};
+  variants[0].block[2] = {dim(0), constant(10), op(ExprNode::Op::FloorDiv)};
+  auto gpu = std::make_shared<FakeGpu>();
+  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna",
+                                     simulatedClockOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel, 600); // Signature 1024 (pow2 buckets).
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.chosenName, "axpy_b256");
+  EXPECT_EQ(gpu->lastDims.grid[1], 60000u);
+
+  // n = 1000 is in the same bucket, but its grid.y is over the limit.
+  int launches = gpu->launches;
+  try {
+    launchAxpy(kernel, 1000);
+    FAIL() << "launched a grid.y of 100000";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_STREQ(e.what(), "kernel 'axpy' in 'fake.tuna' variant 'axpy_b256': "
+                           "grid.y evaluates to 100000, over the device's "
+                           "limit of 65535 for key values [d0=1000]");
+  }
+  EXPECT_EQ(gpu->launches, launches);
+
+  // n = 70000: both variants are over a limit; nothing can run.
+  try {
+    launchAxpy(kernel, 70000);
+    FAIL() << "launched a grid over the limits";
+  } catch (const Error &e) {
+    std::string message = e.what();
+    EXPECT_NE(message.find("axpy_b256: grid.y evaluates to 7000000, over "
+                           "the device's limit of 65535"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("axpy_b64: block.z evaluates to 7000, over the "
+                           "device's limit of 64"),
+              std::string::npos)
+        << message;
+  }
 }

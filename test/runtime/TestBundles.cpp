@@ -2,23 +2,37 @@
 
 #include "TestBundles.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include <dirent.h>
+#include <unistd.h>
 
 namespace tuna::test {
 
 const char *kernelLibraryPath() { return TUNA_TEST_KERNELS_PATH; }
 
+namespace {
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw std::runtime_error("cannot read " + path);
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+} // namespace
+
 const std::string &kernelLibrary() {
-  static const std::string bytes = [] {
-    std::ifstream in(TUNA_TEST_KERNELS_PATH, std::ios::binary);
-    if (!in)
-      throw std::runtime_error("cannot read " TUNA_TEST_KERNELS_PATH);
-    std::ostringstream contents;
-    contents << in.rdbuf();
-    return contents.str();
-  }();
+  static const std::string bytes = readFile(TUNA_TEST_KERNELS_PATH);
+  return bytes;
+}
+
+const std::string &faultyKernelLibrary() {
+  static const std::string bytes = readFile(TUNA_TEST_FAULTY_KERNELS_PATH);
   return bytes;
 }
 
@@ -73,6 +87,32 @@ Bundle axpyBundle() {
   bundle.objects.push_back(object);
   bundle.kernels.push_back(axpyKernel());
   return bundle;
+}
+
+TempDir::TempDir() {
+  const char *tmp = std::getenv("TMPDIR");
+  std::string pattern =
+      std::string(tmp && *tmp ? tmp : "/tmp") + "/tuna-test-XXXXXX";
+  if (!::mkdtemp(pattern.data()))
+    throw std::runtime_error("cannot create a directory like " + pattern);
+  path = pattern;
+}
+
+TempDir::~TempDir() {
+  for (const std::string &file : files())
+    std::remove((path + "/" + file).c_str());
+  ::rmdir(path.c_str());
+}
+
+std::vector<std::string> TempDir::files() const {
+  std::vector<std::string> names;
+  if (DIR *dir = ::opendir(path.c_str())) {
+    while (dirent *entry = ::readdir(dir))
+      if (entry->d_name[0] != '.')
+        names.push_back(entry->d_name);
+    ::closedir(dir);
+  }
+  return names;
 }
 
 } // namespace tuna::test

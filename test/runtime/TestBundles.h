@@ -5,6 +5,7 @@
 #include "tuna/runtime/Manifest.h"
 
 #include <string>
+#include <vector>
 
 namespace tuna::test {
 
@@ -29,6 +30,21 @@ Kernel axpyKernel();
 
 /// A bundle with axpyKernel() and the kernel library as object 0.
 Bundle axpyBundle();
+
+/// The bytes of the library of variants that crash or hang
+/// (kernels/FaultyKernels.cpp).
+const std::string &faultyKernelLibrary();
+
+/// A fresh directory under $TMPDIR (or /tmp), removed with its files.
+struct TempDir {
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+  /// The names of its files, without "." and "..".
+  std::vector<std::string> files() const;
+  std::string path;
+};
 
 } // namespace tuna::test
 

@@ -47,6 +47,10 @@ constexpr const char *kUsage =
     "  --device DEVICE    host (default), cuda or cuda:N\n"
     "  --check            reject variants whose output differs from the\n"
     "                     default variant's; --atol X, --rtol Y\n"
+    "  --no-isolate       time the candidates in this process (default: in a\n"
+    "                     tuna-worker process, so that a variant that\n"
+    "                     crashes or hangs is recorded as failed)\n"
+    "  --timeout-ms MS    a worker silent this long is hung (default 10000)\n"
     "  --cache-dir DIR    cache to write (default: as the runtime)\n"
     "  --no-cache         write no cache\n"
     "  -o FILE            merge the decisions into the tuning database FILE\n"
@@ -223,8 +227,8 @@ int main(int argc, char **argv) {
   tools::Arguments arguments(argc, argv, kUsage);
   std::string bundlePath, cacheDir = defaultCacheDirectory(), database,
                           reportPath, deviceName = "host";
-  bool noCache = false, check = false, verbose = false;
-  double atol = -1, rtol = -1;
+  bool noCache = false, check = false, verbose = false, isolate = true;
+  double atol = -1, rtol = -1, timeoutMs = -1;
   unsigned seed = 1;
   std::vector<std::string> kernelNames;
   std::vector<Shape> shapes;
@@ -257,6 +261,10 @@ int main(int argc, char **argv) {
         rtol = number(arg, value());
       } else if (arg == "--cache-dir") {
         cacheDir = value();
+      } else if (arg == "--no-isolate") {
+        isolate = false;
+      } else if (arg == "--timeout-ms") {
+        timeoutMs = number(arg, value());
       } else if (arg == "--no-cache") {
         noCache = true;
       } else if (arg == "-o") {
@@ -295,6 +303,8 @@ int main(int argc, char **argv) {
     options.atol = atol >= 0 ? atol : options.atol;
     options.rtol = rtol >= 0 ? rtol : options.rtol;
     options.verbose |= verbose;
+    options.isolate = isolate;
+    options.tuneTimeoutMs = timeoutMs >= 0 ? timeoutMs : options.tuneTimeoutMs;
     options.cacheDir = noCache ? "" : cacheDir;
     Device device = parseDevice(deviceName);
     Module module = Module::load(bundlePath, device, options);

@@ -6,6 +6,10 @@
 // the dynamic shared memory the function was opened up to), so a launch
 // needs no lookup.
 //
+// What tuning does (loading, scratch memory, synchronizing, timing) runs in
+// relaxed stream capture mode (RelaxedCaptureMode), so that it neither fails
+// nor invalidates a graph capture that another thread began in global mode.
+//
 //===----------------------------------------------------------------------===//
 
 #include "CudaBackend.h"
@@ -105,6 +109,7 @@ CudaBackend::CudaBackend(int ordinal) : cu(Driver::get()) {
   TUNA_CU(cu, what, cuDriverGetVersion, &version);
   sm = major * 10 + minor;
   deviceInfo.platform = "cuda";
+  deviceInfo.ordinal = ordinal;
   deviceInfo.name = name;
   deviceInfo.arch = "sm_" + std::to_string(sm);
   deviceInfo.driverVersion = std::to_string(version / 1000) + "." +
@@ -117,6 +122,16 @@ CudaBackend::CudaBackend(int ordinal) : cu(Driver::get()) {
       attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, what);
   deviceInfo.multiProcessors =
       attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, what);
+  const CUdevice_attribute gridAttributes[] = {
+      CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+      CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
+  const CUdevice_attribute blockAttributes[] = {
+      CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+      CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
+  for (int d = 0; d < 3; ++d) {
+    deviceInfo.maxGridDim[d] = attribute(gridAttributes[d], what);
+    deviceInfo.maxBlockDim[d] = attribute(blockAttributes[d], what);
+  }
 }
 
 CudaBackend::~CudaBackend() {
@@ -147,10 +162,12 @@ int CudaBackend::objectScore(const Object &object) const {
 
 ModuleHandle CudaBackend::loadModule(const Object &object,
                                      std::string_view what) {
+  RelaxedCaptureMode relaxed(cu);
   return new LoadedModule(cu, ctx, object, what);
 }
 
 void CudaBackend::unloadModule(ModuleHandle module) noexcept {
+  RelaxedCaptureMode relaxed(cu);
   delete static_cast<LoadedModule *>(module);
 }
 
@@ -161,6 +178,8 @@ FunctionHandle CudaBackend::getFunction(ModuleHandle handle,
   auto record = std::make_unique<Function>();
   record->what = std::string(what);
   {
+    // With lazy loading (CUDA_MODULE_LOADING=LAZY), this loads the code.
+    RelaxedCaptureMode relaxed(cu);
     ScopedContext scope(cu, ctx);
     TUNA_CU(cu, record->what + ": symbol '" + symbol + "'", cuModuleGetFunction,
             &record->function, module.module.get(), symbol.c_str());
@@ -258,24 +277,40 @@ void CudaBackend::allowSharedBytes(Function &f, uint32_t bytes) {
 }
 
 void CudaBackend::synchronize(StreamHandle stream) {
+  RelaxedCaptureMode relaxed(cu);
   ScopedContext scope(cu, ctx);
   TUNA_CU(cu, "synchronizing a stream", cuStreamSynchronize,
           static_cast<CUstream>(stream));
 }
 
+bool CudaBackend::isCapturing(StreamHandle stream) {
+  ScopedContext scope(cu, ctx);
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  CUresult result = cu.cuStreamIsCapturing(static_cast<CUstream>(stream), &status);
+  // The legacy stream while a blocking stream captures: using it would
+  // invalidate that capture.
+  if (result == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT)
+    return true;
+  cu.check(result, "cuStreamIsCapturing", "asking whether a stream captures");
+  return status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
 void *CudaBackend::allocate(size_t bytes) {
+  RelaxedCaptureMode relaxed(cu);
   return reinterpret_cast<void *>(DeviceMemory(cu, ctx, bytes).release());
 }
 
 void CudaBackend::deallocate(void *ptr) noexcept {
   if (!ptr)
     return;
+  RelaxedCaptureMode relaxed(cu);
   ScopedContext scope(cu, ctx);
   cu.cuMemFree(reinterpret_cast<CUdeviceptr>(ptr));
 }
 
 void CudaBackend::copy(void *dst, const void *src, size_t bytes, CopyKind kind,
                        StreamHandle stream) {
+  RelaxedCaptureMode relaxed(cu);
   ScopedContext scope(cu, ctx);
   auto s = static_cast<CUstream>(stream);
   auto dptr = [](const void *p) { return reinterpret_cast<CUdeviceptr>(p); };
@@ -294,11 +329,15 @@ void CudaBackend::copy(void *dst, const void *src, size_t bytes, CopyKind kind,
   TUNA_CU(cu, what, cuStreamSynchronize, s);
 }
 
-EventHandle CudaBackend::createEvent() { return Event(cu, ctx).release(); }
+EventHandle CudaBackend::createEvent() {
+  RelaxedCaptureMode relaxed(cu);
+  return Event(cu, ctx).release();
+}
 
 void CudaBackend::destroyEvent(EventHandle event) noexcept {
   if (!event)
     return;
+  RelaxedCaptureMode relaxed(cu);
   ScopedContext scope(cu, ctx);
   cu.cuEventDestroy(static_cast<CUevent>(event));
 }
@@ -310,6 +349,7 @@ void CudaBackend::recordEvent(EventHandle event, StreamHandle stream) {
 }
 
 float CudaBackend::elapsedMs(EventHandle start, EventHandle end) {
+  RelaxedCaptureMode relaxed(cu);
   TUNA_CU(cu, "timing a kernel", cuEventSynchronize, static_cast<CUevent>(end));
   float ms = 0;
   TUNA_CU(cu, "timing a kernel", cuEventElapsedTime, &ms,

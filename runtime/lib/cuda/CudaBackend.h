@@ -42,6 +42,7 @@ public:
   void launch(FunctionHandle function, StreamHandle stream,
               const LaunchDims &dims, void **params) override;
   void synchronize(StreamHandle stream) override;
+  bool isCapturing(StreamHandle stream) override;
   void *allocate(size_t bytes) override;
   void deallocate(void *ptr) noexcept override;
   void copy(void *dst, const void *src, size_t bytes, CopyKind kind,

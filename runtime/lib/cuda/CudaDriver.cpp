@@ -92,6 +92,17 @@ ScopedContext::~ScopedContext() {
     driver.cuCtxPopCurrent(&popped);
 }
 
+RelaxedCaptureMode::RelaxedCaptureMode(const Driver &driver) noexcept
+    : driver(driver) {
+  exchanged = driver.cuThreadExchangeStreamCaptureMode(&previous) ==
+              CUDA_SUCCESS;
+}
+
+RelaxedCaptureMode::~RelaxedCaptureMode() {
+  if (exchanged)
+    driver.cuThreadExchangeStreamCaptureMode(&previous);
+}
+
 Module::Module(const Driver &driver, CUcontext context, const char *image,
                std::string_view what)
     : driver(driver), context(context) {

@@ -52,6 +52,8 @@ namespace tuna::cuda {
   X(cuFuncSetAttribute)                                                        \
   X(cuLaunchKernel)                                                            \
   X(cuStreamSynchronize)                                                       \
+  X(cuStreamIsCapturing)                                                       \
+  X(cuThreadExchangeStreamCaptureMode)                                         \
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
   X(cuMemcpyHtoDAsync)                                                         \
@@ -104,6 +106,25 @@ public:
 private:
   const Driver &driver;
   bool pushed = false;
+};
+
+/// Puts this thread in CU_STREAM_CAPTURE_MODE_RELAXED for the guard's
+/// lifetime and then restores its mode. A capture that another thread began
+/// in global mode forbids allocation, synchronization and module loading in
+/// every thread in global mode (the default), and such a call invalidates
+/// that capture; work on streams that are not capturing (tuning, scratch
+/// memory) runs under this guard instead. Never throws.
+class RelaxedCaptureMode {
+public:
+  explicit RelaxedCaptureMode(const Driver &driver) noexcept;
+  ~RelaxedCaptureMode();
+  RelaxedCaptureMode(const RelaxedCaptureMode &) = delete;
+  RelaxedCaptureMode &operator=(const RelaxedCaptureMode &) = delete;
+
+private:
+  const Driver &driver;
+  CUstreamCaptureMode previous = CU_STREAM_CAPTURE_MODE_RELAXED;
+  bool exchanged = false;
 };
 
 /// Owns one CUmodule, loaded in `context` from a PTX text or a cubin (PTX

@@ -81,7 +81,8 @@ public:
     deviceInfo.driverVersion = std::string("glibc ") + gnu_get_libc_version();
     deviceInfo.fingerprint =
         std::string("host:") + kHostArch + ":" + deviceInfo.name;
-    // A host function runs the whole launch in one call: no per-block limit.
+    // A host function runs the whole launch in one call: no per-block limit,
+    // and grid and block only need to fit LaunchDims (the defaults).
     deviceInfo.maxThreadsPerBlock = INT_MAX;
     deviceInfo.maxSharedBytesPerBlock = INT64_MAX;
     deviceInfo.multiProcessors =

@@ -42,9 +42,16 @@ struct DeviceInfo {
   /// Identifies the device for caching tuning results: equal fingerprints
   /// mean a tuning result of one is valid on the other.
   std::string fingerprint;
+  /// The device's index among its platform's devices (Device::cuda(n)).
+  int ordinal = 0;
   int maxThreadsPerBlock = 0;
   int64_t maxSharedBytesPerBlock = 0; ///< Including the opt-in maximum.
   int multiProcessors = 0;            ///< SMs, CUs, or CPU threads.
+  /// The largest grid and block along x, y, z (CUDA: 2^31-1 x 65535 x 65535
+  /// blocks of at most 1024 x 1024 x 64). No limit beyond LaunchDims's range
+  /// unless the backend states one.
+  int64_t maxGridDim[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  int64_t maxBlockDim[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
 };
 
 /// Limits of one loaded function on its device.
@@ -98,6 +105,16 @@ public:
                       const LaunchDims &dims, void **params) = 0;
   /// Waits until all work on `stream` has completed.
   virtual void synchronize(StreamHandle stream) = 0;
+
+  /// Whether work enqueued on `stream` is being recorded into a graph
+  /// instead of run (CUDA stream capture). Then nothing may allocate,
+  /// synchronize or time work on it: a launch runs a variant without tuning.
+  /// CUDA also says yes for the legacy default stream while a blocking
+  /// stream captures. Backends without capture say no.
+  virtual bool isCapturing(StreamHandle stream) {
+    (void)stream;
+    return false;
+  }
 
   /// Scratch memory on the device, for tuning without touching user data.
   virtual void *allocate(size_t bytes) = 0;

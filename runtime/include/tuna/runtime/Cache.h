@@ -8,13 +8,17 @@
 //      "tuna": "0.1.0", "kernel": "scale", "source_hash": "f228...",
 //      "signature": [1048576], "variant": "scale__v5",
 //      "config": {"block": 128, "vec": 4}, "tuning_ms": 4.1,
-//      "time": 1795000000, "candidates": {"scale__v0": 0.0123, ...}}, ...]}
+//      "time": 1795000000, "candidates": {"scale__v0": 0.0123, ...},
+//      "failed": {"scale__v7": "crashed (signal 11) ..."}}, ...]}
 //
 // Writers take an flock on `<dir>/tuning.json.lock`, read the file, merge
 // their entries (per key, the newer `time` wins), write a temporary file,
 // fsync it and rename it over the original, so concurrent processes lose
 // nothing. A file that does not parse is renamed aside
-// (`tuning.json.corrupt-<time>`) with one message on stderr.
+// (`tuning.json.corrupt-<time>`) with one message on stderr; in one that does,
+// malformed entries are dropped one by one (reported once) and duplicate keys
+// merged (the newest wins), and the next change writes the rest back. Changes
+// remove the temporary files of writers that died.
 //
 // The runtime uses lookup() and store(), which never throw: the cache is
 // never a reason for a launch to fail. The tools (tuna-cache, tuna-tune) use
@@ -57,6 +61,9 @@ struct CacheEntry {
   std::vector<std::pair<std::string, int64_t>> config;
   double tuningMs = 0; ///< Wall time of the decision.
   std::vector<std::pair<std::string, double>> candidateMs;
+  /// Variants that crashed or hung while timed (isolated tuning), with why;
+  /// a later tuning of the same key never runs them again.
+  std::vector<std::pair<std::string, std::string>> failed;
   int64_t time = 0; ///< When it was decided (Unix seconds); newer wins.
 };
 
@@ -89,15 +96,17 @@ public:
 
   /// The entry for `key`: an exact match, else (with `versionCheck` off) the
   /// newest entry of another driver or Tuna version. Never throws: problems
-  /// are reported on stderr and read as a miss.
-  std::optional<CacheEntry> lookup(const CacheKey &key,
-                                   bool versionCheck) const;
+  /// are reported on stderr and read as a miss. Without `wait`, a file that a
+  /// writer has locked is a miss too (a launch during graph capture must not
+  /// wait on another process).
+  std::optional<CacheEntry> lookup(const CacheKey &key, bool versionCheck,
+                                   bool wait = true) const;
 
   /// Adds or replaces the entry of `entry.key`. Never throws (see lookup).
   void store(const CacheEntry &entry) const;
 
   /// Every entry, oldest first (an absent file has none). Throws tuna::Error
-  /// if the file is damaged (it is left in place).
+  /// if the file is damaged or has a malformed entry (it is left in place).
   std::vector<CacheEntry> entries() const;
 
   /// Merges `incoming` into the file under the lock: per key, the newer

@@ -4,7 +4,8 @@
 // loaded; evaluating them is allocation-free. Division and modulo follow
 // mlir::AffineExpr: floordiv and ceildiv round toward -inf and +inf, and
 // `a mod b` has the sign of b (non-negative for the positive divisors affine
-// maps use). Arithmetic wraps on overflow instead of being undefined.
+// maps use). A result outside int64 fails the evaluation (ExprError::Overflow)
+// instead of wrapping: `d0 * 2^62` must not become a zero grid.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TUNA_RUNTIME_EXPR_H
@@ -38,6 +39,12 @@ std::optional<std::string> checkExpr(const Expr &expr, size_t numDims);
 /// Renders an expression in infix form, e.g. "(d0 + 127) floordiv 128".
 std::string formatExpr(const Expr &expr);
 
+/// Why an evaluation failed.
+enum class ExprError { DivisionByZero, Overflow };
+
+/// "divides by zero", "overflows 64-bit integers".
+const char *describeExprError(ExprError error);
+
 /// A checked expression ready for evaluation.
 class CompiledExpr {
 public:
@@ -49,20 +56,23 @@ public:
   static CompiledExpr compile(const Expr &expr, size_t numDims,
                               int64_t emptyValue, std::string_view what);
 
-  /// Evaluates over `dims`. Returns false (leaving `result` unspecified) only
-  /// on division or modulo by zero.
-  bool evaluate(const int64_t *dims, int64_t &result) const {
+  /// Evaluates over `dims`. Returns false (leaving `result` unspecified and
+  /// setting `*error` if given) on division or modulo by zero and on a value
+  /// outside int64 anywhere in the expression.
+  bool evaluate(const int64_t *dims, int64_t &result,
+                ExprError *error = nullptr) const {
     if (nodes.empty()) {
       result = constant;
       return true;
     }
-    return evaluateNodes(dims, result);
+    return evaluateNodes(dims, result, error);
   }
 
   bool isConstant() const { return nodes.empty(); }
 
 private:
-  bool evaluateNodes(const int64_t *dims, int64_t &result) const;
+  bool evaluateNodes(const int64_t *dims, int64_t &result,
+                     ExprError *error) const;
 
   int64_t constant;
   std::vector<ExprNode> nodes; ///< Empty when the expression is constant.

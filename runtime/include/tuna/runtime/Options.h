@@ -61,10 +61,25 @@ struct Options {
   /// Use persisted results only from the same driver and Tuna version.
   bool versionCheck = true;
 
+  /// Time the candidates in a worker process (docs/runtime-api.md,
+  /// "Isolated tuning"), so that a variant that crashes or hangs is recorded
+  /// as failed instead of ending the application or poisoning its CUDA
+  /// context. Costs a process start, the device's initialization and a copy
+  /// of the launch's buffers per tuned signature.
+  bool isolate = false;
+  /// The worker executable; empty: $TUNA_WORKER, else `tuna-worker` beside
+  /// the binary that contains the runtime (the shared library, or the
+  /// executable it is linked into).
+  std::string workerPath;
+  /// A worker that sends nothing for this long (loading code, timing one
+  /// candidate) is ended and the candidate it was timing marked failed.
+  double tuneTimeoutMs = 10000;
+
   /// The defaults overridden by the environment: TUNA_AUTOTUNE=0|1,
   /// TUNA_ALWAYS_TUNE=0|1, TUNA_PRINT_AUTOTUNING=0|1, TUNA_CHECK=0|1,
   /// TUNA_CACHE_DIR, TUNA_TUNING_DB, TUNA_VERSION_CHECK=0|1,
-  /// TUNA_CHECK_ATOL=<float>, TUNA_CHECK_RTOL=<float>. A malformed value is a
+  /// TUNA_CHECK_ATOL=<float>, TUNA_CHECK_RTOL=<float>, TUNA_ISOLATE=0|1,
+  /// TUNA_WORKER=<path>, TUNA_TUNE_TIMEOUT_MS=<ms>. A malformed value is a
   /// tuna::Error naming the variable.
   static Options fromEnvironment();
 };

@@ -16,6 +16,8 @@ enum class CandidateStatus {
   WrongResult, ///< Output differs from the default variant's.
   Excluded,    ///< A constraint does not hold for these key values.
   Unrunnable,  ///< No code for this device, failed to load, or over a limit.
+  Failed,      ///< Crashed or hung in the tuning worker (isolated tuning),
+               ///< now or in an earlier tuning the cache remembers.
   NotTimed     ///< Eligible, but nothing was benchmarked (mode off, or the
                ///< only candidate).
 };

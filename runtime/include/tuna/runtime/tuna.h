@@ -91,6 +91,15 @@ TunaStatus tunaModuleGetKernel(TunaModule *module, const char *name,
 TunaStatus tunaKernelLaunch(TunaKernel *kernel, void *stream,
                             const TunaArg *args, size_t count);
 
+/* What the kernel's latest decision (the first launch with a new shape)
+ * chose: the variant's name and its configuration ("block=256, vec=4"), each
+ * NUL-terminated and cut to fit `nameSize` and `configSize` bytes (a buffer
+ * may be NULL when its size is 0). TUNA_ERROR_NOT_FOUND before the kernel
+ * has decided anything. */
+TunaStatus tunaKernelLastChoice(TunaKernel *kernel, char *name,
+                                size_t nameSize, char *config,
+                                size_t configSize);
+
 const char *tunaLastError(void);
 
 #ifdef __cplusplus

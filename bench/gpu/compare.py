@@ -1,0 +1,578 @@
+"""Every side of a comparison timed by one function: Tuna's tuned kernel (and
+its default variant) through the C API (bench/gpu/tuna_ctypes.py), the
+Triton twin (bench/gpu/triton_kernels.py), PyTorch's call (cuBLAS for the
+matmuls) and, for memory-bound kernels, a device-to-device copy of as many
+bytes. All run on torch's current stream on the same tensors.
+
+Kernels: scale (Triton twin in bench/gpu/triton_scale.py), the kernel
+library and the mma.sync ceiling (bench/gpu/mma_peak.mlir, Tuna alone).
+
+Each side, at each shape:
+ - correctness: fresh random inputs, its output poisoned with NaN, one call,
+   the relative L2 error against a float64 torch reference (transpose:
+   exact). The first call of Tuna's tuned kernel at a shape tunes (the cache
+   is fresh in bench/run_gpu.sh); its wall time is the first-call time, and
+   tunaKernelLastChoice() the pick. Triton's first call autotunes.
+ - device time, in two modes, with the same CUDA events, sample count and
+   statistic for every side:
+     warm: SAMPLES samples of WARM_BATCH back-to-back calls between two
+           events (L2 keeps what the previous call left);
+     cold: SAMPLES single calls, each after a write of a buffer of at least
+           twice the L2 size, an event pair around the call alone.
+   Before each sample a spin kernel (torch.cuda._sleep) holds the GPU while
+   the host enqueues the sample, so that host launch cost (Triton's is ten
+   times Tuna's) is not counted as device time.
+   Reported: the median per call, and the spread (10th to 90th percentile,
+   relative to the median).
+
+Prints one `COMPARE {json}` line per kernel, shape and mode, then the tables
+(after a line "tables:"). Exit status 1 when any side's output is wrong or
+a case fails. --dry-run imports nothing CUDA: it lists the plan, checks the
+bundles exist and, with --lib, that the library has the C API.
+
+usage: compare.py --bundles DIR --lib LIBTUNA_RUNTIME_SHARED [--only PREFIX]
+                  [--dry-run]
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tuna_ctypes as tc  # noqa: E402
+
+# Imported by main() unless --dry-run.
+torch = None
+tk = None  # triton_kernels: the twins.
+
+SAMPLES = 25
+WARM_BATCH = 20
+FLUSH_MIN_BYTES = 128 << 20  # The L2 flush writes max(2 L2, this).
+# Where tensors live and Tuna's kernels run (bench/gpu/test_compare.py runs
+# the harness on the CPU, with the host kernels "KERNEL_host").
+DEVICE = "cuda"
+TUNA_DEVICE = "cuda"
+TUNA_KERNEL_SUFFIX = ""
+MODES = ("warm", "cold")
+
+# (kernel, bundle, shape parameters), in the order they run.
+CASES = [
+    ("scale", "scale", dict(n=1 << 24)),
+    ("scale", "scale", dict(n=1 << 26)),
+    ("axpy", "axpy", dict(n=1 << 24)),
+    ("axpy", "axpy", dict(n=1 << 26)),
+    ("row_sum", "row_sum", dict(rows=131072, cols=256)),
+    ("row_sum", "row_sum", dict(rows=8192, cols=4096)),
+    ("softmax", "softmax", dict(rows=32768, cols=1024)),
+    ("softmax", "softmax", dict(rows=4096, cols=8192)),
+    ("layernorm", "layernorm", dict(rows=32768, cols=1024)),
+    ("layernorm", "layernorm", dict(rows=4096, cols=8192)),
+    ("transpose", "transpose", dict(rows=8192, cols=4096)),
+    ("transpose", "transpose", dict(rows=4000, cols=6000)),
+    ("color_normalize", "color_normalize", dict(images=64, h=512, w=512)),
+    ("color_normalize", "color_normalize", dict(images=256, h=224, w=224)),
+    ("matmul_f16_wgmma", "matmul_wgmma", dict(m=2048, n=2048, k=2048)),
+    ("matmul_f16_wgmma", "matmul_wgmma", dict(m=4096, n=4096, k=4096)),
+    ("matmul_f16_wgmma", "matmul_wgmma", dict(m=8192, n=8192, k=8192)),
+    # No tile divides it: only the masked variants (mask = 1) can run.
+    ("matmul_f16_wgmma", "matmul_wgmma", dict(m=4000, n=4008, k=3992)),
+    ("matmul_f16", "matmul", dict(m=4096, n=4096, k=4096)),
+    ("matmul_f32", "matmul", dict(m=2048, n=2048, k=2048)),
+    ("matmul_f32", "matmul", dict(m=4096, n=4096, k=4096)),
+    # The mma.sync instruction's ceiling (bench/gpu/mma_peak.mlir): Tuna only.
+    ("mma_peak", "mma_peak", dict(blocks=528, iters=65536)),
+]
+
+
+def shape_name(params):
+    if "h" in params:
+        return "images=%d,hw=%dx%d" % (params["images"], params["h"],
+                                       params["w"])
+    if "m" in params:
+        return "M=%d,N=%d,K=%d" % (params["m"], params["n"], params["k"])
+    return ",".join("%s=%d" % kv for kv in params.items())
+
+
+def selected(kernel, only):
+    return kernel.startswith(only) or (kernel == "mma_peak" and
+                                       only.startswith("matmul"))
+
+
+# ---------------------------------------------------------------------------
+# Timing: one function for every side.
+
+class Stat:
+    def __init__(self, per_call_ms):
+        v = sorted(per_call_ms)
+        rank = lambda q: v[min(len(v) - 1, int(q * len(v)))]
+        mid = len(v) // 2
+        self.median = v[mid] if len(v) % 2 else (v[mid - 1] + v[mid]) / 2
+        self.min = v[0]
+        self.spread = (rank(0.9) - rank(0.1)) / self.median
+
+
+class Timer:
+    def __init__(self):
+        props = torch.cuda.get_device_properties(0)
+        self.l2_bytes = getattr(props, "L2_cache_size", 0) or 50 << 20
+        self.flush_bytes = max(2 * self.l2_bytes, FLUSH_MIN_BYTES)
+        self.flush = torch.empty(self.flush_bytes, dtype=torch.uint8,
+                                 device=DEVICE)
+        self.sleep = getattr(torch.cuda, "_sleep", None)
+        self.cycles_per_ms = 0.0
+        if self.sleep is not None:
+            start, end = self.events(2)
+            self.sleep(1000)
+            start.record()
+            self.sleep(10_000_000)
+            end.record()
+            torch.cuda.synchronize()
+            self.cycles_per_ms = 10_000_000 / start.elapsed_time(end)
+
+    @staticmethod
+    def events(n):
+        return [torch.cuda.Event(enable_timing=True) for _ in range(n)]
+
+    def hold(self, ms):
+        """Keeps the GPU busy for about `ms` (nothing when torch has no
+        _sleep: host launch time may then count)."""
+        if self.cycles_per_ms:
+            self.sleep(int(ms * self.cycles_per_ms))
+
+    def measure(self, run, mode):
+        run()
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(WARM_BATCH):
+            run()
+        host_ms = (time.perf_counter() - t0) * 1e3 / WARM_BATCH
+        torch.cuda.synchronize()
+        starts, ends = self.events(SAMPLES), self.events(SAMPLES)
+        calls = WARM_BATCH if mode == "warm" else 1
+        for s in range(SAMPLES):
+            if mode == "cold":
+                self.flush.zero_()
+            self.hold(2 * calls * host_ms + 0.05)
+            starts[s].record()
+            for _ in range(calls):
+                run()
+            ends[s].record()
+        torch.cuda.synchronize()
+        return Stat([a.elapsed_time(b) / calls for a, b in zip(starts, ends)])
+
+
+# ---------------------------------------------------------------------------
+# Cases.
+
+class Side:
+    def __init__(self, name, run, check, want, work):
+        self.name, self.run, self.work = name, run, work
+        # check() makes the checked call and returns the output to compare
+        # with `want`; None: not checked (the copy, mma_peak).
+        self.check, self.want = check, want
+        self.err = None
+        self.first_ms = None
+        self.stats = {}
+
+
+class Case:
+    """One kernel at one shape: its sides, in timing order."""
+
+    def __init__(self, kernel, shape, unit, work, tolerance, tuned, fixed):
+        self.kernel, self.shape, self.unit = kernel, shape, unit
+        self.work, self.tolerance = work, tolerance
+        self.tuned, self.fixed = tuned, fixed
+        self.sides = []
+        self.tensors = []  # Tuna's arguments hold only their addresses.
+
+    def add(self, name, run, want=None, out=None, reset=None, poison=True,
+            work=None):
+        """A side: `run` computes into `out` (or returns its result when
+        `out` is None); `reset` restores inputs it overwrites."""
+        def check():
+            if reset is not None:
+                reset()
+            if out is not None and poison:
+                out.fill_(float("nan"))
+            got = run()
+            return out if out is not None else got
+        self.sides.append(Side(name, run, check if want is not None else None,
+                               want, self.work if work is None else work))
+
+    def add_tuna(self, values, **check):
+        """The tuned kernel and the default variant, on the same arguments:
+        tensors (passed as rank-1 memrefs, and kept alive with the case) and
+        scalar TunaArgs."""
+        self.tensors += [v for v in values if isinstance(v, torch.Tensor)]
+        args = tc.Kernel.args(*(mem(v) if isinstance(v, torch.Tensor) else v
+                                for v in values))
+        stream = torch.cuda.current_stream().cuda_stream
+        self.add("tuna", lambda: self.tuned.launch(args, stream), **check)
+        self.add("default", lambda: self.fixed.launch(args, stream), **check)
+
+    def add_copy(self):
+        """A device-to-device copy that moves as many bytes, half read and
+        half written."""
+        half = int(self.work / 2) & ~15
+        src = torch.empty(half, dtype=torch.uint8, device=DEVICE)
+        dst = torch.empty_like(src)
+        self.add("copy", lambda: dst.copy_(src), work=2.0 * half)
+
+
+def uniform(shape, lo, hi, dtype=None):
+    x = torch.empty(shape, device=DEVICE).uniform_(lo, hi)
+    return x if dtype is None else x.to(dtype)
+
+
+def nan(shape, dtype=None):
+    shape = (shape,) if isinstance(shape, int) else shape
+    return torch.full(shape, float("nan"), device=DEVICE,
+                      dtype=dtype or torch.float32)
+
+
+def mem(t):
+    types = {torch.float32: "f32", torch.float16: "f16"}
+    return tc.memref(t.data_ptr(), t.numel(), types[t.dtype])
+
+
+def index(v):
+    return tc.scalar("index", v)
+
+
+def f32(v):
+    return tc.scalar("f32", v)
+
+
+def build_scale(c, n):
+    from triton_scale import scale as triton_scale  # Its twin.
+    s = 1.75
+    x = uniform(n, -1000, 1000)
+    y = nan(n)
+    check = dict(want=s * x.double(), out=y)
+    c.add_tuna([x, y, f32(s), index(n)], **check)
+    c.add("triton", lambda: triton_scale(x, y, s, n), **check)
+    c.add("torch", lambda: torch.mul(x, s, out=y), **check)
+
+
+def build_axpy(c, n):
+    a = 1.75
+    x = uniform(n, -1000, 1000)
+    y0 = uniform(n, -1000, 1000)
+    y = y0.clone()
+    check = dict(want=a * x.double() + y0.double(), out=y,
+                 reset=lambda: y.copy_(y0), poison=False)
+    c.add_tuna([f32(a), x, y, index(n)], **check)
+    c.add("triton", lambda: tk.axpy(a, x, y), **check)
+    c.add("torch", lambda: y.add_(x, alpha=a), **check)
+
+
+def build_row_sum(c, rows, cols):
+    x = uniform((rows, cols), -1, 1)
+    y = nan(rows)
+    check = dict(want=x.double().sum(dim=1), out=y)
+    c.add_tuna([x, y, index(rows), index(cols)], **check)
+    c.add("triton", lambda: tk.row_sum(x, y), **check)
+    ty = nan(rows)
+    c.add("torch", lambda: torch.sum(x, dim=1, out=ty), want=check["want"],
+          out=ty)
+
+
+def build_softmax(c, rows, cols):
+    x = uniform((rows, cols), -8, 8)
+    y = nan((rows, cols))
+    check = dict(want=torch.softmax(x.double(), dim=1), out=y)
+    c.add_tuna([x, y, index(rows), index(cols)], **check)
+    c.add("triton", lambda: tk.softmax(x, y), **check)
+    c.add("torch", lambda: torch.softmax(x, dim=1), want=check["want"])
+
+
+def build_layernorm(c, rows, cols):
+    eps = 1e-5
+    x = uniform((rows, cols), 2, 6)
+    g = uniform(cols, 0.5, 1.5)
+    b = uniform(cols, -0.5, 0.5)
+    y = nan((rows, cols))
+    want = torch.nn.functional.layer_norm(x.double(), (cols,), g.double(),
+                                          b.double(), eps)
+    c.add_tuna([x, g, b, y, f32(eps), index(rows), index(cols)], want=want,
+               out=y)
+    c.add("triton", lambda: tk.layernorm(x, g, b, y, eps), want=want, out=y)
+    c.add("torch", lambda: torch.nn.functional.layer_norm(x, (cols,), g, b,
+                                                          eps), want=want)
+
+
+def build_transpose(c, rows, cols):
+    x = uniform((rows, cols), -1000, 1000)
+    y = nan((cols, rows))
+    check = dict(want=x.t().double(), out=y)
+    c.add_tuna([x, y, index(rows), index(cols)], **check)
+    c.add("triton", lambda: tk.transpose(x, y), **check)
+    c.add("torch", lambda: y.copy_(x.t()), **check)
+
+
+def build_color_normalize(c, images, h, w):
+    bright, sat = 1.2, 0.7
+    x = torch.rand(images, 3, h, w, device=DEVICE)
+    y = torch.full_like(x, float("nan"))
+    want = tk.color_torch(x.double(), bright, sat)
+    inv = [1.0 / s for s in tk.STD]
+    c.add_tuna([x, y, index(images), index(h * w), f32(bright), f32(sat),
+                *map(f32, tk.MEAN), *map(f32, inv)], want=want, out=y)
+    c.add("triton", lambda: tk.color(x, y, bright, sat), want=want, out=y)
+    c.add("torch", lambda: tk.color_torch(x, bright, sat), want=want)
+
+
+def build_matmul(c, m, n, k, dtype):
+    a = uniform((m, k), -1, 1, dtype)
+    b = uniform((k, n), -1, 1, dtype)
+    out = nan((m, n), dtype)
+    want = a.double() @ b.double()
+    c.add_tuna([a, b, out, index(m), index(n), index(k)], want=want, out=out)
+    c.add("triton", lambda: tk.matmul(a, b, out), want=want, out=out)
+    cub = nan((m, n), dtype)
+    c.add("cublas", lambda: torch.mm(a, b, out=cub), want=want, out=cub)
+
+
+def build_mma_peak(c, blocks, iters):
+    out = torch.empty(blocks * 512, device=DEVICE)
+    c.add_tuna([out, index(iters)])
+
+
+def make_case(kernel, params, tuned, fixed):
+    """(unit, work per call, tolerance) and the sides of `kernel`."""
+    p = params
+    if kernel.startswith("matmul"):
+        f16 = kernel != "matmul_f32"
+        c = Case(kernel, shape_name(p), "TFLOP/s", 2.0 * p["m"] * p["n"] * p["k"],
+                 2e-3 if f16 else 1e-4, tuned, fixed)
+        build_matmul(c, p["m"], p["n"], p["k"],
+                     torch.float16 if f16 else torch.float32)
+        return c
+    if kernel == "mma_peak":
+        c = Case(kernel, shape_name(p), "TFLOP/s",
+                 float(p["blocks"]) * p["iters"] * 8 * 4096, 0, tuned, fixed)
+        build_mma_peak(c, **p)
+        return c
+    # Memory-bound: each input read once, each output written once.
+    bytes_of = {
+        "scale": lambda: 8.0 * p["n"],
+        "axpy": lambda: 12.0 * p["n"],
+        "row_sum": lambda: 4.0 * (p["rows"] * p["cols"] + p["rows"]),
+        "softmax": lambda: 8.0 * p["rows"] * p["cols"],
+        "layernorm": lambda: 8.0 * p["rows"] * p["cols"] + 8.0 * p["cols"],
+        "transpose": lambda: 8.0 * p["rows"] * p["cols"],
+        "color_normalize": lambda: 8.0 * p["images"] * 3 * p["h"] * p["w"],
+    }
+    c = Case(kernel, shape_name(p), "GB/s", bytes_of[kernel](),
+             0.0 if kernel == "transpose" else 1e-5, tuned, fixed)
+    globals()["build_" + kernel](c, **p)
+    c.add_copy()
+    return c
+
+
+def rel_error(got, want):
+    if not torch.isfinite(got).all():
+        return float("inf")
+    got, want = got.double(), want.double()
+    return ((got - want).norm() / want.norm()).item()
+
+
+class TunaPair:
+    """The kernel from a module that tunes and from one that does not (the
+    default variant: TUNA_AUTOTUNE=0 while it loads)."""
+
+    def __init__(self, runtime, bundle, kernel):
+        self.modules = [runtime.load(bundle, TUNA_DEVICE)]
+        saved = os.environ.get("TUNA_AUTOTUNE")
+        os.environ["TUNA_AUTOTUNE"] = "0"
+        try:
+            self.modules.append(runtime.load(bundle, TUNA_DEVICE))
+        finally:
+            if saved is None:
+                del os.environ["TUNA_AUTOTUNE"]
+            else:
+                os.environ["TUNA_AUTOTUNE"] = saved
+        self.tuned, self.fixed = (m.kernel(kernel + TUNA_KERNEL_SUFFIX)
+                                  for m in self.modules)
+
+    def free(self):
+        torch.cuda.synchronize()
+        for m in self.modules:
+            m.free()
+
+
+def run_case(runtime, timer, bundles, kernel, bundle, params):
+    """Checks and times every side; returns the case's record."""
+    pair = TunaPair(runtime, os.path.join(bundles, bundle + ".tuna"), kernel)
+    try:
+        c = make_case(kernel, params, pair.tuned, pair.fixed)
+        for side in c.sides:
+            t0 = time.perf_counter()
+            # Tuna's and Triton's first call tunes.
+            got = side.run() if side.check is None else side.check()
+            torch.cuda.synchronize()
+            side.first_ms = (time.perf_counter() - t0) * 1e3
+            if side.check is not None:
+                side.err = rel_error(got, side.want)
+                side.check = side.want = None  # Frees the reference.
+        pick = ": ".join(pair.tuned.last_choice())
+        default = ": ".join(pair.fixed.last_choice())
+        for mode in MODES:
+            for side in c.sides:
+                side.stats[mode] = timer.measure(side.run, mode)
+        record = dict(kernel=c.kernel, shape=c.shape, unit=c.unit,
+                      pick=pick, default=default, tolerance=c.tolerance)
+        record["ok"] = int(all(s.err is None or s.err <= c.tolerance
+                               for s in c.sides))
+        record["err"] = {s.name: s.err for s in c.sides if s.err is not None}
+        record["first_call_ms"] = {s.name: round(s.first_ms, 1)
+                                   for s in c.sides if s.first_ms is not None}
+        scale = 1e9 if c.unit == "TFLOP/s" else 1e6
+        for mode in MODES:
+            record[mode] = {s.name: dict(
+                rate=float("%.4g" % (s.work / (s.stats[mode].median * scale))),
+                median_us=round(s.stats[mode].median * 1e3, 2),
+                min_us=round(s.stats[mode].min * 1e3, 2),
+                spread_pct=round(100 * s.stats[mode].spread, 1))
+                for s in c.sides}
+        return record
+    finally:
+        pair.free()
+
+
+# ---------------------------------------------------------------------------
+# Output.
+
+def ratio(record, mode, a, b):
+    sides = record[mode]
+    if a not in sides or b not in sides or not sides[b]["rate"]:
+        return "-"
+    return "%.2f" % (sides[a]["rate"] / sides[b]["rate"])
+
+
+def print_tables(records):
+    print("tables:")
+    print("median of %d samples; warm: %d back-to-back calls between two "
+          "events; cold: one call after an L2 flush; spread: the widest "
+          "10th-90th percentile range of the row's sides, relative to the "
+          "median" % (SAMPLES, WARM_BATCH))
+    mm = [r for r in records if r["unit"] == "TFLOP/s"]
+    mem_bound = [r for r in records if r["unit"] == "GB/s"]
+    if mm:
+        print("\nmatmul (TFLOP/s, 2 M N K flops; cublas = torch.mm)")
+        print("%-16s %-21s %-4s %7s %7s %7s %7s %7s %7s %6s %3s" % (
+            "kernel", "shape", "L2", "tuna", "default", "triton", "cublas",
+            "tun/cub", "tun/trt", "spread", "ok"))
+        for r in mm:
+            for mode in MODES:
+                s = r[mode]
+                rate = lambda n: "%.1f" % s[n]["rate"] if n in s else "-"
+                print("%-16s %-21s %-4s %7s %7s %7s %7s %7s %7s %5.1f%% %3s" % (
+                    r["kernel"], r["shape"], mode, rate("tuna"),
+                    rate("default"), rate("triton"), rate("cublas"),
+                    ratio(r, mode, "tuna", "cublas"),
+                    ratio(r, mode, "tuna", "triton"),
+                    max(v["spread_pct"] for v in s.values()),
+                    "yes" if r["ok"] else "NO"))
+    if mem_bound:
+        print("\nmemory-bound (GB/s, each input read once, each output "
+              "written once; copy: a device-to-device copy of as many bytes)")
+        print("%-15s %-22s %-4s %7s %7s %7s %7s %7s %7s %7s %6s %3s" % (
+            "kernel", "shape", "L2", "tuna", "default", "triton", "torch",
+            "copy", "tun/cpy", "tun/trt", "spread", "ok"))
+        for r in mem_bound:
+            for mode in MODES:
+                s = r[mode]
+                print("%-15s %-22s %-4s %7.0f %7.0f %7.0f %7.0f %7.0f %6.1f%% "
+                      "%7s %5.1f%% %3s" % (
+                          r["kernel"], r["shape"], mode, s["tuna"]["rate"],
+                          s["default"]["rate"], s["triton"]["rate"],
+                          s["torch"]["rate"], s["copy"]["rate"],
+                          100 * s["tuna"]["rate"] / s["copy"]["rate"],
+                          ratio(r, mode, "tuna", "triton"),
+                          max(v["spread_pct"] for v in s.values()),
+                          "yes" if r["ok"] else "NO"))
+    print("\npicks, first calls (tuna tunes, triton autotunes) and max "
+          "errors:")
+    for r in records:
+        first = r["first_call_ms"]
+        print("  %-16s %-21s tuna %-58s first call tuna %7.1f ms, triton %s "
+              "ms; max err %s (default: %s)" % (
+                  r["kernel"], r["shape"], r["pick"], first.get("tuna", 0),
+                  first.get("triton", "-"),
+                  "%.1e" % max(r["err"].values()) if r["err"] else "-",
+                  r["default"]))
+
+
+def dry_run(args, cases):
+    print("dry run: no CUDA; %d samples, warm batch %d, modes %s" % (
+        SAMPLES, WARM_BATCH, ", ".join(MODES)))
+    if args.lib:
+        tc.Runtime(args.lib)
+        print("C API found in %s" % args.lib)
+    for kernel, bundle, params in cases:
+        path = os.path.join(args.bundles, bundle + ".tuna")
+        print("  %-16s %-24s %s%s" % (kernel, shape_name(params), path,
+                                      "" if os.path.exists(path) else
+                                      " (missing: skipped)"))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bundles", required=True)
+    parser.add_argument("--lib", help="libtuna_runtime_shared.so")
+    parser.add_argument("--only", default="",
+                        help="only the kernels whose name starts with this")
+    parser.add_argument("--dry-run", action="store_true")
+    args = parser.parse_args()
+    cases = [c for c in CASES if selected(c[0], args.only)]
+    if args.dry_run:
+        dry_run(args, cases)
+        return 0
+    if not args.lib:
+        parser.error("--lib is required")
+
+    global torch, tk
+    import torch
+    import triton
+    import triton_kernels as tk
+    # fp32 means fp32, for cuBLAS (no TF32) as for Triton (ieee dots).
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.cuda.init()
+    timer = Timer()
+    runtime = tc.Runtime(args.lib)  # After torch: Tuna uses its context.
+    print("device: %s, torch %s, triton %s, L2 %d MiB, flush %d MiB, "
+          "spin kernel %s" % (
+              torch.cuda.get_device_name(0), torch.__version__,
+              triton.__version__, timer.l2_bytes >> 20,
+              timer.flush_bytes >> 20,
+              "%.0f cycles/ms" % timer.cycles_per_ms
+              if timer.cycles_per_ms else "missing (torch.cuda._sleep)"),
+          flush=True)
+    records, failed = [], 0
+    for kernel, bundle, params in cases:
+        if not os.path.exists(os.path.join(args.bundles, bundle + ".tuna")):
+            print("no %s.tuna in %s: %s skipped" % (bundle, args.bundles,
+                                                     kernel), flush=True)
+            continue
+        try:
+            record = run_case(runtime, timer, args.bundles, kernel, bundle,
+                              params)
+        except Exception as e:  # One broken case must not hide the others.
+            print("%s %s: FAILED: %s: %s" % (kernel, shape_name(params),
+                                             type(e).__name__, e), flush=True)
+            failed += 1
+            continue
+        print("COMPARE " + json.dumps(record), flush=True)
+        records.append(record)
+        failed += 1 - record["ok"]
+        torch.cuda.empty_cache()
+    print_tables(records)
+    print("\n%d cases, %d failed or wrong" % (len(records), failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,225 @@
+"""Runs bench/gpu/compare.py end to end on the CPU, without a GPU or Triton:
+torch's CUDA calls are replaced by host stand-ins (events that read a
+clock, a sleep for the spin kernel), the Triton twins by torch code, and
+Tuna's kernels by the host variants of kernels-mlir/ (scale, axpy, row_sum,
+softmax, layernorm: real bundles through the real C API, tuned on the first
+call); the kernels without a host variant (transpose, color_normalize, the
+matmuls, mma_peak) by a stand-in that reads the launch's TunaArg array
+(pointers, sizes, scalars) and computes with torch. Small shapes. Then once
+more with a wrong transpose, which must be reported. Exit 77 (skipped)
+without torch.
+
+usage: test_compare.py TUNA_COMPILE LIBTUNA_RUNTIME_SHARED SOURCE_DIR
+"""
+
+import contextlib
+import ctypes
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import types
+
+try:
+    import torch
+except ImportError:
+    print("no torch for", sys.executable, ": skipped")
+    sys.exit(77)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare  # noqa: E402
+import tuna_ctypes as tc  # noqa: E402
+
+HOST_KERNELS = {"scale": "scale", "axpy": "axpy", "row_sum": "reduce",
+                "softmax": "softmax", "layernorm": "layernorm"}
+SMALL_CASES = [
+    ("scale", "scale", dict(n=1000)),
+    ("axpy", "axpy", dict(n=1000)),
+    ("row_sum", "row_sum", dict(rows=64, cols=100)),
+    ("softmax", "softmax", dict(rows=16, cols=300)),
+    ("layernorm", "layernorm", dict(rows=16, cols=256)),
+    ("transpose", "transpose", dict(rows=30, cols=50)),
+    ("color_normalize", "color_normalize", dict(images=2, h=8, w=8)),
+    ("matmul_f16_wgmma", "matmul_wgmma", dict(m=64, n=72, k=40)),
+    ("matmul_f16", "matmul", dict(m=32, n=32, k=32)),
+    ("matmul_f32", "matmul", dict(m=48, n=40, k=56)),
+    ("mma_peak", "mma_peak", dict(blocks=2, iters=10)),
+]
+
+
+class Event:
+    def __init__(self, enable_timing=False):
+        self.t = None
+
+    def record(self):
+        self.t = time.perf_counter()
+
+    def elapsed_time(self, end):
+        return (end.t - self.t) * 1e3
+
+
+def fake_cuda():
+    cuda = torch.cuda
+    cuda.init = lambda: None
+    cuda.synchronize = lambda: None
+    cuda.get_device_properties = lambda i: types.SimpleNamespace(
+        L2_cache_size=1 << 20)
+    cuda.get_device_name = lambda i=0: "CPU stand-in"
+    cuda.Event = Event
+    cuda._sleep = lambda cycles: time.sleep(cycles * 1e-9)
+    cuda.current_stream = lambda: types.SimpleNamespace(cuda_stream=None)
+    # cuBLAS's stand-in: torch on the CPU has no fp16 matmul.
+    torch.mm = lambda a, b, out: out.copy_((a.float() @ b.float()).to(out.dtype))
+
+
+def color_torch(x, brightness, saturation):
+    x = (x * brightness).clamp(0, 1)
+    w = torch.tensor([0.299, 0.587, 0.114], dtype=x.dtype)
+    gray = (x * w.view(1, 3, 1, 1)).sum(dim=1, keepdim=True)
+    x = (gray + saturation * (x - gray)).clamp(0, 1)
+    mean = torch.tensor(TWINS.MEAN).view(1, 3, 1, 1)
+    std = torch.tensor(TWINS.STD).view(1, 3, 1, 1)
+    return (x - mean) / std
+
+
+# The Triton twins' interface (bench/gpu/triton_kernels.py), in torch.
+TWINS = types.ModuleType("triton_kernels")
+TWINS.MEAN, TWINS.STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
+TWINS.color_torch = color_torch
+TWINS.axpy = lambda a, x, y: y.add_(x, alpha=a)
+TWINS.row_sum = lambda x, y: torch.sum(x, dim=1, out=y)
+TWINS.softmax = lambda x, y: y.copy_(torch.softmax(x, dim=1))
+TWINS.layernorm = lambda x, g, b, y, eps: y.copy_(
+    torch.nn.functional.layer_norm(x, (x.shape[1],), g, b, eps))
+TWINS.transpose = lambda x, y: y.copy_(x.t())
+TWINS.color = lambda x, y, bright, sat: y.copy_(color_torch(x, bright, sat))
+TWINS.matmul = lambda a, b, c: c.copy_((a.float() @ b.float()).to(c.dtype))
+SCALE_TWIN = types.ModuleType("triton_scale")
+SCALE_TWIN.scale = lambda x, y, s, n: torch.mul(x, s, out=y)
+TRITON = types.ModuleType("triton")
+TRITON.__version__ = "stand-in"
+
+DTYPES = {"f16": torch.float16, "f32": torch.float32}
+
+
+def tensor(arg):
+    """The memref of a TunaArg as a flat torch tensor over its memory."""
+    dtype = DTYPES[tc.TYPES[arg.type]]
+    count = arg.memref.sizes[0]
+    size = count * torch.tensor([], dtype=dtype).element_size()
+    buffer = (ctypes.c_byte * size).from_address(arg.memref.aligned)
+    return torch.frombuffer(buffer, dtype=dtype)
+
+
+class StandIn:
+    """A kernel with no host variant: computes with torch what it would."""
+    wrong_transpose = False
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def launch(self, args, stream=None):
+        assert stream is None
+        k = self.kernel
+        if k == "transpose":
+            x, y = tensor(args[0]), tensor(args[1])
+            rows, cols = args[2].intValue, args[3].intValue
+            y.view(cols, rows).copy_(x.view(rows, cols).t())
+            if StandIn.wrong_transpose:
+                y[0] += 1
+        elif k == "color_normalize":
+            x, y = tensor(args[0]), tensor(args[1])
+            images, hw = args[2].intValue, args[3].intValue
+            bright, sat = args[4].floatValue, args[5].floatValue
+            y.view(images, 3, hw, 1).copy_(
+                color_torch(x.view(images, 3, hw, 1), bright, sat))
+        elif k.startswith("matmul"):
+            a, b, c = (tensor(args[i]) for i in range(3))
+            m, n, kk = (args[i].intValue for i in range(3, 6))
+            c.view(m, n).copy_(
+                (a.view(m, kk).float() @ b.view(kk, n).float()).to(c.dtype))
+        else:
+            assert k == "mma_peak", k
+            tensor(args[0]).fill_(1)
+
+    def last_choice(self):
+        return "stand-in", "none"
+
+
+class Pair(compare.TunaPair):
+    def __init__(self, runtime, bundle, kernel):
+        if kernel in HOST_KERNELS:
+            super().__init__(runtime, bundle, kernel)
+        else:
+            self.modules = []
+            self.tuned = self.fixed = StandIn(kernel)
+
+
+def run(argv):
+    """compare.main() with `argv`: (exit status, output)."""
+    sys.argv = ["compare.py"] + argv
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = compare.main()
+    return rc, out.getvalue()
+
+
+def main():
+    compiler, library, source = sys.argv[1:4]
+    fake_cuda()
+    sys.modules.update(triton=TRITON, triton_kernels=TWINS,
+                       triton_scale=SCALE_TWIN)
+    compare.DEVICE = "cpu"
+    compare.TUNA_DEVICE = "host"
+    compare.TUNA_KERNEL_SUFFIX = "_host"
+    compare.SAMPLES, compare.WARM_BATCH = 5, 3
+    compare.FLUSH_MIN_BYTES = 4 << 20
+    compare.CASES = SMALL_CASES
+    compare.TunaPair = Pair
+    with tempfile.TemporaryDirectory() as tmp:
+        for kernel, bundle, _ in SMALL_CASES:
+            path = os.path.join(tmp, bundle + ".tuna")
+            if kernel in HOST_KERNELS:
+                compiled = subprocess.run(
+                    [compiler, os.path.join(source, "kernels-mlir",
+                                            HOST_KERNELS[kernel] + ".mlir"),
+                     "--target=host", "-o", path], capture_output=True,
+                    text=True)
+                assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+            else:
+                open(path, "w").close()  # Present: the case runs.
+        os.environ["TUNA_CACHE_DIR"] = os.path.join(tmp, "cache")
+        args = ["--bundles", tmp, "--lib", library]
+
+        rc, out = run(args)
+        records = [json.loads(line[len("COMPARE "):])
+                   for line in out.splitlines() if line.startswith("COMPARE ")]
+        assert rc == 0, out
+        assert [(r["kernel"], r["shape"]) for r in records] == [
+            (k, compare.shape_name(p)) for k, _, p in SMALL_CASES], out
+        for r in records:
+            assert r["ok"] == 1, r
+            for mode in compare.MODES:
+                for side, result in r[mode].items():
+                    assert result["rate"] > 0 and result["median_us"] > 0, (
+                        r["kernel"], mode, side)
+        by_kernel = {r["kernel"]: r for r in records}
+        assert by_kernel["softmax"]["pick"].startswith("softmax_host"), out
+        assert set(by_kernel["axpy"]["warm"]) == {
+            "tuna", "default", "triton", "torch", "copy"}, out
+        assert set(by_kernel["matmul_f32"]["cold"]) == {
+            "tuna", "default", "triton", "cublas"}, out
+        assert "tables:" in out and "0 failed or wrong" in out, out
+
+        StandIn.wrong_transpose = True
+        rc, out = run(args + ["--only", "transpose"])
+        assert rc == 1, out
+        assert " NO" in out and "1 failed or wrong" in out, out
+    print("compare.py on the CPU: ok (%d cases)" % len(records))
+
+
+if __name__ == "__main__":
+    main()

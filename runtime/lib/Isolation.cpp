@@ -1,0 +1,656 @@
+//===- Isolation.cpp - Timing candidates in a worker process --------------===//
+//
+// The parent writes the bundle and the contents of every memref argument
+// into one shared memory file (memfd) once per tuning, starts the worker
+// with a socket on descriptor 3 and the memory on descriptor 4, and sends
+// one request line:
+//
+//   {"kernel": "scale", "device": {"platform": "cuda", "ordinal": 0,
+//    "fingerprint": "..."}, "bundle": {"at": 0, "bytes": N},
+//    "options": {...timing options...}, "args": [{"scalar": ...} |
+//    {"memref": {"type": "f32", "rank": 1, "sizes": [..], "strides": [..],
+//                "low": 0, "at": N, "bytes": 4096}}, ...],
+//    "order": [0, 3, 5], "failed": [2], "best_median_ms": null,
+//    "budget_ms": 2000}
+//
+// The worker answers one line per step: {"ready": true}, then
+// {"start": v, "reference": false}, {"result": {...}, "checked": true,
+// "check_skipped": ""}, ..., and {"done": true}; or {"error": "..."}.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Isolation.h"
+
+#include "Scratch.h"
+#include "tuna/runtime/Bundle.h"
+#include "tuna/runtime/ScalarType.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <optional>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace tuna {
+
+namespace {
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+/// The descriptors the worker finds its socket and its shared memory on.
+constexpr int kWorkerSocket = 3;
+constexpr int kWorkerMemory = 4;
+/// How long a worker may take to start before it counts as hung.
+constexpr double kStartupMs = 60000;
+
+std::string systemError(const std::string &what) {
+  return what + ": " + std::strerror(errno);
+}
+
+/// An owned file descriptor.
+class Descriptor {
+public:
+  explicit Descriptor(int fd = -1) : fd(fd) {}
+  ~Descriptor() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+  Descriptor(Descriptor &&other) noexcept : fd(other.fd) { other.fd = -1; }
+  Descriptor &operator=(Descriptor &&other) noexcept {
+    std::swap(fd, other.fd);
+    return *this;
+  }
+  int get() const { return fd; }
+
+private:
+  int fd;
+};
+
+/// A read-write mapping of a shared memory file.
+class Mapping {
+public:
+  Mapping(int fd, size_t bytes, int protection) : bytes(bytes) {
+    if (bytes == 0)
+      return;
+    void *address = ::mmap(nullptr, bytes, protection, MAP_SHARED, fd, 0);
+    if (address == MAP_FAILED)
+      throw Error(ErrorCode::Backend,
+                  systemError("tuning worker: cannot map shared memory"));
+    data = static_cast<char *>(address);
+  }
+  ~Mapping() {
+    if (data)
+      ::munmap(data, bytes);
+  }
+  Mapping(const Mapping &) = delete;
+  Mapping &operator=(const Mapping &) = delete;
+
+  char *data = nullptr;
+  size_t bytes;
+};
+
+json optionsToJson(const Options &options) {
+  return {{"check", options.check},
+          {"atol", options.atol},
+          {"rtol", options.rtol},
+          {"warmup_runs", options.warmupRuns},
+          {"min_runs", options.minRuns},
+          {"max_runs", options.maxRuns},
+          {"stable_tolerance", options.stableTolerance},
+          {"min_sample_ms", options.minSampleMs},
+          {"eliminate_after", options.eliminateAfter},
+          {"eliminate_factor", options.eliminateFactor},
+          {"candidate_budget_ms", options.candidateBudgetMs},
+          {"total_budget_ms", options.totalBudgetMs}};
+}
+
+Options optionsFromJson(const json &value) {
+  Options options;
+  options.mode = TuneMode::Always;
+  value.at("check").get_to(options.check);
+  value.at("atol").get_to(options.atol);
+  value.at("rtol").get_to(options.rtol);
+  value.at("warmup_runs").get_to(options.warmupRuns);
+  value.at("min_runs").get_to(options.minRuns);
+  value.at("max_runs").get_to(options.maxRuns);
+  value.at("stable_tolerance").get_to(options.stableTolerance);
+  value.at("min_sample_ms").get_to(options.minSampleMs);
+  value.at("eliminate_after").get_to(options.eliminateAfter);
+  value.at("eliminate_factor").get_to(options.eliminateFactor);
+  value.at("candidate_budget_ms").get_to(options.candidateBudgetMs);
+  value.at("total_budget_ms").get_to(options.totalBudgetMs);
+  return options;
+}
+
+json resultToJson(const CandidateResult &result) {
+  return {{"variant", result.variant},
+          {"status", static_cast<int>(result.status)},
+          {"reason", result.reason},
+          {"median_ms", result.medianMs},
+          {"min_ms", result.minMs},
+          {"samples", result.samples}};
+}
+
+/// Copies a worker's result into the parent's `report`.
+int resultFromJson(const json &value, TuningReport &report) {
+  int v = value.at("variant").get<int>();
+  if (v < 0 || static_cast<size_t>(v) >= report.candidates.size())
+    throw Error(ErrorCode::Internal,
+                "tuning worker: result for unknown variant " +
+                    std::to_string(v));
+  CandidateResult &result = report.candidates[v];
+  result.status = static_cast<CandidateStatus>(value.at("status").get<int>());
+  value.at("reason").get_to(result.reason);
+  value.at("median_ms").get_to(result.medianMs);
+  value.at("min_ms").get_to(result.minMs);
+  value.at("samples").get_to(result.samples);
+  return v;
+}
+
+uint64_t floatBits(double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits;
+}
+
+double bitsFloat(uint64_t bits) {
+  double value;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
+/// The bundle and the contents of every memref argument, in one shared
+/// memory file, with the request's description of the arguments. Memrefs
+/// whose extents are identical (the same buffer passed twice) share one
+/// copy.
+class SharedInputs {
+public:
+  SharedInputs(TunedKernel::Impl &kernel, StreamHandle stream,
+               const ArgValue *args, size_t count)
+      : fd(::memfd_create("tuna-tuning-inputs", MFD_CLOEXEC)) {
+    if (fd.get() < 0)
+      throw Error(ErrorCode::Backend,
+                  systemError("isolated tuning: memfd_create"));
+    std::string bundle = writeBundle(kernel.module.bundle);
+    struct Region {
+      const char *first;
+      size_t at, bytes;
+    };
+    std::vector<Region> regions;
+    size_t end = bundle.size();
+    auto align = [](size_t at) { return (at + 63) / 64 * 64; };
+    for (size_t i = 0; i < count; ++i) {
+      const ArgValue &arg = args[i];
+      if (arg.kind == ArgSpec::Kind::Scalar) {
+        described.push_back(
+            {{"scalar",
+              {{"type", scalarTypeName(arg.type)},
+               {"int", arg.intValue},
+               {"float_bits", floatBits(arg.floatValue)}}}});
+        continue;
+      }
+      const MemRefView &view = arg.memref;
+      ViewExtent extent = viewExtent(view);
+      auto same = std::find_if(regions.begin(), regions.end(), [&](auto &r) {
+        return r.first == extent.first && r.bytes == extent.bytes;
+      });
+      size_t at = same != regions.end() ? same->at : align(end);
+      if (same == regions.end() && extent.bytes) {
+        regions.push_back({extent.first, at, extent.bytes});
+        end = at + extent.bytes;
+      }
+      described.push_back(
+          {{"memref",
+            {{"type", scalarTypeName(view.type)},
+             {"rank", view.rank},
+             {"sizes", std::vector<int64_t>(view.sizes,
+                                            view.sizes + view.rank)},
+             {"strides", std::vector<int64_t>(view.strides,
+                                              view.strides + view.rank)},
+             {"low", extent.low},
+             {"at", at},
+             {"bytes", extent.bytes}}}});
+    }
+    if (::ftruncate(fd.get(), static_cast<off_t>(end)) != 0)
+      throw Error(ErrorCode::Backend,
+                  systemError("isolated tuning: cannot size shared memory"));
+    Mapping mapping(fd.get(), end, PROT_READ | PROT_WRITE);
+    std::memcpy(mapping.data, bundle.data(), bundle.size());
+    bundleBytes = bundle.size();
+    for (const Region &region : regions)
+      kernel.backend.copy(mapping.data + region.at, region.first, region.bytes,
+                          CopyKind::DeviceToHost, stream);
+  }
+
+  Descriptor fd;
+  size_t bundleBytes = 0;
+  json described = json::array();
+};
+
+/// The worker executable: Options::workerPath, else `tuna-worker` beside
+/// the binary that contains this function.
+std::string workerPath(const Options &options) {
+  if (!options.workerPath.empty())
+    return options.workerPath;
+  Dl_info info;
+  if (::dladdr(reinterpret_cast<void *>(&workerPath), &info) &&
+      info.dli_fname) {
+    std::string self = info.dli_fname;
+    size_t slash = self.rfind('/');
+    if (slash != std::string::npos)
+      return self.substr(0, slash + 1) + "tuna-worker";
+  }
+  return "tuna-worker";
+}
+
+/// One worker process and its socket; ends it (SIGKILL) if still running.
+class Worker {
+public:
+  Worker(const std::string &path, int memory) {
+    if (::access(path.c_str(), X_OK) != 0)
+      throw Error(ErrorCode::NotFound,
+                  "isolated tuning: cannot run the worker '" + path + "' (" +
+                      std::strerror(errno) +
+                      "); set TUNA_WORKER or Options::workerPath to "
+                      "tuna-worker");
+    int pair[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+      throw Error(ErrorCode::Backend, systemError("isolated tuning: socket"));
+    socket = Descriptor(pair[0]);
+    // Above the worker's fixed descriptors, so that dup2 never maps one of
+    // them onto itself (and keeps its close-on-exec flag).
+    Descriptor child(::fcntl(pair[1], F_DUPFD_CLOEXEC, 10));
+    Descriptor shared(::fcntl(memory, F_DUPFD_CLOEXEC, 10));
+    ::close(pair[1]);
+    if (child.get() < 0 || shared.get() < 0)
+      throw Error(ErrorCode::Backend, systemError("isolated tuning: dup"));
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, child.get(), kWorkerSocket);
+    posix_spawn_file_actions_adddup2(&actions, shared.get(), kWorkerMemory);
+    char *argv[] = {const_cast<char *>(path.c_str()), nullptr};
+    int error = ::posix_spawn(&pid, path.c_str(), &actions, nullptr, argv,
+                              environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (error != 0) {
+      pid = -1;
+      throw Error(ErrorCode::Backend, "isolated tuning: cannot start '" +
+                                          path + "': " + std::strerror(error));
+    }
+  }
+  ~Worker() { end(); }
+  Worker(const Worker &) = delete;
+  Worker &operator=(const Worker &) = delete;
+
+  /// Sends one message; false if the worker is gone.
+  bool send(const json &message) {
+    std::string line = message.dump() + "\n";
+    for (size_t sent = 0; sent < line.size();) {
+      ssize_t n = ::send(socket.get(), line.data() + sent, line.size() - sent,
+                         MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return false;
+      sent += static_cast<size_t>(n);
+    }
+    return true;
+  }
+
+  /// The next message, or nothing when the worker closed its socket or sent
+  /// nothing for `timeoutMs` (then hung() is true).
+  std::optional<json> receive(double timeoutMs) {
+    Clock::time_point deadline =
+        Clock::now() + std::chrono::microseconds(
+                           static_cast<int64_t>(timeoutMs * 1000));
+    for (;;) {
+      if (size_t newline = pending.find('\n'); newline != std::string::npos) {
+        std::string line = pending.substr(0, newline);
+        pending.erase(0, newline + 1);
+        try {
+          return json::parse(line);
+        } catch (const json::exception &e) {
+          throw Error(ErrorCode::Internal,
+                      std::string("tuning worker: malformed message: ") +
+                          e.what());
+        }
+      }
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      deadline - Clock::now())
+                      .count();
+      if (left <= 0) {
+        timedOut = true;
+        return std::nullopt;
+      }
+      pollfd poller = {socket.get(), POLLIN, 0};
+      int ready = ::poll(&poller, 1, static_cast<int>(std::min<int64_t>(
+                                         left, INT32_MAX)));
+      if (ready < 0 && errno == EINTR)
+        continue;
+      if (ready <= 0)
+        continue; // The deadline check above ends the wait.
+      char buffer[4096];
+      ssize_t n = ::read(socket.get(), buffer, sizeof(buffer));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return std::nullopt;
+      pending.append(buffer, static_cast<size_t>(n));
+    }
+  }
+
+  bool hung() const { return timedOut; }
+
+  /// Ends the worker (if it still runs) and says how it ended.
+  std::string end() {
+    if (pid < 0)
+      return "ended";
+    if (timedOut)
+      ::kill(pid, SIGKILL);
+    int status = 0;
+    pid_t waited;
+    do
+      waited = ::waitpid(pid, &status, 0);
+    while (waited < 0 && errno == EINTR);
+    pid = -1;
+    if (waited < 0)
+      return "ended (" + systemError("waitpid") + ")";
+    if (timedOut)
+      return "ended";
+    if (WIFSIGNALED(status))
+      return "was killed by signal " + std::to_string(WTERMSIG(status)) +
+             " (" + strsignal(WTERMSIG(status)) + ")";
+    return "exited with status " + std::to_string(WEXITSTATUS(status));
+  }
+
+private:
+  pid_t pid = -1;
+  Descriptor socket;
+  std::string pending;
+  bool timedOut = false;
+};
+} // namespace
+
+bool canIsolate(const Backend &backend) {
+  const std::string &platform = backend.info().platform;
+  return platform == "host" || platform == "cuda";
+}
+
+void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
+                  const ArgValue *args, size_t count, const TimingPlan &plan,
+                  TuningReport &report) {
+  const Options &options = kernel.module.options;
+  const DeviceInfo &info = kernel.backend.info();
+  std::string path = workerPath(options);
+  SharedInputs inputs(kernel, stream, args, count);
+  json request = {{"kernel", kernel.spec.name},
+                  {"origin", kernel.module.origin},
+                  {"device",
+                   {{"platform", info.platform},
+                    {"ordinal", info.ordinal},
+                    {"fingerprint", info.fingerprint}}},
+                  {"bundle", {{"at", 0}, {"bytes", inputs.bundleBytes}}},
+                  {"options", optionsToJson(options)},
+                  {"args", inputs.described}};
+
+  std::vector<int> remaining = plan.order;
+  double bestMedian = plan.bestMedianMs;
+  Clock::time_point start = Clock::now();
+  while (!remaining.empty()) {
+    std::vector<int> failed;
+    for (const CandidateResult &result : report.candidates)
+      if (result.status == CandidateStatus::Failed)
+        failed.push_back(result.variant);
+    request["order"] = remaining;
+    request["failed"] = failed;
+    request["best_median_ms"] = std::isfinite(bestMedian) ? json(bestMedian)
+                                                          : json(nullptr);
+    request["budget_ms"] =
+        plan.budgetMs -
+        std::chrono::duration<double, std::milli>(Clock::now() - start)
+            .count();
+
+    Worker worker(path, inputs.fd.get());
+    worker.send(request);
+    int running = -1;
+    bool reference = false;
+    bool done = false;
+    size_t before = remaining.size();
+    // Starting (the device, the bundle, the buffers) is not a candidate's
+    // fault and may be slow: it gets at least kStartupMs.
+    double timeoutMs = std::max(options.tuneTimeoutMs, kStartupMs);
+    while (std::optional<json> message = worker.receive(timeoutMs)) {
+      timeoutMs = options.tuneTimeoutMs;
+      if (message->contains("error"))
+        throw Error(ErrorCode::Backend,
+                    kernel.describe() + ": tuning worker: " +
+                        message->at("error").get<std::string>());
+      if (message->contains("start")) {
+        running = message->at("start").get<int>();
+        reference = message->at("reference").get<bool>();
+      } else if (message->contains("result")) {
+        int v = resultFromJson(message->at("result"), report);
+        report.checked = message->at("checked").get<bool>();
+        report.checkSkipped = message->at("check_skipped").get<std::string>();
+        remaining.erase(std::remove(remaining.begin(), remaining.end(), v),
+                        remaining.end());
+        if (report.candidates[v].status == CandidateStatus::Measured)
+          bestMedian = std::min(bestMedian, report.candidates[v].medianMs);
+        running = -1;
+      } else if (message->contains("done")) {
+        done = true;
+        break;
+      }
+    }
+    bool hung = worker.hung();
+    std::string how = worker.end();
+    if (done && remaining.size() == before)
+      throw Error(ErrorCode::Internal,
+                  kernel.describe() + ": the tuning worker timed nothing");
+    if (done)
+      continue; // A worker stops after a failed candidate; resume the rest.
+    std::string what =
+        hung ? "hung (no answer from the tuning worker within " +
+                   std::to_string(static_cast<int64_t>(options.tuneTimeoutMs)) +
+                   " ms)"
+             : "crashed: the tuning worker " + how;
+    if (running < 0)
+      throw Error(ErrorCode::Backend, kernel.describe() +
+                                          ": isolated tuning: the worker '" +
+                                          path + "' " + (hung ? "hung" : how) +
+                                          " outside any candidate");
+    CandidateResult &result = report.candidates[running];
+    result.status = CandidateStatus::Failed;
+    result.reason =
+        reference ? what + " while computing the reference output" : what;
+    remaining.erase(std::remove(remaining.begin(), remaining.end(), running),
+                    remaining.end());
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The worker
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Writes messages to the parent, one line each.
+void answer(const json &message) {
+  std::string line = message.dump() + "\n";
+  for (size_t sent = 0; sent < line.size();) {
+    ssize_t n = ::write(kWorkerSocket, line.data() + sent, line.size() - sent);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      std::_Exit(1); // The parent is gone.
+    sent += static_cast<size_t>(n);
+  }
+}
+
+class Reporter final : public TimingObserver {
+public:
+  void starting(int variant, bool reference) override {
+    answer({{"start", variant}, {"reference", reference}});
+  }
+  void finished(const TuningReport &report, int variant) override {
+    answer({{"result", resultToJson(report.candidates[variant])},
+            {"checked", report.checked},
+            {"check_skipped", report.checkSkipped}});
+  }
+};
+
+json readRequest() {
+  std::string line;
+  char c;
+  for (;;) {
+    ssize_t n = ::read(kWorkerSocket, &c, 1);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      throw Error(ErrorCode::InvalidArgument,
+                  "no request on descriptor 3 (tuna-worker is started by "
+                  "the runtime for isolated tuning, not by hand)");
+    if (c == '\n')
+      return json::parse(line);
+    line += c;
+  }
+}
+
+Device openDevice(const json &value) {
+  std::string platform = value.at("platform").get<std::string>();
+  Device device = platform == "cuda" ? Device::cuda(value.at("ordinal"))
+                                     : Device::host();
+  if (device.info().fingerprint != value.at("fingerprint").get<std::string>())
+    throw Error(ErrorCode::Unsupported,
+                "the worker's device '" + device.info().fingerprint +
+                    "' is not the application's '" +
+                    value.at("fingerprint").get<std::string>() + "'");
+  return device;
+}
+
+/// The launch's arguments, with each memref in a device copy of its
+/// contents.
+class WorkerArgs {
+public:
+  WorkerArgs(Backend &backend, const json &described, const char *memory)
+      : backend(backend) {
+    std::map<size_t, char *> copies; // By offset in the shared memory.
+    for (const json &value : described) {
+      ArgValue arg;
+      if (value.contains("scalar")) {
+        const json &scalar = value.at("scalar");
+        arg.type = *parseScalarType(scalar.at("type").get<std::string>());
+        arg.intValue = scalar.at("int").get<int64_t>();
+        arg.floatValue = bitsFloat(scalar.at("float_bits").get<uint64_t>());
+        values.push_back(arg);
+        continue;
+      }
+      const json &memref = value.at("memref");
+      arg.kind = ArgSpec::Kind::MemRef;
+      arg.type = *parseScalarType(memref.at("type").get<std::string>());
+      MemRefView &view = arg.memref;
+      view.type = arg.type;
+      view.rank = memref.at("rank").get<int>();
+      for (int d = 0; d < view.rank; ++d) {
+        view.sizes[d] = memref.at("sizes").at(d).get<int64_t>();
+        view.strides[d] = memref.at("strides").at(d).get<int64_t>();
+      }
+      view.offset = -memref.at("low").get<int64_t>();
+      size_t at = memref.at("at").get<size_t>();
+      size_t bytes = memref.at("bytes").get<size_t>();
+      if (bytes) {
+        char *&copy = copies[at];
+        if (!copy) {
+          copy = static_cast<char *>(backend.allocate(bytes));
+          buffers.push_back(copy);
+          backend.copy(copy, memory + at, bytes, CopyKind::HostToDevice,
+                       nullptr);
+        }
+        view.allocated = view.aligned = copy;
+      }
+      values.push_back(arg);
+    }
+  }
+  ~WorkerArgs() {
+    for (void *buffer : buffers)
+      backend.deallocate(buffer);
+  }
+  WorkerArgs(const WorkerArgs &) = delete;
+  WorkerArgs &operator=(const WorkerArgs &) = delete;
+
+  std::vector<ArgValue> values;
+
+private:
+  Backend &backend;
+  std::vector<void *> buffers;
+};
+
+void serve() {
+  json request = readRequest();
+  struct stat info;
+  if (::fstat(kWorkerMemory, &info) != 0)
+    throw Error(ErrorCode::InvalidArgument,
+                systemError("no shared memory on descriptor 4"));
+  Mapping memory(kWorkerMemory, static_cast<size_t>(info.st_size), PROT_READ);
+  Device device = openDevice(request.at("device"));
+  std::string origin = request.at("origin").get<std::string>();
+  const json &bundle = request.at("bundle");
+  Module::Impl module(
+      readBundle(std::string_view(memory.data + bundle.at("at").get<size_t>(),
+                                  bundle.at("bytes").get<size_t>()),
+                 origin),
+      origin, device, optionsFromJson(request.at("options")));
+  std::string name = request.at("kernel").get<std::string>();
+  auto spec = std::find_if(
+      module.bundle.kernels.begin(), module.bundle.kernels.end(),
+      [&](const Kernel &kernel) { return kernel.name == name; });
+  if (spec == module.bundle.kernels.end())
+    throw Error(ErrorCode::NotFound, "the bundle has no kernel '" + name + "'");
+  TunedKernel::Impl kernel(module, *spec);
+  WorkerArgs args(device.backend(), request.at("args"), memory.data);
+  answer({{"ready", true}});
+
+  TimingPlan plan;
+  request.at("order").get_to(plan.order);
+  const json &best = request.at("best_median_ms");
+  plan.bestMedianMs = best.is_null() ? INFINITY : best.get<double>();
+  request.at("budget_ms").get_to(plan.budgetMs);
+  std::vector<int> failed = request.at("failed").get<std::vector<int>>();
+  Reporter reporter;
+  timeForWorker(kernel, args.values.data(), args.values.size(), plan, failed,
+                reporter);
+  answer({{"done", true}});
+}
+} // namespace
+
+int runTuningWorker() {
+  // Never outlive the application; a candidate that crashes leaves no core
+  // file.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  ::prctl(PR_SET_DUMPABLE, 0);
+  try {
+    serve();
+    return 0;
+  } catch (const std::exception &e) { // tuna::Error or json::exception.
+    answer({{"error", e.what()}});
+    return 1;
+  }
+}
+
+} // namespace tuna
