@@ -2,6 +2,8 @@
 
 #include "tuna/runtime/Cache.h"
 
+#include "AtomicFile.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -42,10 +44,6 @@ void warnOnce(const std::string &message) {
   std::lock_guard<std::mutex> lock(mutex);
   if (seen.insert(message).second)
     std::fprintf(stderr, "tuna: tuning cache: %s\n", message.c_str());
-}
-
-std::string systemError(const std::string &what, const std::string &path) {
-  return "cannot " + what + " " + path + ": " + std::strerror(errno);
 }
 
 /// Creates `dir` and its parents.
@@ -92,7 +90,8 @@ private:
   bool lock(bool exclusive, bool wait) {
     int result;
     do
-      result = ::flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | (wait ? 0 : LOCK_NB));
+      result =
+          ::flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | (wait ? 0 : LOCK_NB));
     while (result != 0 && errno == EINTR);
     contended = result != 0 && errno == EWOULDBLOCK;
     return result == 0;
@@ -161,7 +160,8 @@ double milliseconds(const json &value, const std::string &name) {
     if (std::isfinite(ms) && ms >= 0)
       return ms;
   }
-  throw BadField{name + ": expected a finite number of milliseconds >= 0, got " +
+  throw BadField{name +
+                 ": expected a finite number of milliseconds >= 0, got " +
                  value.dump()};
 }
 
@@ -236,9 +236,9 @@ struct Contents {
 /// same second replaces the entry it could not use). Returns whether the key
 /// was new (0), replaced (1) or kept (2).
 int mergeEntry(std::vector<CacheEntry> &entries, const CacheEntry &entry) {
-  auto old =
-      std::find_if(entries.begin(), entries.end(),
-                   [&](const CacheEntry &other) { return other.key == entry.key; });
+  auto old = std::find_if(
+      entries.begin(), entries.end(),
+      [&](const CacheEntry &other) { return other.key == entry.key; });
   if (old == entries.end()) {
     entries.push_back(entry);
     return 0;
@@ -264,8 +264,7 @@ Contents readContents(const std::string &path) {
     contents.why = e.what();
     return contents;
   }
-  if (!doc.is_object() || !doc.contains("format") ||
-      doc["format"] != kFormat) {
+  if (!doc.is_object() || !doc.contains("format") || doc["format"] != kFormat) {
     contents.why = std::string("not a ") + kFormat + " file";
     return contents;
   }
@@ -292,7 +291,8 @@ Contents readContents(const std::string &path) {
   const json &entries = doc["entries"];
   for (size_t i = 0; i < entries.size(); ++i) {
     try {
-      contents.duplicates += mergeEntry(contents.entries, fromJson(entries[i])) != 0;
+      contents.duplicates +=
+          mergeEntry(contents.entries, fromJson(entries[i])) != 0;
     } catch (const BadField &bad) {
       contents.dropped.push_back("entries[" + std::to_string(i) +
                                  "]: " + bad.what);
@@ -356,8 +356,7 @@ public:
 
 private:
   std::mutex mutex;
-  std::map<std::string,
-           std::pair<FileVersion, std::shared_ptr<const Contents>>>
+  std::map<std::string, std::pair<FileVersion, std::shared_ptr<const Contents>>>
       files;
 };
 
@@ -392,35 +391,14 @@ void setAside(const std::string &path, const std::string &why) {
              ") and cannot be moved aside: " + std::strerror(errno));
 }
 
-/// Writes a temporary file beside `path`, fsyncs it and renames it over
-/// `path`.
+/// Replaces `path` by a cache file of `entries` (writeFileAtomically).
 void writeAtomically(const std::string &path,
                      const std::vector<CacheEntry> &entries) {
   json list = json::array();
   for (const CacheEntry &entry : entries)
     list.push_back(toJson(entry));
   json doc = {{"format", kFormat}, {"version", kVersion}, {"entries", list}};
-  std::string text = doc.dump(1) + "\n";
-
-  std::string temp = path + ".tmp-" + std::to_string(::getpid());
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    throw Error(ErrorCode::InvalidArgument, systemError("create", temp));
-  bool ok = true;
-  for (size_t done = 0; ok && done < text.size();) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    ok = n > 0 || (n < 0 && errno == EINTR);
-    done += n > 0 ? static_cast<size_t>(n) : 0;
-  }
-  ok = ok && ::fsync(fd) == 0;
-  std::string failure = ok ? "" : systemError("write", temp);
-  ::close(fd);
-  if (ok && std::rename(temp.c_str(), path.c_str()) != 0)
-    failure = systemError("replace", path);
-  if (!failure.empty()) {
-    std::remove(temp.c_str());
-    throw Error(ErrorCode::InvalidArgument, failure);
-  }
+  writeFileAtomically(path, doc.dump(1) + "\n");
 }
 
 /// Removes the `<path>.tmp-<pid>` files of processes that no longer exist
@@ -504,9 +482,8 @@ std::string defaultCacheDirectory() {
   return "";
 }
 
-std::optional<CacheEntry> TuningCache::lookup(const CacheKey &key,
-                                              bool versionCheck,
-                                              bool wait) const {
+std::optional<CacheEntry>
+TuningCache::lookup(const CacheKey &key, bool versionCheck, bool wait) const {
   if (::access(file.c_str(), F_OK) != 0)
     return std::nullopt;
   FileLock lock(file + ".lock", /*exclusive=*/false, wait);
@@ -567,8 +544,9 @@ MergeCounts TuningCache::merge(const std::vector<CacheEntry> &incoming) const {
   MergeCounts counts;
   for (const CacheEntry &entry : incoming) {
     int outcome = mergeEntry(entries, entry);
-    ++(outcome == 0 ? counts.added : outcome == 1 ? counts.replaced
-                                                   : counts.kept);
+    ++(outcome == 0   ? counts.added
+       : outcome == 1 ? counts.replaced
+                      : counts.kept);
   }
   writeAtomically(file, entries);
   return counts;

@@ -64,6 +64,22 @@ std::string systemError(const std::string &what) {
   return what + ": " + std::strerror(errno);
 }
 
+/// Writes `message` and a newline to the socket `fd`; false if the other
+/// end is gone (never SIGPIPE).
+bool sendLine(int fd, const json &message) {
+  std::string line = message.dump() + "\n";
+  for (size_t sent = 0; sent < line.size();) {
+    ssize_t n = ::send(fd, line.data() + sent, line.size() - sent,
+                       MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    sent += static_cast<size_t>(n);
+  }
+  return true;
+}
+
 /// An owned file descriptor.
 class Descriptor {
 public:
@@ -245,7 +261,7 @@ public:
 };
 
 /// The worker executable: Options::workerPath, else `tuna-worker` beside
-/// the binary that contains this function.
+/// the binary that contains this function, else the installed one.
 std::string workerPath(const Options &options) {
   if (!options.workerPath.empty())
     return options.workerPath;
@@ -254,13 +270,14 @@ std::string workerPath(const Options &options) {
       info.dli_fname) {
     std::string self = info.dli_fname;
     size_t slash = self.rfind('/');
-    if (slash != std::string::npos)
-      return self.substr(0, slash + 1) + "tuna-worker";
+    std::string beside = self.substr(0, slash + 1) + "tuna-worker";
+    if (slash != std::string::npos && ::access(beside.c_str(), X_OK) == 0)
+      return beside;
   }
-  return "tuna-worker";
+  return TUNA_INSTALLED_WORKER;
 }
 
-/// One worker process and its socket; ends it (SIGKILL) if still running.
+/// One worker process and its socket; ends it (SIGKILL) when done.
 class Worker {
 public:
   Worker(const std::string &path, int memory) {
@@ -300,19 +317,7 @@ public:
   Worker &operator=(const Worker &) = delete;
 
   /// Sends one message; false if the worker is gone.
-  bool send(const json &message) {
-    std::string line = message.dump() + "\n";
-    for (size_t sent = 0; sent < line.size();) {
-      ssize_t n = ::send(socket.get(), line.data() + sent, line.size() - sent,
-                         MSG_NOSIGNAL);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return false;
-      sent += static_cast<size_t>(n);
-    }
-    return true;
-  }
+  bool send(const json &message) { return sendLine(socket.get(), message); }
 
   /// The next message, or nothing when the worker closed its socket or sent
   /// nothing for `timeoutMs` (then hung() is true).
@@ -358,12 +363,15 @@ public:
 
   bool hung() const { return timedOut; }
 
-  /// Ends the worker (if it still runs) and says how it ended.
+  /// Ends the worker (if it still runs) and says how it ended. Called once
+  /// it answered "done", closed its socket or timed out, or on an error:
+  /// nothing it does after that is needed.
   std::string end() {
     if (pid < 0)
       return "ended";
-    if (timedOut)
-      ::kill(pid, SIGKILL);
+    // A worker that already died keeps its status: a signal to a zombie
+    // changes nothing.
+    ::kill(pid, SIGKILL);
     int status = 0;
     pid_t waited;
     do
@@ -490,17 +498,10 @@ void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Writes messages to the parent, one line each.
+/// Writes a message to the parent; ends the worker if the parent is gone.
 void answer(const json &message) {
-  std::string line = message.dump() + "\n";
-  for (size_t sent = 0; sent < line.size();) {
-    ssize_t n = ::write(kWorkerSocket, line.data() + sent, line.size() - sent);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      std::_Exit(1); // The parent is gone.
-    sent += static_cast<size_t>(n);
-  }
+  if (!sendLine(kWorkerSocket, message))
+    std::_Exit(1);
 }
 
 class Reporter final : public TimingObserver {

@@ -348,6 +348,13 @@ int TunedKernel::chosenVariant(const std::vector<int64_t> &signature) const {
   return impl->table.load(std::memory_order_acquire)->lookup(signature.data());
 }
 
+TuningReport TunedKernel::measure(StreamHandle stream, const ArgValue *args,
+                                  size_t count,
+                                  const std::vector<int> &variants,
+                                  int samples) {
+  return impl->measure(stream, args, count, variants, samples);
+}
+
 std::vector<TuningReport> TunedKernel::reports() const {
   std::lock_guard<std::mutex> lock(impl->module.device.tuningMutex());
   return impl->history;

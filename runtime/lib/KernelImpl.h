@@ -123,6 +123,21 @@ struct TunedKernel::Impl {
   };
   /// Without `wait`, a file locked by a writer is skipped.
   Persisted persisted(const int64_t *signature, bool wait) const;
+  /// TunedKernel::measure.
+  TuningReport measure(StreamHandle stream, const ArgValue *args, size_t count,
+                       const std::vector<int> &variants, int samples);
+  /// measure() for computed key values, with the tuning mutex held.
+  TuningReport measureLocked(StreamHandle stream, const ArgValue *args,
+                             size_t count, const int64_t *keyValues,
+                             const int64_t *signature,
+                             const std::vector<int> &variants, int samples);
+  /// Options::useSearch: searches `candidates` with Options::search, each
+  /// visit timed by measureLocked(), and writes the outcome (times, pick)
+  /// into `report`. Call with the tuning mutex held.
+  void searchCandidates(StreamHandle stream, const ArgValue *args, size_t count,
+                        const int64_t *keyValues, const int64_t *signature,
+                        const std::vector<int> &candidates,
+                        TuningReport &report);
   /// The variant a disk-cache entry names, if it is still in the bundle
   /// with the same configuration; else -1.
   int cachedVariant(const CacheEntry &entry) const;

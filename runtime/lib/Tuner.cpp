@@ -67,9 +67,10 @@ public:
 
 class Tuner {
 public:
-  Tuner(TunedKernel::Impl &kernel, StreamHandle stream, const ArgValue *args,
-        size_t count, const int64_t *keyValues, const int64_t *signature)
-      : kernel(kernel), backend(kernel.backend), options(kernel.module.options),
+  Tuner(TunedKernel::Impl &kernel, const Options &options, StreamHandle stream,
+        const ArgValue *args, size_t count, const int64_t *keyValues,
+        const int64_t *signature)
+      : kernel(kernel), backend(kernel.backend), options(options),
         stream(stream), args(args), count(count), keyValues(keyValues),
         dims(kernel.variants.size()) {
     size_t keySize = kernel.spec.key.size();
@@ -114,8 +115,13 @@ public:
                      "tuna: %s: not using the tuning cache's pick '%s': %s\n",
                      where().c_str(), report.candidates[cached].name.c_str(),
                      report.candidates[cached].reason.c_str());
+      bool search = measure && options.useSearch;
       if (!measure && admit(fallback)) {
         report.chosen = fallback;
+      } else if (search) {
+        // Loads and times only what the search visits.
+        kernel.searchCandidates(stream, args, count, keyValues,
+                                report.signature.data(), candidates, report);
       } else {
         candidates = admitAll(candidates);
         if (candidates.empty())
@@ -126,7 +132,9 @@ public:
                               ? kernel.spec.defaultVariant
                               : candidates.front();
       }
-      if (measure) {
+      if (search) {
+        report.source = DecisionSource::Tuned;
+      } else if (measure) {
         benchmark(candidates);
         report.source = DecisionSource::Tuned;
       } else {
@@ -137,6 +145,33 @@ public:
     report.wallMs = msSince(start);
     if (options.verbose && tune)
       print();
+    return std::move(report);
+  }
+
+  /// Times exactly `variants` (those of them that are candidates) and
+  /// decides nothing: report.chosen stays -1.
+  TuningReport measureOnly(const std::vector<int> &variants) {
+    Clock::time_point start = Clock::now();
+    classify();
+    std::vector<int> wanted;
+    for (int v : variants)
+      if (v >= 0 && v < static_cast<int>(dims.size()) && isCandidate(v) &&
+          std::find(wanted.begin(), wanted.end(), v) == wanted.end())
+        wanted.push_back(v);
+    // The check's reference comes from the default variant: load it too.
+    int fallback = kernel.spec.defaultVariant;
+    bool withFallback =
+        options.check && isCandidate(fallback) &&
+        std::find(wanted.begin(), wanted.end(), fallback) == wanted.end();
+    if (withFallback)
+      wanted.push_back(fallback);
+    std::vector<int> admitted = admitAll(wanted);
+    if (withFallback && !admitted.empty() && admitted.back() == fallback)
+      admitted.pop_back();
+    if (!admitted.empty())
+      timeAll(admitted);
+    report.source = DecisionSource::Tuned;
+    report.wallMs = msSince(start);
     return std::move(report);
   }
 
@@ -185,11 +220,11 @@ private:
         continue;
       const LaunchDims &geometry = dims[v];
       report.candidates[v].status = CandidateStatus::Unrunnable;
-      report.candidates[v].reason =
-          "an empty grid (" + std::to_string(geometry.grid[0]) + "x" +
-          std::to_string(geometry.grid[1]) + "x" +
-          std::to_string(geometry.grid[2]) +
-          ") where other variants launch work";
+      report.candidates[v].reason = "an empty grid (" +
+                                    std::to_string(geometry.grid[0]) + "x" +
+                                    std::to_string(geometry.grid[1]) + "x" +
+                                    std::to_string(geometry.grid[2]) +
+                                    ") where other variants launch work";
     }
     noWork = !someWork;
   }
@@ -268,6 +303,22 @@ private:
   }
 
   void benchmark(const std::vector<int> &candidates) {
+    timeAll(candidates);
+    for (int v : candidates) {
+      const CandidateResult &result = report.candidates[v];
+      if (result.status == CandidateStatus::Measured &&
+          (report.chosen < 0 ||
+           result.medianMs < report.candidates[report.chosen].medianMs))
+        report.chosen = v;
+    }
+    if (report.chosen < 0)
+      throw Error(ErrorCode::Unsupported,
+                  where() + ": every candidate failed:" + failures());
+  }
+
+  /// Checks and times `candidates` on scratch copies of the arguments, in
+  /// a worker when isolated (Options::isolate), else here.
+  void timeAll(const std::vector<int> &candidates) {
     TimingPlan plan;
     // The default goes first: it sets the bar for early elimination.
     plan.order = candidates;
@@ -279,17 +330,6 @@ private:
       timeInWorker(kernel, stream, args, count, plan, report);
     else
       timeCandidates(plan, nullptr);
-
-    for (int v : candidates) {
-      const CandidateResult &result = report.candidates[v];
-      if (result.status == CandidateStatus::Measured &&
-          (report.chosen < 0 ||
-           result.medianMs < report.candidates[report.chosen].medianMs))
-        report.chosen = v;
-    }
-    if (report.chosen < 0)
-      throw Error(ErrorCode::Unsupported,
-                  where() + ": every candidate failed:" + failures());
   }
 
 public:
@@ -438,12 +478,13 @@ private:
 
     Clock::time_point start = Clock::now();
     std::vector<double> samples;
-    double fastest = INFINITY;
+    double fastest = INFINITY, slowest = 0;
     double lastMedian = 0;
     result.status = CandidateStatus::Measured;
     for (;;) {
       samples.push_back(sample(batch));
       fastest = std::min(fastest, samples.back());
+      slowest = std::max(slowest, samples.back());
       double currentMedian = median(samples);
       int n = static_cast<int>(samples.size());
       if (n >= options.eliminateAfter &&
@@ -464,6 +505,7 @@ private:
     }
     result.medianMs = lastMedian;
     result.minMs = fastest;
+    result.maxMs = slowest;
     result.samples = static_cast<int>(samples.size());
   }
 
@@ -530,7 +572,8 @@ void timeForWorker(TunedKernel::Impl &kernel, const ArgValue *args,
   int64_t keyValues[kMaxKey];
   int64_t signature[kMaxKey];
   kernel.computeKey(args, keyValues, signature);
-  Tuner(kernel, /*stream=*/nullptr, args, count, keyValues, signature)
+  Tuner(kernel, kernel.module.options, /*stream=*/nullptr, args, count,
+        keyValues, signature)
       .timeForWorker(plan, failed, observer);
 }
 
@@ -633,8 +676,9 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
   // decision replaces the tuning; a fresh one is persisted in the cache
   // (Always takes only the variants that failed from the lookups, Off
   // skips both).
-  TuningReport report = Tuner(*this, stream, args, count, keyValues, signature)
-                            .run(persisted(signature, /*wait=*/true));
+  TuningReport report =
+      Tuner(*this, options, stream, args, count, keyValues, signature)
+          .run(persisted(signature, /*wait=*/true));
   if (!options.cacheDir.empty() && options.mode != TuneMode::Off &&
       report.source == DecisionSource::Tuned)
     TuningCache::inDirectory(options.cacheDir)
@@ -651,9 +695,10 @@ int TunedKernel::Impl::pickDuringCapture(StreamHandle stream,
                                          const ArgValue *args, size_t count,
                                          const int64_t *keyValues,
                                          const int64_t *signature) {
-  TuningReport report = Tuner(*this, stream, args, count, keyValues, signature)
-                            .run(persisted(signature, /*wait=*/false),
-                                 /*tune=*/false);
+  TuningReport report =
+      Tuner(*this, module.options, stream, args, count, keyValues, signature)
+          .run(persisted(signature, /*wait=*/false),
+               /*tune=*/false);
   if (module.options.verbose && !captureNoticed) {
     captureNoticed = true;
     std::fprintf(
@@ -661,13 +706,46 @@ int TunedKernel::Impl::pickDuringCapture(StreamHandle stream,
         "tuna: %s for %s: the stream is capturing a graph; launching '%s' "
         "(%s) untuned; the signature is tuned at its first launch outside "
         "capture (said once per kernel)\n",
-        describe().c_str(),
-        formatSignature(signature, spec.key.size()).c_str(),
+        describe().c_str(), formatSignature(signature, spec.key.size()).c_str(),
         report.chosenName.c_str(),
         report.source == DecisionSource::Cache ? "the tuning cache's pick"
                                                : "the default");
   }
   return report.chosen;
+}
+
+TuningReport TunedKernel::Impl::measure(StreamHandle stream,
+                                        const ArgValue *args, size_t count,
+                                        const std::vector<int> &variants,
+                                        int samples) {
+  if (!unavailable.empty())
+    throw Error(ErrorCode::Unsupported, unavailable);
+  LoweredArgs lowered;
+  lower(args, count, lowered);
+  int64_t keyValues[kMaxKey];
+  int64_t signature[kMaxKey];
+  computeKey(args, keyValues, signature);
+  std::lock_guard<std::mutex> lock(module.device.tuningMutex());
+  return measureLocked(stream, args, count, keyValues, signature, variants,
+                       samples);
+}
+
+TuningReport TunedKernel::Impl::measureLocked(
+    StreamHandle stream, const ArgValue *args, size_t count,
+    const int64_t *keyValues, const int64_t *signature,
+    const std::vector<int> &variants, int samples) {
+  // More samples, each within the usual time per sample.
+  Options options = module.options;
+  if (samples > 0) {
+    double scale =
+        std::max(1.0, double(samples) / std::max(1, options.minRuns));
+    options.minRuns = samples;
+    options.maxRuns = std::max(options.maxRuns, samples);
+    options.candidateBudgetMs *= scale;
+    options.totalBudgetMs *= scale;
+  }
+  return Tuner(*this, options, stream, args, count, keyValues, signature)
+      .measureOnly(variants);
 }
 
 } // namespace tuna

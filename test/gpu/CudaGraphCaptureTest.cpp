@@ -83,9 +83,9 @@ const Setup &setup() {
     TUNA_TEST_GRAPH_FUNCTIONS(TUNA_TEST_RESOLVE)
 #undef TUNA_TEST_RESOLVE
     CUdevice device = 0;
-    if (s.skip.empty() && (s.cu.cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
-                           s.cu.cuDevicePrimaryCtxRetain(
-                               &s.cu.context, device) != CUDA_SUCCESS))
+    if (s.skip.empty() &&
+        (s.cu.cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
+         s.cu.cuDevicePrimaryCtxRetain(&s.cu.context, device) != CUDA_SUCCESS))
       s.skip = "cannot retain the primary context of CUDA device 0";
     return s;
   }();
@@ -107,7 +107,7 @@ Backend &backend() { return setup().device->backend(); }
     CUresult result_ = (call);                                                 \
     const char *name_ = "?";                                                   \
     cu().cuGetErrorName(result_, &name_);                                      \
-    EXPECT_EQ(result_, CUDA_SUCCESS) << #call << ": " << name_;               \
+    EXPECT_EQ(result_, CUDA_SUCCESS) << #call << ": " << name_;                \
   } while (0)
 
 /// Device memory that frees itself.
@@ -140,8 +140,7 @@ struct Vectors {
   size_t bytes() const { return n * sizeof(float); }
 
   void launch(TunedKernel &kernel, CUstream stream, float s) {
-    kernel.launch(stream, memref(dx.data(), {n}), memref(dy.data(), {n}), s,
-                  n);
+    kernel.launch(stream, memref(dx.data(), {n}), memref(dy.data(), {n}), s, n);
   }
 
   /// Elements of y other than s * x, NaN (never written) included; call

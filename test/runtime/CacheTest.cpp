@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -185,6 +187,38 @@ TEST(CacheTest, ConcurrentProcessesLoseNothing) {
   EXPECT_EQ(doc["entries"].size(),
             static_cast<size_t>(kProcesses * kShapesEach));
   for (int n = 100; n < 100 + kProcesses * kShapesEach; ++n)
+    EXPECT_EQ(decideOnce(cachedOptions(dir.path), n).source,
+              DecisionSource::Cache)
+        << n;
+}
+
+TEST(CacheTest, ConcurrentModulesShareOneDirectory) {
+  TempDir dir;
+  constexpr int kModules = 4;
+  // Module m tunes n = 32 * (m + 1) ... : overlapping sets of signatures.
+  auto sizes = [](int m) {
+    return std::vector<int64_t>{32 * (m + 1), 32 * (m + 2), 32 * (m + 3)};
+  };
+  std::atomic<int> wrong{0};
+  runTogether(kModules, [&](int m) {
+    Module module = Module::fromBundle(axpyBundle(), scriptedHost(),
+                                       "axpy.tuna", cachedOptions(dir.path));
+    for (int64_t n : sizes(m)) {
+      std::vector<float> x(n, 1.0f), y(n, 2.0f);
+      module.kernel("axpy").launch(nullptr, memref(x.data(), {n}),
+                                   memref(y.data(), {n}), 3.0f, n);
+      wrong += y != std::vector<float>(n, 5.0f);
+    }
+  });
+  EXPECT_EQ(wrong.load(), 0);
+
+  // One entry per signature, whoever tuned it; a new module tunes nothing.
+  std::vector<int64_t> stored;
+  for (const CacheEntry &entry : TuningCache::inDirectory(dir.path).entries())
+    stored.push_back(entry.key.signature.at(0));
+  std::sort(stored.begin(), stored.end());
+  EXPECT_EQ(stored, (std::vector<int64_t>{32, 64, 96, 128, 160, 192}));
+  for (int64_t n : stored)
     EXPECT_EQ(decideOnce(cachedOptions(dir.path), n).source,
               DecisionSource::Cache)
         << n;
@@ -465,9 +499,9 @@ TEST(CacheFileTest, AVersionThatIsNotAnIntegerIsDamaged) {
       ADD_FAILURE() << "version " << version << " was read";
     } catch (const Error &e) {
       EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << version;
-      EXPECT_NE(std::string(e.what()).find(
-                    "version: expected an integer >= 1, got"),
-                std::string::npos)
+      EXPECT_NE(
+          std::string(e.what()).find("version: expected an integer >= 1, got"),
+          std::string::npos)
           << e.what();
     }
     ::testing::internal::CaptureStderr();
@@ -505,9 +539,9 @@ TEST(CacheFileTest, BadEntriesAreDroppedOneByOneNeverWrapped) {
                {good.dump(), bigSignature, with("signature", "[1e30]"),
                 with("config", R"({"WORK": 9223372036854775808})"),
                 with("config", R"({"WORK": 4.5})"),
-                with("tuning_ms", "\"fast\""), with("time", "1e30"), with("time", "-1"),
-                with("candidates", R"({"good": -1})"), with("device", "3"),
-                with("signature", "7"), "[]"});
+                with("tuning_ms", "\"fast\""), with("time", "1e30"),
+                with("time", "-1"), with("candidates", R"({"good": -1})"),
+                with("device", "3"), with("signature", "7"), "[]"});
 
   ::testing::internal::CaptureStderr();
   std::optional<CacheEntry> hit = cache.lookup(makeEntry(1, "", 0).key, true);

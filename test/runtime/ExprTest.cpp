@@ -99,8 +99,8 @@ TEST(ExprTest, OverflowFailsEvaluation) {
   int64_t lowest = INT64_MIN;
   EXPECT_FALSE(quotient.evaluate(&lowest, result, &error));
   EXPECT_EQ(error, ExprError::Overflow);
-  CompiledExpr remainder = CompiledExpr::compile(
-      {dim(0), constant(-1), op(Op::Mod)}, 1, 1, "test");
+  CompiledExpr remainder =
+      CompiledExpr::compile({dim(0), constant(-1), op(Op::Mod)}, 1, 1, "test");
   EXPECT_TRUE(remainder.evaluate(&lowest, result));
   EXPECT_EQ(result, 0);
 

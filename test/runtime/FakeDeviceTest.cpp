@@ -162,7 +162,7 @@ TEST(FakeDeviceTest, GeometryLimitsAndDeterministicPick) {
   auto gpu = std::make_shared<FakeGpu>();
   Options options;
   options.minSampleMs = 0; // One launch per sample on the simulated clock.
-  options.check = true;   // The check reads the written buffer back.
+  options.check = true;    // The check reads the written buffer back.
   Module module =
       Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", options);
   TunedKernel &kernel = module.kernel("axpy");
@@ -300,8 +300,9 @@ TEST(FakeDeviceTest, CaptureTakesTheCachePickWithoutPublishingIt) {
   Options options = simulatedClockOptions();
   options.cacheDir = dir.path;
   {
-    Module tuning = Module::fromBundle(
-        fakeBundle(), Device(std::make_shared<FakeGpu>()), "fake.tuna", options);
+    Module tuning =
+        Module::fromBundle(fakeBundle(), Device(std::make_shared<FakeGpu>()),
+                           "fake.tuna", options);
     launchAxpy(tuning.kernel("axpy"));
     ASSERT_EQ(tuning.kernel("axpy").reports().at(0).chosenName, "axpy_b256");
   }

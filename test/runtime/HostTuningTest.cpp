@@ -1,7 +1,9 @@
 //===- HostTuningTest.cpp - The tuning protocol on the host backend -------===//
 //
 // Real execution: the variants are functions of a shared library built from
-// kernels/ScaleKernels.cpp, loaded from bundle bytes by the host backend.
+// kernels/ScaleKernels.cpp, loaded from bundle bytes by the host backend,
+// with scripted timings (scriptedHost()), so that every pick is exact on a
+// slow, loaded or sanitized machine.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,9 +13,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <thread>
 
 using namespace tuna;
 using namespace tuna::test;
@@ -53,7 +55,7 @@ struct AxpyData {
 };
 
 Module loadAxpy(const Options &options, Bundle bundle = axpyBundle()) {
-  return Module::fromBundle(std::move(bundle), Device::host(), "axpy.tuna",
+  return Module::fromBundle(std::move(bundle), scriptedHost(), "axpy.tuna",
                             options);
 }
 
@@ -282,20 +284,36 @@ TEST(HostTuningTest, ConcurrentFirstCallsTuneOnce) {
   TunedKernel &kernel = module.kernel("axpy");
   constexpr int kThreads = 8;
   std::vector<AxpyData> data(kThreads, AxpyData(kN));
-  std::atomic<int> ready{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t)
-    threads.emplace_back([&, t] {
-      ++ready;
-      while (ready.load() < kThreads)
-        std::this_thread::yield();
-      data[t].launch(kernel);
-    });
-  for (std::thread &thread : threads)
-    thread.join();
+  runTogether(kThreads, [&](int t) { data[t].launch(kernel); });
   EXPECT_EQ(kernel.reports().size(), 1u);
   for (const AxpyData &each : data)
     EXPECT_EQ(each.y, each.expected);
+}
+
+TEST(HostTuningTest, SixteenThreadsTuneEachNewSignatureOnce) {
+  Module module = loadAxpy(fastOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  constexpr int kThreads = 16, kSignatures = 8;
+  std::atomic<int> wrong{0};
+  runTogether(kThreads, [&](int t) {
+    // Every thread launches every signature, starting at a different one.
+    for (int i = 0; i < kSignatures; ++i) {
+      AxpyData data(64 << ((t + i) % kSignatures));
+      data.launch(kernel);
+      wrong += data.y != data.expected;
+    }
+  });
+  EXPECT_EQ(wrong.load(), 0);
+  std::vector<TuningReport> reports = kernel.reports();
+  ASSERT_EQ(reports.size(), size_t(kSignatures));
+  std::vector<int64_t> tuned;
+  for (const TuningReport &report : reports) {
+    tuned.push_back(report.signature.at(0));
+    EXPECT_EQ(report.chosenName, "axpy_work0");
+  }
+  std::sort(tuned.begin(), tuned.end());
+  for (int i = 0; i < kSignatures; ++i)
+    EXPECT_EQ(tuned[i], int64_t(64) << i);
 }
 
 TEST(HostTuningTest, ManySignatures) {
@@ -332,7 +350,7 @@ TEST(HostTuningTest, StridedViewsKeepTheirGaps) {
 TEST(HostTuningTest, LoadsBundleBytes) {
   std::string bytes = writeBundle(axpyBundle());
   Module module =
-      Module::loadMemory(bytes, Device::host(), "embedded", fastOptions());
+      Module::loadMemory(bytes, scriptedHost(), "embedded", fastOptions());
   EXPECT_EQ(module.kernelNames(), std::vector<std::string>{"axpy"});
   AxpyData data(256);
   data.launch(module.kernel("axpy"));
@@ -384,4 +402,86 @@ TEST(HostTuningTest, SpentBudgetLeavesOneSampleEach) {
     EXPECT_EQ(report.candidates[v].samples, 1);
   }
   EXPECT_EQ(report.chosen, 1);
+}
+
+TEST(HostTuningTest, MeasureTimesOnlyTheGivenVariants) {
+  Module module = loadAxpy(fastOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData data(kN);
+  std::vector<float> y0 = data.y;
+  ArgValue args[] = {toArg(memref(data.x.data(), {kN})),
+                     toArg(memref(data.y.data(), {kN})), toArg(kAlpha),
+                     toArg(kN)};
+  // axpy_work0 and axpy_wrong, with the check on: the default variant gives
+  // the reference but is not timed.
+  TuningReport report = kernel.measure(nullptr, args, 4, {1, 3}, 7);
+  EXPECT_EQ(report.chosen, -1);
+  EXPECT_EQ(data.y, y0) << "measure() ran on the user's buffer";
+  EXPECT_EQ(kernel.chosenVariant({kN}), -1) << "measure() decided";
+  EXPECT_TRUE(kernel.reports().empty());
+  EXPECT_EQ(report.candidates[0].status, CandidateStatus::NotTimed);
+  EXPECT_EQ(report.candidates[2].status, CandidateStatus::NotTimed);
+  EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
+  const CandidateResult &timed = report.candidates[1];
+  ASSERT_EQ(timed.status, CandidateStatus::Measured);
+  EXPECT_GE(timed.samples, 7);
+  EXPECT_LE(timed.minMs, timed.medianMs);
+  EXPECT_LE(timed.medianMs, timed.maxMs);
+
+  // Nothing to time: only the classification.
+  report = kernel.measure(nullptr, args, 4, {});
+  for (const CandidateResult &candidate : report.candidates)
+    EXPECT_EQ(candidate.status, CandidateStatus::NotTimed);
+}
+
+TEST(HostTuningTest, FirstCallCanSearch) {
+  Options options = fastOptions();
+  options.useSearch = true;
+  options.search.strategy = "exhaustive";
+  {
+    Module module = loadAxpy(options);
+    TunedKernel &kernel = module.kernel("axpy");
+    AxpyData data(kN);
+    data.launch(kernel);
+    EXPECT_EQ(data.y, data.expected);
+    TuningReport report = kernel.reports().at(0);
+    EXPECT_EQ(report.source, DecisionSource::Tuned);
+    // As PicksTheFastestCorrectVariant, through the search.
+    EXPECT_EQ(report.chosenName, "axpy_work0");
+    EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
+  }
+
+  // A budget of one evaluation times one candidate and picks it (without
+  // the check, which may be axpy_wrong).
+  options.search.strategy = "random";
+  options.search.budgetEvaluations = 1;
+  options.check = false;
+  Module module = loadAxpy(options);
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData data(kN);
+  data.launch(kernel);
+  TuningReport report = kernel.reports().at(0);
+  int timed = 0;
+  for (const CandidateResult &candidate : report.candidates)
+    if (candidate.status == CandidateStatus::Measured) {
+      ++timed;
+      EXPECT_EQ(candidate.variant, report.chosen);
+    } else {
+      EXPECT_EQ(candidate.reason, "not visited by the search");
+    }
+  EXPECT_EQ(timed, 1);
+}
+
+TEST(HostTuningTest, FirstCallWithAnUnknownStrategyFails) {
+  Options options = fastOptions();
+  options.useSearch = true;
+  options.search.strategy = "annealing";
+  Module module = loadAxpy(options);
+  AxpyData data(kN);
+  try {
+    data.launch(module.kernel("axpy"));
+    ADD_FAILURE() << "launched with an unknown strategy";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("annealing"), std::string::npos);
+  }
 }

@@ -239,6 +239,22 @@ TEST(IsolationTest, MissingWorkerIsAClearError) {
   }
 }
 
+TEST(IsolationTest, AWorkerThatEndsOutsideACandidateIsAClearError) {
+  Options options = isolatedOptions();
+  options.workerPath = "/bin/true"; // Exits without reading the request.
+  Module module = Module::fromBundle(axpyBundle(), Device::host(), "axpy.tuna",
+                                     options);
+  AxpyData data;
+  try {
+    data.launch(module.kernel("axpy"));
+    ADD_FAILURE() << "tuning with a worker that answers nothing succeeded";
+  } catch (const Error &e) {
+    EXPECT_TRUE(contains(e.what(), "the worker '/bin/true' exited with "
+                                   "status 0 outside any candidate"))
+        << e.what();
+  }
+}
+
 TEST(IsolationTest, IsolatedAndInProcessTuningAgreeOnCorrectness) {
   // Without faulty variants the worker sees the same data: the wrong
   // variant is rejected, and the strided view's gaps survive the copy.

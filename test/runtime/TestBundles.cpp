@@ -2,11 +2,16 @@
 
 #include "TestBundles.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include <dirent.h>
 #include <unistd.h>
@@ -87,6 +92,85 @@ Bundle axpyBundle() {
   bundle.objects.push_back(object);
   bundle.kernels.push_back(axpyKernel());
   return bundle;
+}
+
+namespace {
+class ScriptedHost final : public Backend {
+public:
+  const DeviceInfo &info() const override { return host->info(); }
+  int objectScore(const Object &object) const override {
+    return host->objectScore(object);
+  }
+  ModuleHandle loadModule(const Object &object,
+                          std::string_view what) override {
+    return host->loadModule(object, what);
+  }
+  void unloadModule(ModuleHandle module) noexcept override {
+    host->unloadModule(module);
+  }
+  FunctionHandle getFunction(ModuleHandle module, const std::string &symbol,
+                             std::string_view what) override {
+    static const std::map<std::string, double> costs = {{"axpy_work0", 1.0},
+                                                        {"axpy_work4", 2.0},
+                                                        {"axpy_work64", 20.0},
+                                                        {"axpy_wrong", 0.5}};
+    FunctionHandle function = host->getFunction(module, symbol, what);
+    auto cost = costs.find(symbol);
+    std::lock_guard<std::mutex> lock(mutex);
+    costMs[function] = cost == costs.end() ? 1.0 : cost->second;
+    return function;
+  }
+  FunctionLimits functionLimits(FunctionHandle function) override {
+    return host->functionLimits(function);
+  }
+  void launch(FunctionHandle function, StreamHandle stream,
+              const LaunchDims &dims, void **params) override {
+    host->launch(function, stream, dims, params);
+    std::lock_guard<std::mutex> lock(mutex);
+    clockMs += costMs.at(function);
+  }
+  void synchronize(StreamHandle stream) override { host->synchronize(stream); }
+  void *allocate(size_t bytes) override { return host->allocate(bytes); }
+  void deallocate(void *ptr) noexcept override { host->deallocate(ptr); }
+  void copy(void *dst, const void *src, size_t bytes, CopyKind kind,
+            StreamHandle stream) override {
+    host->copy(dst, src, bytes, kind, stream);
+  }
+  EventHandle createEvent() override { return new double(0); }
+  void destroyEvent(EventHandle event) noexcept override {
+    delete static_cast<double *>(event);
+  }
+  void recordEvent(EventHandle event, StreamHandle) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    *static_cast<double *>(event) = clockMs;
+  }
+  float elapsedMs(EventHandle start, EventHandle end) override {
+    return static_cast<float>(*static_cast<double *>(end) -
+                              *static_cast<double *>(start));
+  }
+
+private:
+  std::unique_ptr<Backend> host = makeHostBackend();
+  std::mutex mutex; ///< Guards costMs and clockMs.
+  std::map<FunctionHandle, double> costMs;
+  double clockMs = 0;
+};
+} // namespace
+
+Device scriptedHost() { return Device(std::make_shared<ScriptedHost>()); }
+
+void runTogether(int count, const std::function<void(int)> &body) {
+  std::atomic<int> ready{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < count; ++t)
+    threads.emplace_back([&, t] {
+      ++ready;
+      while (ready.load() < count)
+        std::this_thread::yield();
+      body(t);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
 }
 
 TempDir::TempDir() {

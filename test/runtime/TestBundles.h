@@ -2,8 +2,10 @@
 #ifndef TUNA_TEST_RUNTIME_TESTBUNDLES_H
 #define TUNA_TEST_RUNTIME_TESTBUNDLES_H
 
+#include "tuna/runtime/Device.h"
 #include "tuna/runtime/Manifest.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,17 @@ Bundle axpyBundle();
 /// The bytes of the library of variants that crash or hang
 /// (kernels/FaultyKernels.cpp).
 const std::string &faultyKernelLibrary();
+
+/// A new host device whose timings are scripted: launches run the real
+/// code, but the clock its events read advances by a fixed cost per
+/// function (axpy_work0 1 ms, axpy_work4 2 ms, axpy_work64 20 ms, axpy_wrong
+/// 0.5 ms, others 1 ms), so which variant wins does not depend on the
+/// machine's speed or load (or a sanitizer).
+Device scriptedHost();
+
+/// Runs body(0) ... body(count - 1) on `count` threads released at once,
+/// and waits for them.
+void runTogether(int count, const std::function<void(int)> &body);
 
 /// A fresh directory under $TMPDIR (or /tmp), removed with its files.
 struct TempDir {

@@ -44,3 +44,14 @@
 // KERNEL: tuna-tune: error: {{.*}}nope
 // RUN: not tuna-tune %t/scale.tuna --no-cache 2>&1 | FileCheck %s --check-prefix=NOSHAPE
 // NOSHAPE: tuna-tune: error: no shape: give --shape or --shapes
+
+// A flat rows x cols buffer keyed on rows and cols: guessing max(rows, cols)
+// elements made the host variants read past it (a segfault with no message);
+// tuna-tune asks for --dims instead, and takes products there.
+// RUN: tuna-compile %S/../../kernels-mlir/softmax.mlir --target=host -o %t/softmax.tuna > /dev/null 2>&1
+// RUN: not tuna-tune %t/softmax.tuna --kernel softmax_host --shape "d0=64 d1=128" --no-cache 2>&1 | FileCheck %s --check-prefix=FLAT
+// FLAT: [1/1] softmax_host [d0=64, d1=128]: error: kernel 'softmax_host': the size of argument 0 dimension 0 is neither in the key nor given by --dims; guessing the largest key value (128) makes it 128 elements, fewer than d0*d1 = 8192, which the kernel may index: give its sizes with --dims a0=d0*d1 (or the size it has)
+// RUN: tuna-tune %t/softmax.tuna --kernel softmax_host --shape "d0=64 d1=128" --dims a0=d0*d1 --dims a1=d0*d1 --check --no-cache | FileCheck %s --check-prefix=PRODUCT
+// PRODUCT: [1/1] softmax_host [d0=64, d1=128]: {{tuned|default}} bucket [d0=64, d1=128]
+// RUN: not tuna-tune %t/softmax.tuna --kernel softmax_host --shape "d0=64 d1=128" --dims a0=d0*x --no-cache 2>&1 | FileCheck %s --check-prefix=BADPRODUCT
+// BADPRODUCT: tuna-tune: error: --dims 'a0=d0*x': 'd0*x' is not a size, a key value dI or a product of them (d0*d1)

@@ -206,11 +206,16 @@ void parseDims(const std::string &text, ArgSettings &settings) {
   std::vector<DimValue> dims;
   for (const std::string &item : split(text.substr(equals + 1), ',')) {
     DimValue dim;
-    if (std::optional<int64_t> value = parseInteger(item); value && *value >= 0)
-      dim.constant = *value;
-    else if ((dim.key = parseIndex(item, 'd')) < 0)
-      bad("--dims '" + text + "': '" + item +
-          "' is neither a size nor a key value dI");
+    for (const std::string &factor : split(item, '*')) {
+      int key = parseIndex(factor, 'd');
+      std::optional<int64_t> value = parseInteger(factor);
+      if (key >= 0)
+        dim.keys.push_back(key);
+      else if (!value || *value < 0 ||
+               __builtin_mul_overflow(dim.constant, *value, &dim.constant))
+        bad("--dims '" + text + "': '" + item +
+            "' is not a size, a key value dI or a product of them (d0*d1)");
+    }
     dims.push_back(dim);
   }
   settings.dims[arg] = std::move(dims);
@@ -260,17 +265,33 @@ ShapeArgs::ShapeArgs(Backend &backend, const Kernel &kernel, const Shape &shape,
       bad(where + ": " + what + " gives " + std::to_string(dims.size()) +
           " sizes, the memref has rank " + std::to_string(sizes[arg].size()));
     for (size_t d = 0; d < dims.size(); ++d) {
-      if (dims[d].key >= static_cast<int>(shape.size()))
-        bad(where + ": " + what + " reads d" + std::to_string(dims[d].key) +
-            ", but the key has " + std::to_string(shape.size()) + " values");
-      set(sizes[arg][d],
-          dims[d].key >= 0 ? shape[dims[d].key] : dims[d].constant,
+      int64_t size = dims[d].constant;
+      for (int key : dims[d].keys) {
+        if (key >= static_cast<int>(shape.size()))
+          bad(where + ": " + what + " reads d" + std::to_string(key) +
+              ", but the key has " + std::to_string(shape.size()) + " values");
+        if (__builtin_mul_overflow(size, shape[key], &size))
+          bad(where + ": " + what + ": dimension " + std::to_string(d) +
+              " overflows 64-bit integers");
+      }
+      set(sizes[arg][d], size,
           "argument " + std::to_string(arg) + " dimension " +
               std::to_string(d));
     }
   }
   int64_t largest = std::max<int64_t>(
       1, shape.empty() ? 1 : *std::max_element(shape.begin(), shape.end()));
+  // A kernel may index a memref by any product of its key values (a flat
+  // rows x cols buffer keyed on rows and cols): a guessed size must not make
+  // it smaller than the product of them all.
+  uint64_t keyProduct = 1;
+  std::string keyProductText;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    keyProduct = shape[k] > 1 && keyProduct > (uint64_t(1) << 62) / shape[k]
+                     ? uint64_t(1) << 62
+                     : keyProduct * std::max<int64_t>(1, shape[k]);
+    keyProductText += (k ? "*d" : "d") + std::to_string(k);
+  }
 
   try {
     for (size_t a = 0; a < count; ++a) {
@@ -284,7 +305,10 @@ ShapeArgs::ShapeArgs(Backend &backend, const Kernel &kernel, const Shape &shape,
         view.rank = spec.rank;
         view.type = spec.type;
         uint64_t elements = 1;
+        int guessed = -1;
         for (int d = spec.rank - 1; d >= 0; --d) {
+          if (!sizes[a][d])
+            guessed = d;
           int64_t size = sizes[a][d].value_or(largest);
           if (size < 0)
             bad(where + ": argument " + std::to_string(a) + " dimension " +
@@ -296,6 +320,18 @@ ShapeArgs::ShapeArgs(Backend &backend, const Kernel &kernel, const Shape &shape,
                 " would need more than 2^40 elements");
           elements *= static_cast<uint64_t>(size);
         }
+        if (guessed >= 0 && elements < keyProduct)
+          bad(where + ": the size of argument " + std::to_string(a) +
+              " dimension " + std::to_string(guessed) +
+              " is neither in the key nor given by --dims; guessing the "
+              "largest key value (" +
+              std::to_string(largest) + ") makes it " +
+              std::to_string(elements) + " elements, fewer than " +
+              keyProductText + " = " + std::to_string(keyProduct) +
+              ", which the kernel may index: give its sizes with --dims a" +
+              std::to_string(a) + "=" +
+              (spec.rank == 1 ? keyProductText + " (or the size it has)"
+                              : std::string("SIZE,...")));
         size_t bytes = elements * scalarTypeSize(spec.type);
         std::vector<char> host(bytes);
         fillRandom(spec.type, host.data(), elements, rng);

@@ -4,7 +4,9 @@
 // formatSignature prints them). From it and the kernel's ABI, tuna-tune
 // builds arguments: key values go where the key reads them; memref sizes
 // not in the key come from --dims, else equal the largest key value of the
-// shape; scalars not in the key come from --arg (floats default to 1).
+// shape, unless that makes a memref smaller than the product of the key
+// values (a flat M x K buffer keyed on M and K): then --dims is required.
+// Scalars not in the key come from --arg (floats default to 1).
 // Memrefs are contiguous, on the device, filled with random values.
 //
 //===----------------------------------------------------------------------===//
@@ -30,10 +32,11 @@ using Shape = std::vector<int64_t>;
 /// naming the spec.
 std::vector<Shape> parseShapeSpec(const std::string &spec);
 
-/// One size of a memref given by --dims: a constant or a key value.
+/// One size of a memref given by --dims: a product of key values and
+/// constants (`64`, `d1`, `d0*d1`, `2*d0`).
 struct DimValue {
-  int key = -1; ///< dI, or -1 for `constant`.
-  int64_t constant = 0;
+  std::vector<int> keys; ///< The dI factors.
+  int64_t constant = 1;  ///< The product of the constant factors.
 };
 
 /// What the command line says about arguments outside the key.

@@ -12,6 +12,7 @@
 
 #include "CommandLine.h"
 #include "Report.h"
+#include "SearchShape.h"
 #include "Shapes.h"
 
 #include "tuna/runtime/Cache.h"
@@ -24,6 +25,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,8 +43,10 @@ constexpr const char *kUsage =
     "  --shape SPEC       key values, e.g. 'd0=4096,65536 d1=1..64' (A..B:\n"
     "                     A, 2A, 4A ... B); tunes every combination\n"
     "  --shapes FILE      one SPEC per line; '#' starts a comment\n"
-    "  --dims aI=S,...    sizes of memref argument I: integers or dJ\n"
-    "                     (default: the largest key value of the shape)\n"
+    "  --dims aI=S,...    sizes of memref argument I: integers, dJ or\n"
+    "                     products (d0*d1); default: the largest key value\n"
+    "                     of the shape, unless the memref would then be\n"
+    "                     smaller than the product of the key values\n"
     "  --arg aI=VALUE     scalar argument I outside the key (floats: 1)\n"
     "  --device DEVICE    host (default), cuda or cuda:N\n"
     "  --check            reject variants whose output differs from the\n"
@@ -55,8 +59,33 @@ constexpr const char *kUsage =
     "  --no-cache         write no cache\n"
     "  -o FILE            merge the decisions into the tuning database FILE\n"
     "  --report FILE      an HTML page with every candidate's time\n"
-    "  --seed N           seed of the random inputs (default 1)\n"
+    "  --strategy NAME    search the candidates of each bucket with\n"
+    "                     exhaustive, random or pattern (docs/search.md)\n"
+    "                     instead of timing them all\n"
+    "  --budget-evals N   a search measures at most N candidates per bucket\n"
+    "  --budget-s S       a search stops proposing after S seconds per bucket\n"
+    "  --resume FILE      a search keeps its measurements in FILE and\n"
+    "                     continues from it (one kernel, one shape)\n"
+    "  --seed N           seed of the random inputs and of a search\n"
+    "                     (default 1)\n"
     "  --verbose          print every candidate's time while tuning\n";
+
+/// A number for the search library to judge (it names a budget <= 0).
+double anyNumber(const std::string &option, const std::string &text) {
+  char *end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0')
+    fail(option + " '" + text + "': expected a number");
+  return value;
+}
+
+int64_t integer(const std::string &option, const std::string &text) {
+  char *end = nullptr;
+  long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0')
+    fail(option + " '" + text + "': expected an integer");
+  return value;
+}
 
 double number(const std::string &option, const std::string &text) {
   char *end = nullptr;
@@ -233,6 +262,8 @@ int main(int argc, char **argv) {
   std::vector<std::string> kernelNames;
   std::vector<Shape> shapes;
   ArgSettings settings;
+  SearchSettings searchSettings;
+  searchSettings.options.strategy.clear();
   try {
     std::string arg;
     while (arguments.next(arg)) {
@@ -273,6 +304,14 @@ int main(int argc, char **argv) {
         reportPath = value();
       } else if (arg == "--seed") {
         seed = static_cast<unsigned>(number(arg, value()));
+      } else if (arg == "--strategy") {
+        searchSettings.options.strategy = value();
+      } else if (arg == "--budget-evals") {
+        searchSettings.options.budgetEvaluations = integer(arg, value());
+      } else if (arg == "--budget-s") {
+        searchSettings.options.budgetSeconds = anyNumber(arg, value());
+      } else if (arg == "--resume") {
+        searchSettings.options.resumeFile = value();
       } else if (arg == "--verbose") {
         verbose = true;
       } else if (tools::Arguments::isOption(arg)) {
@@ -293,6 +332,19 @@ int main(int argc, char **argv) {
     fail("no shape: give --shape or --shapes");
   if ((atol >= 0 || rtol >= 0) && !check)
     fail("--atol and --rtol are tolerances of --check");
+  const search::SearchOptions &searchOptions = searchSettings.options;
+  if (!searchSettings.enabled() &&
+      (searchOptions.budgetEvaluations || searchOptions.budgetSeconds ||
+       !searchOptions.resumeFile.empty()))
+    fail("--budget-evals, --budget-s and --resume are settings of --strategy");
+  searchSettings.options.seed = seed;
+  if (searchSettings.enabled()) {
+    try {
+      search::validate(searchOptions);
+    } catch (const Error &e) {
+      fail(e.what());
+    }
+  }
 
   std::vector<Decision> decisions;
   int failures = 0;
@@ -317,6 +369,11 @@ int main(int argc, char **argv) {
       }
       kernelNames = module.kernelNames();
     }
+    if (!searchOptions.resumeFile.empty() &&
+        (kernelNames.size() != 1 || shapes.size() != 1))
+      fail("--resume FILE holds the search of one kernel and one shape; got " +
+           std::to_string(kernelNames.size()) + " kernels and " +
+           std::to_string(shapes.size()) + " shapes");
     std::vector<TunedKernel *> kernels;
     for (const std::string &name : kernelNames) {
       TunedKernel &kernel = module.kernel(name);
@@ -330,6 +387,7 @@ int main(int argc, char **argv) {
     }
 
     std::mt19937 rng(seed);
+    std::set<std::pair<const Kernel *, std::vector<int64_t>>> searched;
     size_t total = kernels.size() * shapes.size(), done = 0;
     Progress progress(total);
     progress.update(0);
@@ -339,18 +397,31 @@ int main(int argc, char **argv) {
         std::string line = "[" + std::to_string(++done) + "/" +
                            std::to_string(total) + "] " + spec.name + " " +
                            keyText(shape) + ": ";
+        std::string searchLog;
         try {
           ShapeArgs launchArgs(device.backend(), spec, shape, settings, rng);
           std::vector<int64_t> signature =
               kernel->signature(launchArgs.data(), launchArgs.size());
-          if (kernel->chosenVariant(signature) >= 0) {
+          if (kernel->chosenVariant(signature) >= 0 ||
+              searched.count({&spec, signature})) {
             line += "bucket " +
                     formatSignature(signature.data(), signature.size()) +
                     " already decided";
           } else {
-            kernel->launch(nullptr, launchArgs.data(), launchArgs.size());
-            device.backend().synchronize(nullptr);
-            TuningReport report = kernel->reports().back();
+            TuningReport report;
+            if (searchSettings.enabled()) {
+              report = searchShape(*kernel, device.info(), launchArgs.data(),
+                                   launchArgs.size(), signature, searchSettings,
+                                   searchLog);
+              searched.insert({&spec, signature});
+              if (!options.cacheDir.empty())
+                TuningCache::inDirectory(options.cacheDir)
+                    .store(makeCacheEntry(device.info(), spec, report));
+            } else {
+              kernel->launch(nullptr, launchArgs.data(), launchArgs.size());
+              device.backend().synchronize(nullptr);
+              report = kernel->reports().back();
+            }
             const CandidateResult &pick = report.candidates[report.chosen];
             line += decisionSourceName(report.source) +
                     std::string(" bucket ") +
@@ -372,7 +443,7 @@ int main(int argc, char **argv) {
           ++failures;
         }
         progress.clear();
-        std::printf("%s\n", line.c_str());
+        std::printf("%s\n%s", line.c_str(), searchLog.c_str());
         std::fflush(stdout);
         progress.update(done);
       }

@@ -186,11 +186,11 @@ FunctionHandle CudaBackend::getFunction(ModuleHandle handle,
     int staticShared = 0;
     TUNA_CU(cu, record->what, cuFuncGetAttribute, &staticShared,
             CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, record->function);
-    record->sharedLimit.store(
-        staticShared >= int(kDefaultSharedLimit)
-            ? 0
-            : kDefaultSharedLimit - static_cast<uint32_t>(staticShared),
-        std::memory_order_relaxed);
+    record->sharedLimit.store(staticShared >= int(kDefaultSharedLimit)
+                                  ? 0
+                                  : kDefaultSharedLimit -
+                                        static_cast<uint32_t>(staticShared),
+                              std::memory_order_relaxed);
   }
   std::lock_guard<std::mutex> lock(module.mutex);
   module.functions.push_back(std::move(record));
@@ -286,7 +286,8 @@ void CudaBackend::synchronize(StreamHandle stream) {
 bool CudaBackend::isCapturing(StreamHandle stream) {
   ScopedContext scope(cu, ctx);
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
-  CUresult result = cu.cuStreamIsCapturing(static_cast<CUstream>(stream), &status);
+  CUresult result =
+      cu.cuStreamIsCapturing(static_cast<CUstream>(stream), &status);
   // The legacy stream while a blocking stream captures: using it would
   // invalidate that capture.
   if (result == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT)
@@ -343,6 +344,7 @@ void CudaBackend::destroyEvent(EventHandle event) noexcept {
 }
 
 void CudaBackend::recordEvent(EventHandle event, StreamHandle stream) {
+  RelaxedCaptureMode relaxed(cu);
   ScopedContext scope(cu, ctx);
   TUNA_CU(cu, "timing a kernel", cuEventRecord, static_cast<CUevent>(event),
           static_cast<CUstream>(stream));

@@ -94,8 +94,8 @@ ScopedContext::~ScopedContext() {
 
 RelaxedCaptureMode::RelaxedCaptureMode(const Driver &driver) noexcept
     : driver(driver) {
-  exchanged = driver.cuThreadExchangeStreamCaptureMode(&previous) ==
-              CUDA_SUCCESS;
+  exchanged =
+      driver.cuThreadExchangeStreamCaptureMode(&previous) == CUDA_SUCCESS;
 }
 
 RelaxedCaptureMode::~RelaxedCaptureMode() {

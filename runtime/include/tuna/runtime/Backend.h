@@ -111,10 +111,7 @@ public:
   /// synchronize or time work on it: a launch runs a variant without tuning.
   /// CUDA also says yes for the legacy default stream while a blocking
   /// stream captures. Backends without capture say no.
-  virtual bool isCapturing(StreamHandle stream) {
-    (void)stream;
-    return false;
-  }
+  virtual bool isCapturing(StreamHandle /*stream*/) { return false; }
 
   /// Scratch memory on the device, for tuning without touching user data.
   virtual void *allocate(size_t bytes) = 0;

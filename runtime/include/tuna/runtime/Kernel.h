@@ -64,6 +64,16 @@ public:
   /// The variant decided for `signature`, or -1 if none is yet.
   int chosenVariant(const std::vector<int64_t> &signature) const;
 
+  /// Times exactly `variants` (indices into spec().variants) with these
+  /// arguments as a first call's tuning does (scratch copies of the written
+  /// buffers, the optional check against the default variant, warm-up,
+  /// sampled medians, early elimination among them), and decides nothing:
+  /// the report's `chosen` is -1, its other variants say why they cannot run
+  /// or are NotTimed. With `samples` > 0 each variant takes at least that
+  /// many samples. What search strategies measure with (docs/search.md).
+  TuningReport measure(StreamHandle stream, const ArgValue *args, size_t count,
+                       const std::vector<int> &variants, int samples = 0);
+
   /// Every decision this kernel made, oldest first. A copy: keep it, do not
   /// bind a reference to an element of the returned temporary.
   std::vector<TuningReport> reports() const;

@@ -2,6 +2,8 @@
 #ifndef TUNA_RUNTIME_OPTIONS_H
 #define TUNA_RUNTIME_OPTIONS_H
 
+#include "tuna/runtime/Search.h"
+
 #include <string>
 #include <vector>
 
@@ -49,6 +51,13 @@ struct Options {
   /// and always takes at least one sample.
   double candidateBudgetMs = 200;
   double totalBudgetMs = 2000;
+
+  /// Search the candidates of a new signature with `search` (a strategy and
+  /// its budgets, docs/search.md) instead of timing every one; off by
+  /// default. Only the variants the search visits are loaded and timed. Its
+  /// resume file is not used: the disk cache keeps the decision.
+  bool useSearch = false;
+  search::SearchOptions search;
 
   /// Where tuning results persist across processes (docs/cache.md); empty:
   /// nowhere. fromEnvironment() sets it to $TUNA_CACHE_DIR, else

@@ -41,6 +41,7 @@ struct CandidateResult {
   std::string reason;   ///< Why it was excluded, unrunnable, wrong, eliminated.
   double medianMs = -1; ///< Per launch; -1 when not timed.
   double minMs = -1;
+  double maxMs = -1; ///< The slowest sample; -1 when not timed.
   int samples = 0;
 };
 
