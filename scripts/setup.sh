@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs every Debian package Tuna's build and tests need (Debian 12).
+# Installs every Debian package Tuna's build and tests need (Debian 12);
+# clang-22 and its sanitizer and libFuzzer runtimes are for scripts/fuzz.sh
+# and scripts/sanitize.sh, which the tests run too.
 # Idempotent: when everything is present it does nothing.
 set -euo pipefail
 
@@ -8,6 +10,7 @@ packages=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools lld-22 libzstd-dev
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
   rocm-device-libs
+  clang-22 libclang-rt-22-dev
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the lit suite, the runtime's unit
-# tests, and the GPU tests (skipped, and counted as such, without a driver).
+# tests, and the GPU tests (skipped, and counted as such, without a driver);
+# then the runtime's tests under sanitizers and a short run of each fuzzer.
 # Usage: bash scripts/test.sh [build-dir]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,3 +11,7 @@ bash "$root/scripts/setup.sh"
 cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build"
 ctest --test-dir "$build" --output-on-failure
+# The runtime's tests under ASan + UBSan, and every fuzzer for 30 s
+# (docs/reliability.md), each in a build directory of its own.
+bash "$root/scripts/sanitize.sh" asan --runtime "$build-asan-runtime"
+bash "$root/scripts/fuzz.sh" 30 "$build-fuzz"

@@ -177,6 +177,25 @@ void TunaExpandPass::runOnOperation() {
           transform::TransformDialect::kWithNamedSequenceAttrName) &&
       module.getOps<transform::NamedSequenceOp>().empty())
     module->removeAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
+
+  // A GPU kernel's dispatch table takes the kernel's name at the top level,
+  // where another symbol may have it already.
+  llvm::StringMap<Operation *> topLevel;
+  for (Operation &op : module.getOps()) {
+    auto name = op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+    if (!name)
+      continue;
+    auto [it, inserted] = topLevel.try_emplace(name.getValue(), &op);
+    if (inserted)
+      continue;
+    Operation *dispatch = isa<DispatchOp>(op) ? &op : it->second;
+    dispatch->emitError() << "kernel '" << name.getValue()
+                          << "': its dispatch table needs the name '"
+                          << name.getValue()
+                          << "' at the top level of the module, where "
+                             "another symbol has it";
+    return signalPassFailure();
+  }
 }
 
 } // namespace
