@@ -161,6 +161,7 @@ json resultToJson(const CandidateResult &result) {
           {"reason", result.reason},
           {"median_ms", result.medianMs},
           {"min_ms", result.minMs},
+          {"max_ms", result.maxMs},
           {"samples", result.samples}};
 }
 
@@ -176,6 +177,7 @@ int resultFromJson(const json &value, TuningReport &report) {
   value.at("reason").get_to(result.reason);
   value.at("median_ms").get_to(result.medianMs);
   value.at("min_ms").get_to(result.minMs);
+  value.at("max_ms").get_to(result.maxMs);
   value.at("samples").get_to(result.samples);
   return v;
 }
