@@ -387,7 +387,7 @@ TEST(CacheFileTest, ForeignFilesAreErrorsForTools) {
 TEST(CacheFileTest, ANewerFormatIsLeftAlone) {
   TempDir dir;
   TuningCache cache = TuningCache::inDirectory(dir.path);
-  std::string newer = R"({"format": "tuna-tuning-cache", "version": 2})";
+  std::string newer = R"({"format": "tuna-tuning-cache", "version": 3})";
   std::ofstream(cache.path()) << newer;
   EXPECT_FALSE(cache.lookup(makeEntry(1, "", 0).key, false));
   EXPECT_THROW(cache.merge({makeEntry(1, "a", 1)}), Error);
