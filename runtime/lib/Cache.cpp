@@ -205,7 +205,11 @@ std::vector<VariantRef> shortlistOf(const json &value) {
     if (!item.is_object())
       throw BadField{path + ": expected an object, got " + item.dump()};
     VariantRef ref;
-    ref.variant = text(item, "variant");
+    try {
+      ref.variant = text(item, "variant");
+    } catch (const BadField &bad) {
+      throw BadField{path + "." + bad.what};
+    }
     ref.config = configOf(item, path + ".");
     for (const VariantRef &earlier : shortlist)
       if (earlier.variant == ref.variant)
