@@ -8,6 +8,8 @@
 // RUN: FileCheck %s --check-prefix=PLAIN < %t/plain.json
 // RUN: tuna-tune %t/scale.tuna --shape "d0=1024" --no-cache --no-isolate -o %t/default.json > /dev/null
 // RUN: FileCheck %s --check-prefix=DEFAULT < %t/default.json
+// RUN: tuna-tune %t/scale.tuna --shape "d0=1000,65536" --no-isolate --first-call %t/db.json | FileCheck %s --check-prefix=FIRST
+// RUN: not tuna-tune %t/scale.tuna --shape d0=8 --first-call %t/db.json -o %t/y.json 2>&1 | FileCheck %s --check-prefix=FIRSTO
 // RUN: not tuna-tune %t/scale.tuna --shape d0=8 --no-cache --shortlist 3 2>&1 | FileCheck %s --check-prefix=NODB
 // RUN: not tuna-tune %t/scale.tuna --shape d0=8 --no-cache -o %t/x.json --shortlist -1 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: not tuna-tune %t/scale.tuna --shape d0=8 --no-cache --no-prune --verify-pruning 2>&1 | FileCheck %s --check-prefix=VERIFY
@@ -39,6 +41,14 @@
 // DEFAULT:      "shortlist": [
 // DEFAULT-NEXT:   {
 // DEFAULT-NEXT:    "variant": "scale_host__v
+
+// An application's first call with the database: the bucket [d0=1024] has a
+// shortlist of 2, [d0=65536] no entry.
+// FIRST:      [1/2] scale_host [d0=1000]: tuned bucket [d0=1024]: scale_host__v
+// FIRST-NEXT:   first call: 2 of 6 candidates timed (shortlist), decided (tuned) in {{.*}} ms
+// FIRST-NEXT: [2/2] scale_host [d0=65536]: tuned bucket [d0=65536]: scale_host__v
+// FIRST-NEXT:   first call: {{[2-6]}} of 6 candidates timed, decided (tuned) in {{.*}} ms
+// FIRSTO: tuna-tune: error: --first-call DB measures an application's first call: it takes no -o, --verify-pruning or --strategy
 
 // NODB: tuna-tune: error: --shortlist K sets the shortlists of the database: give -o FILE
 // NEGATIVE: tuna-tune: error: --shortlist -1: expected a number of candidates >= 0

@@ -65,6 +65,10 @@ constexpr const char *kUsage =
     "                     static model says cannot be competitive first)\n"
     "  --verify-pruning   time the dropped candidates too, say whether the\n"
     "                     best survived pruning, and pick it if it did not\n"
+    "  --first-call DB    decide each shape as an application's first call\n"
+    "                     does with the tuning database DB (mode on, no\n"
+    "                     cache): time a shortlist's candidates only, take\n"
+    "                     other entries as they are; print the wall time\n"
     "  --report FILE      an HTML page with every candidate's time\n"
     "  --strategy NAME    search the candidates of each bucket with\n"
     "                     exhaustive, random or pattern (docs/search.md)\n"
@@ -285,6 +289,24 @@ std::string describePruning(const TuningReport &report) {
   return text + "\n";
 }
 
+/// --first-call: "  first call: 8 of 1200 candidates timed (shortlist),
+/// 41.2 ms".
+std::string describeFirstCall(const TuningReport &report) {
+  int timed = 0, shortlisted = 0;
+  for (const CandidateResult &c : report.candidates) {
+    timed += c.status == CandidateStatus::Measured ||
+             c.status == CandidateStatus::Eliminated ||
+             c.status == CandidateStatus::WrongResult;
+    shortlisted += c.reason == "not on the shortlist";
+  }
+  char wall[32];
+  std::snprintf(wall, sizeof(wall), "%.1f ms", report.wallMs);
+  return "  first call: " + std::to_string(timed) + " of " +
+         std::to_string(report.candidates.size()) + " candidates timed" +
+         (shortlisted ? " (shortlist)" : "") + ", decided (" +
+         decisionSourceName(report.source) + ") in " + wall + "\n";
+}
+
 /// --verify-pruning: times the candidates that pruning dropped and says
 /// whether the fastest of all survived; if not, makes it the pick.
 std::string verifyPrunedCandidates(TunedKernel &kernel, const ShapeArgs &args,
@@ -334,6 +356,7 @@ int main(int argc, char **argv) {
   bool noCache = false, check = false, verbose = false, isolate = true,
        prune = true, verifyPruning = false;
   int64_t shortlist = -1;
+  std::string firstCallDatabase;
   double atol = -1, rtol = -1, timeoutMs = -1;
   unsigned seed = 1;
   std::vector<std::string> kernelNames;
@@ -382,6 +405,8 @@ int main(int argc, char **argv) {
         if (shortlist < 0)
           fail("--shortlist " + std::to_string(shortlist) +
                ": expected a number of candidates >= 0");
+      } else if (arg == "--first-call") {
+        firstCallDatabase = value();
       } else if (arg == "--no-prune") {
         prune = false;
       } else if (arg == "--verify-pruning") {
@@ -420,6 +445,10 @@ int main(int argc, char **argv) {
     fail("--atol and --rtol are tolerances of --check");
   if (shortlist >= 0 && database.empty())
     fail("--shortlist K sets the shortlists of the database: give -o FILE");
+  if (!firstCallDatabase.empty() &&
+      (!database.empty() || verifyPruning || searchSettings.enabled()))
+    fail("--first-call DB measures an application's first call: it takes "
+         "no -o, --verify-pruning or --strategy");
   if (verifyPruning && !prune)
     fail("--verify-pruning checks the pruning that --no-prune turns off");
   const search::SearchOptions &searchOptions = searchSettings.options;
@@ -449,6 +478,11 @@ int main(int argc, char **argv) {
     options.tuneTimeoutMs = timeoutMs >= 0 ? timeoutMs : options.tuneTimeoutMs;
     options.cacheDir = noCache ? "" : cacheDir;
     options.prune = prune;
+    if (!firstCallDatabase.empty()) {
+      options.mode = TuneMode::On;
+      options.cacheDir.clear();
+      options.databases = {firstCallDatabase};
+    }
     Device device = parseDevice(deviceName);
     Module module = Module::load(bundlePath, device, options);
     if (kernelNames.empty()) {
@@ -513,6 +547,8 @@ int main(int argc, char **argv) {
               report = kernel->reports().back();
             }
             searchLog += describePruning(report);
+            if (!firstCallDatabase.empty())
+              searchLog += describeFirstCall(report);
             if (verifyPruning) {
               int before = report.chosen;
               searchLog += verifyPrunedCandidates(*kernel, launchArgs, report);
