@@ -289,8 +289,8 @@ std::string describePruning(const TuningReport &report) {
   return text + "\n";
 }
 
-/// --first-call: "  first call: 8 of 1200 candidates timed (shortlist),
-/// 41.2 ms".
+/// --first-call: "  first call: <k> of <n> candidates timed (shortlist),
+/// decided (tuned) in <t> ms".
 std::string describeFirstCall(const TuningReport &report) {
   int timed = 0, shortlisted = 0;
   for (const CandidateResult &c : report.candidates) {
