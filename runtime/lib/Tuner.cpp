@@ -81,7 +81,8 @@ public:
   }
 
   /// Decides; `persisted` is what the disk cache remembers: its pick, or
-  /// -1, and the variants that failed before (never run again). Loads only
+  /// -1, the variants that failed before (never run again), and a
+  /// shortlist (then only its candidates are tuned, unpruned). Loads only
   /// the code the decision needs: the cache's pick, or the default when
   /// nothing is measured, or every candidate when tuning. Without `tune`,
   /// nothing is measured and nothing printed.
@@ -236,8 +237,8 @@ private:
     std::vector<StaticFacts> facts;
     for (int v : candidates)
       facts.push_back(staticFacts(v));
-    std::vector<PruneVerdict> verdicts = judgeCandidates(
-        backend.info(), facts, options.pruneSlowerThan);
+    std::vector<PruneVerdict> verdicts =
+        judgeCandidates(backend.info(), facts, options.pruneSlowerThan);
     std::vector<int> kept;
     for (const PruneVerdict &verdict : verdicts)
       if (verdict.dropped.empty())
