@@ -7,9 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tuna/runtime/Error.h"
+#include "tuna/runtime/Options.h"
 #include "tuna/runtime/Prune.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 using namespace tuna;
 
@@ -140,4 +144,18 @@ TEST(PruneTest, TheHostGetsNoWaveModel) {
     EXPECT_EQ(v.dropped, "");
     EXPECT_EQ(v.waveCost, 0);
   }
+}
+
+TEST(PruneTest, TheEnvironmentTurnsPruningAndShortlistsOff) {
+  EXPECT_TRUE(Options::fromEnvironment().prune);
+  EXPECT_TRUE(Options::fromEnvironment().useShortlists);
+  ::setenv("TUNA_PRUNE", "0", 1);
+  ::setenv("TUNA_SHORTLISTS", "0", 1);
+  Options options = Options::fromEnvironment();
+  EXPECT_FALSE(options.prune);
+  EXPECT_FALSE(options.useShortlists);
+  ::setenv("TUNA_PRUNE", "maybe", 1);
+  EXPECT_THROW(Options::fromEnvironment(), Error);
+  ::unsetenv("TUNA_PRUNE");
+  ::unsetenv("TUNA_SHORTLISTS");
 }

@@ -45,9 +45,9 @@
 // An application's first call with the database: the bucket [d0=1024] has a
 // shortlist of 2, [d0=65536] no entry.
 // FIRST:      [1/2] scale_host [d0=1000]: tuned bucket [d0=1024]: scale_host__v
-// FIRST-NEXT:   first call: 2 of 6 candidates timed (shortlist), decided (tuned) in {{.*}} ms
+// FIRST-NEXT:   first call: 2 of 6 candidates timed (shortlist), decided (tuned) in {{.*}} ms; the launch took {{.*}} ms
 // FIRST-NEXT: [2/2] scale_host [d0=65536]: tuned bucket [d0=65536]: scale_host__v
-// FIRST-NEXT:   first call: {{[2-6]}} of 6 candidates timed, decided (tuned) in {{.*}} ms
+// FIRST-NEXT:   first call: {{[2-6]}} of 6 candidates timed, decided (tuned) in {{.*}} ms; the launch took {{.*}} ms
 // FIRSTO: tuna-tune: error: --first-call DB measures an application's first call: it takes no -o, --verify-pruning or --strategy
 
 // NODB: tuna-tune: error: --shortlist K sets the shortlists of the database: give -o FILE

@@ -290,8 +290,9 @@ std::string describePruning(const TuningReport &report) {
 }
 
 /// --first-call: "  first call: <k> of <n> candidates timed (shortlist),
-/// decided (tuned) in <t> ms".
-std::string describeFirstCall(const TuningReport &report) {
+/// decided (tuned) in <t> ms; the launch took <l> ms" (the launch: the
+/// cache and database lookups, the decision, the launch itself).
+std::string describeFirstCall(const TuningReport &report, double launchMs) {
   int timed = 0, shortlisted = 0;
   for (const CandidateResult &c : report.candidates) {
     timed += c.status == CandidateStatus::Measured ||
@@ -299,12 +300,13 @@ std::string describeFirstCall(const TuningReport &report) {
              c.status == CandidateStatus::WrongResult;
     shortlisted += c.reason == "not on the shortlist";
   }
-  char wall[32];
-  std::snprintf(wall, sizeof(wall), "%.1f ms", report.wallMs);
+  char times[96];
+  std::snprintf(times, sizeof(times), "%.1f ms; the launch took %.1f ms",
+                report.wallMs, launchMs);
   return "  first call: " + std::to_string(timed) + " of " +
          std::to_string(report.candidates.size()) + " candidates timed" +
          (shortlisted ? " (shortlist)" : "") + ", decided (" +
-         decisionSourceName(report.source) + ") in " + wall + "\n";
+         decisionSourceName(report.source) + ") in " + times + "\n";
 }
 
 /// --verify-pruning: times the candidates that pruning dropped and says
@@ -477,7 +479,7 @@ int main(int argc, char **argv) {
     options.isolate = isolate;
     options.tuneTimeoutMs = timeoutMs >= 0 ? timeoutMs : options.tuneTimeoutMs;
     options.cacheDir = noCache ? "" : cacheDir;
-    options.prune = prune;
+    options.prune = options.prune && prune;
     if (!firstCallDatabase.empty()) {
       options.mode = TuneMode::On;
       options.cacheDir.clear();
@@ -535,6 +537,7 @@ int main(int argc, char **argv) {
           } else {
             TuningReport report;
             bool store = false;
+            double launchMs = 0;
             if (searchSettings.enabled()) {
               report = searchShape(*kernel, device.info(), launchArgs.data(),
                                    launchArgs.size(), signature, searchSettings,
@@ -542,13 +545,17 @@ int main(int argc, char **argv) {
               searched.insert({&spec, signature});
               store = true;
             } else {
+              auto start = std::chrono::steady_clock::now();
               kernel->launch(nullptr, launchArgs.data(), launchArgs.size());
               device.backend().synchronize(nullptr);
+              launchMs = std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - start)
+                             .count();
               report = kernel->reports().back();
             }
             searchLog += describePruning(report);
             if (!firstCallDatabase.empty())
-              searchLog += describeFirstCall(report);
+              searchLog += describeFirstCall(report, launchMs);
             if (verifyPruning) {
               int before = report.chosen;
               searchLog += verifyPrunedCandidates(*kernel, launchArgs, report);

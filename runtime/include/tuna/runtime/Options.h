@@ -101,6 +101,7 @@ struct Options {
   /// TUNA_ALWAYS_TUNE=0|1, TUNA_PRINT_AUTOTUNING=0|1, TUNA_CHECK=0|1,
   /// TUNA_CACHE_DIR, TUNA_TUNING_DB, TUNA_VERSION_CHECK=0|1,
   /// TUNA_CHECK_ATOL=<float>, TUNA_CHECK_RTOL=<float>, TUNA_ISOLATE=0|1,
+  /// TUNA_PRUNE=0|1, TUNA_SHORTLISTS=0|1,
   /// TUNA_WORKER=<path>, TUNA_TUNE_TIMEOUT_MS=<ms>. A malformed value is a
   /// tuna::Error naming the variable.
   static Options fromEnvironment();
