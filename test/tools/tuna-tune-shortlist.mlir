@@ -8,7 +8,7 @@
 // RUN: FileCheck %s --check-prefix=PLAIN < %t/plain.json
 // RUN: tuna-tune %t/scale.tuna --shape "d0=1024" --no-cache --no-isolate -o %t/default.json > /dev/null
 // RUN: FileCheck %s --check-prefix=DEFAULT < %t/default.json
-// RUN: tuna-tune %t/scale.tuna --shape "d0=1000,65536" --no-isolate --first-call %t/db.json | FileCheck %s --check-prefix=FIRST
+// RUN: tuna-tune %t/scale.tuna --shape "d0=1000,65536" --first-call %t/db.json | FileCheck %s --check-prefix=FIRST
 // RUN: not tuna-tune %t/scale.tuna --shape d0=8 --first-call %t/db.json -o %t/y.json 2>&1 | FileCheck %s --check-prefix=FIRSTO
 // RUN: not tuna-tune %t/scale.tuna --shape d0=8 --no-cache --shortlist 3 2>&1 | FileCheck %s --check-prefix=NODB
 // RUN: not tuna-tune %t/scale.tuna --shape d0=8 --no-cache -o %t/x.json --shortlist -1 2>&1 | FileCheck %s --check-prefix=NEGATIVE

@@ -67,8 +67,9 @@ constexpr const char *kUsage =
     "                     best survived pruning, and pick it if it did not\n"
     "  --first-call DB    decide each shape as an application's first call\n"
     "                     does with the tuning database DB (mode on, no\n"
-    "                     cache): time a shortlist's candidates only, take\n"
-    "                     other entries as they are; print the wall time\n"
+    "                     cache, isolated only with TUNA_ISOLATE=1): time\n"
+    "                     a shortlist's candidates only, take other\n"
+    "                     entries as they are; print the wall time\n"
     "  --report FILE      an HTML page with every candidate's time\n"
     "  --strategy NAME    search the candidates of each bucket with\n"
     "                     exhaustive, random or pattern (docs/search.md)\n"
@@ -476,7 +477,8 @@ int main(int argc, char **argv) {
     options.atol = atol >= 0 ? atol : options.atol;
     options.rtol = rtol >= 0 ? rtol : options.rtol;
     options.verbose |= verbose;
-    options.isolate = isolate;
+    // A first call isolates as an application does: with TUNA_ISOLATE=1.
+    options.isolate = isolate && (firstCallDatabase.empty() || options.isolate);
     options.tuneTimeoutMs = timeoutMs >= 0 ? timeoutMs : options.tuneTimeoutMs;
     options.cacheDir = noCache ? "" : cacheDir;
     options.prune = options.prune && prune;
