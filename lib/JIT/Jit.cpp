@@ -412,7 +412,7 @@ private:
   };
 
   mutable std::mutex mutex; ///< The context is single-threaded.
-  std::vector<Owner> owners; ///< Per object of the plan.
+  std::vector<Owner> owners;      ///< Per object of the plan.
   std::vector<std::string> bytes; ///< Per object; empty until compiled.
   unsigned variants = 0;
   unsigned instantiated = 0;

@@ -119,8 +119,7 @@ static void writeVariant(OpBuilder &builder, Location loc,
                         : builder.getArrayAttr(plan.dynamicConstraints));
 }
 
-DispatchOp expand::writeDispatchTable(ModuleOp module,
-                                      const ResolvedSpace &rs,
+DispatchOp expand::writeDispatchTable(ModuleOp module, const ResolvedSpace &rs,
                                       ArrayRef<TableEntry> entries,
                                       int64_t defaultVariant) {
   FunctionOpInterface kernel = rs.kernel;

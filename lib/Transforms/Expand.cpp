@@ -216,11 +216,14 @@ void TunaExpandPass::runOnOperation() {
   });
 
   for (DispatchOp table : module.getOps<DispatchOp>()) {
-    auto planned = table->getAttrOfType<SymbolRefAttr>(TunaDialect::getPlannedKernelAttrName());
+    auto planned = table->getAttrOfType<SymbolRefAttr>(
+        TunaDialect::getPlannedKernelAttrName());
     Operation *kernel =
-        planned ? SymbolTable::lookupNearestSymbolFrom(table, planned) : nullptr;
+        planned ? SymbolTable::lookupNearestSymbolFrom(table, planned)
+                : nullptr;
     if (kernel && kernel->hasAttr(TunaDialect::getSpaceAttrName())) {
-      kernel->emitError() << "kernel '" << SymbolTable::getSymbolName(kernel).getValue()
+      kernel->emitError() << "kernel '"
+                          << SymbolTable::getSymbolName(kernel).getValue()
                           << "' is planned by the dispatch table '"
                           << table.getSymName()
                           << "': instantiate its variants "
@@ -317,10 +320,10 @@ instantiateTable(DispatchOp table, SymbolRefAttr kernelRef,
     if (!wanted(table, i))
       continue;
     FailureOr<PlannedVariant> plan = readTableEntry(*rs, entry);
-    if (failed(plan) ||
-        failed(instantiateVariant(*rs, *plan,
-                                  entry.getKernel().getLeafReference(),
-                                  canonicalization)))
+    if (failed(plan))
+      return failure();
+    StringRef name = entry.getKernel().getLeafReference();
+    if (failed(instantiateVariant(*rs, *plan, name, canonicalization)))
       return failure();
   }
   if (rs->schedule)

@@ -178,8 +178,10 @@ static void printSummary(const ::tuna::Bundle &bundle,
   size_t variants = 0;
   for (const ::tuna::Kernel &kernel : bundle.kernels) {
     variants += kernel.variants.size();
-    size_t compiled = llvm::count_if(
-        kernel.variants, [](const ::tuna::Variant &v) { return !v.code.empty(); });
+    size_t compiled =
+        llvm::count_if(kernel.variants, [](const ::tuna::Variant &v) {
+          return !v.code.empty();
+        });
     os << "kernel " << kernel.name << ": " << kernel.variants.size()
        << " variants";
     if (compiled != kernel.variants.size())
