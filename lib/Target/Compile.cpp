@@ -1,8 +1,9 @@
 //===- Compile.cpp - Compile expanded kernels into a bundle ---------------===//
 //
-// compileBundle compiles every variant now; planBundle and compileObjects
-// split the same work in two: the manifest with objects that have no bytes
-// yet, then the code of some variants when they are first needed.
+// compileBundle compiles every variant now (every instantiated one, when
+// the tables were planned); planBundle and compileObjects split the same
+// work in two: the manifest with objects that have no bytes yet, then the
+// code of some variants when they are first needed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -138,6 +139,16 @@ mlir::tuna::compileBundle(ModuleOp module, const CompileOptions &options,
   Dispatches dispatches;
   if (failed(dispatches.build(module, options)))
     return failure();
+  for (DispatchOp dispatch : dispatches.ops)
+    if (dispatch->hasAttr(TunaDialect::getPlannedKernelAttrName()))
+      return dispatch.emitError()
+             << "kernel '" << dispatch.getSymName()
+             << "' is only planned (tuna-expand plan-only): instantiate the "
+                "variants to compile first (instantiatePlannedVariants)";
+
+  // Variants a planned table lists but that were not instantiated get no
+  // code: the runtime sees them as not compiled.
+  SymbolTable symbols(module);
 
   ::tuna::Bundle bundle;
   bundle.tunaVersion = TUNA_VERSION_STRING;
@@ -146,7 +157,9 @@ mlir::tuna::compileBundle(ModuleOp module, const CompileOptions &options,
     SmallVector<SymbolRefAttr> variants;
     for (size_t i = 0; i < dispatches.ops.size(); ++i)
       if (dispatches.compiles(target, i))
-        llvm::append_range(variants, dispatches.variantKernels[i]);
+        for (SymbolRefAttr ref : dispatches.variantKernels[i])
+          if (symbols.lookup(ref.getRootReference()))
+            variants.push_back(ref);
     bool host = target.kind == Target::Kind::Host;
     if (variants.empty()) {
       report.notes.push_back(target.str() + ": no " + (host ? "host" : "GPU") +

@@ -296,7 +296,10 @@ private:
       if (!result.reason.empty()) {
         result.status = CandidateStatus::Excluded;
       } else if (variant.code < 0) {
-        result.reason = "no code for " + info.platform + " " + info.arch;
+        // A bundle of some planned variants lists the others without code.
+        result.reason = variant.spec->code.empty()
+                            ? "not compiled (the bundle has no code for it)"
+                            : "no code for " + info.platform + " " + info.arch;
         result.status = CandidateStatus::Unrunnable;
       } else {
         result.reason = overLimits(variant, dims[v]);

@@ -69,6 +69,12 @@ static cl::opt<unsigned> threads("j",
                                  cl::init(0), cl::cat(category));
 static cl::opt<bool> timing("timing", cl::desc("Print the time of every phase"),
                             cl::cat(category));
+static cl::list<std::string> variantIds(
+    "variants",
+    cl::desc("Plan every configuration but instantiate and compile only "
+             "these planned variants of each kernel (ids or ranges N-M, "
+             "comma-separated; the default variant is always compiled)"),
+    cl::value_desc("ids"), cl::CommaSeparated, cl::cat(category));
 static cl::opt<std::string>
     ptxasPath("ptxas",
               cl::desc("ptxas to use (default: $CUDA_HOME/bin, "
@@ -172,15 +178,23 @@ static void printSummary(const ::tuna::Bundle &bundle,
   size_t variants = 0;
   for (const ::tuna::Kernel &kernel : bundle.kernels) {
     variants += kernel.variants.size();
+    size_t compiled =
+        llvm::count_if(kernel.variants, [](const ::tuna::Variant &v) {
+          return !v.code.empty();
+        });
     os << "kernel " << kernel.name << ": " << kernel.variants.size()
-       << " variants, default " << kernel.variants[kernel.defaultVariant].name
-       << "\n";
+       << " variants";
+    if (compiled != kernel.variants.size())
+      os << " (" << compiled << " compiled)";
+    os << ", default " << kernel.variants[kernel.defaultVariant].name << "\n";
     size_t nameWidth = 0, configWidth = 0;
     for (const ::tuna::Variant &variant : kernel.variants) {
       nameWidth = std::max(nameWidth, variant.name.size());
       configWidth = std::max(configWidth, configString(variant).size());
     }
     for (const ::tuna::Variant &variant : kernel.variants) {
+      if (variant.code.empty())
+        continue; // Planned, not compiled: one line per kernel says how many.
       os << "  " << llvm::left_justify(variant.name, nameWidth) << "  "
          << llvm::left_justify(configString(variant), configWidth);
       // One group per target: its objects, then the resources reported.
@@ -227,7 +241,54 @@ static TunaExpandOptions expandOptionsFromFlags() {
   expandOptions.maxVariants = maxVariants;
   expandOptions.dedupe = dedupe;
   expandOptions.reportDropped = reportDropped;
+  // --variants names planned variants: every configuration keeps its id.
+  expandOptions.planOnly = !variantIds.empty();
   return expandOptions;
+}
+
+/// The ranges of planned variant ids --variants lists, each [first, last].
+using IdRanges = SmallVector<std::pair<int64_t, int64_t>>;
+
+/// Parses --variants; an error for an item that is not an id or a range.
+static FailureOr<IdRanges> parseVariantIds() {
+  IdRanges ranges;
+  for (StringRef item : variantIds) {
+    auto [first, last] = item.trim().split('-');
+    int64_t from = 0, to = 0;
+    bool bad = first.trim().getAsInteger(10, from) || from < 0;
+    to = from;
+    if (!bad && !last.empty())
+      bad = last.trim().getAsInteger(10, to) || to < from;
+    if (bad)
+      return fail("--variants: '" + item +
+                  "' is not a variant id or a range N-M of them");
+    ranges.push_back({from, to});
+  }
+  return ranges;
+}
+
+/// --variants: instantiates the listed planned variants and every default;
+/// an error names an id past a kernel's table.
+static LogicalResult instantiateListed(ModuleOp module,
+                                       const IdRanges &ranges) {
+  int64_t highest = 0;
+  for (auto [first, last] : ranges)
+    highest = std::max(highest, last);
+  for (DispatchOp table : module.getOps<DispatchOp>()) {
+    int64_t count = llvm::range_size(table.getBody().getOps<VariantOp>());
+    if (highest >= count)
+      return table.emitError()
+             << "--variants: kernel '" << table.getSymName() << "' has "
+             << count << " planned variants (ids 0-" << count - 1
+             << "); there is no variant " << highest;
+  }
+  return instantiatePlannedVariants(module, [&](DispatchOp table, size_t i) {
+    auto id = static_cast<int64_t>(i);
+    return id == table.getDefaultVariant() ||
+           llvm::any_of(ranges, [&](std::pair<int64_t, int64_t> range) {
+             return range.first <= id && id <= range.second;
+           });
+  });
 }
 
 /// --emit-variants: writes the expanded module.
@@ -291,10 +352,18 @@ static LogicalResult compileFile(llvm::SourceMgr &sourceMgr,
   timingManager.setEnabled(timing);
   TimingScope timingRoot = timingManager.getRootScope();
 
+  FailureOr<IdRanges> ids = parseVariantIds();
+  if (failed(ids))
+    return failure();
+  auto expanded = [&](ModuleOp module) {
+    if (!variantIds.empty() && failed(instantiateListed(module, *ids)))
+      return failure();
+    return writeVariants(module);
+  };
   CompileReport report;
   FailureOr<::tuna::Bundle> bundle =
       compileSource(sourceMgr, context, expandOptionsFromFlags(), options,
-                    report, timingRoot, writeVariants);
+                    report, timingRoot, expanded);
   for (const std::string &message : report.notes)
     note(message);
   if (failed(bundle))

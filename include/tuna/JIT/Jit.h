@@ -86,11 +86,13 @@ struct CompilerOptions {
   /// tuna-compile's default (generic).
   std::string hostCpu;
 
-  /// Compile each variant when the runtime first needs it, instead of all
-  /// of them in compile(): compile() then parses, expands and plans the
-  /// bundle (its objects have no bytes yet), and a Module loaded from it
-  /// compiles the cache's pick or the default alone, or every candidate
-  /// (together, in parallel) when it tunes. Lazy results are cached in
+  /// Instantiate and compile each variant when the runtime first needs it,
+  /// instead of all of them in compile(): compile() then parses and plans
+  /// every configuration (tuna-expand plan-only: the dispatch tables, no
+  /// variant IR, no deduplication) and plans the bundle (its objects have
+  /// no bytes yet), and a Module loaded from it builds and compiles the
+  /// cache's pick or the default alone, or the candidates a tuning or a
+  /// search visits (together, in parallel). Lazy results are cached in
   /// memory only (cacheDir is not used).
   bool lazy = false;
 
@@ -146,6 +148,10 @@ struct Compiled {
   /// Variants compiled so far, counted once per target: all of them for
   /// an eager compile, those asked for so far for a lazy one.
   unsigned compiledVariants() const;
+  /// Variants whose IR was built so far (once each, whatever the number of
+  /// targets): every one that survived deduplication for an eager compile,
+  /// those asked for so far for a lazy one.
+  unsigned instantiatedVariants() const;
 };
 
 /// Compiles MLIR kernels in memory and caches the results. Thread-safe:
