@@ -215,4 +215,30 @@ TEST_F(AffineExprTest, RejectsSymbols) {
   EXPECT_EQ(mlir::tuna::compileAffineExpr(map.getResult(0)), std::nullopt);
 }
 
+//===----------------------------------------------------------------------===//
+// serializeBundle
+//===----------------------------------------------------------------------===//
+
+// The compiler is built without exceptions: a bundle the runtime rejects is
+// an llvm::Error carrying the runtime's message, not an exception.
+TEST(SerializeBundle, ReportsAnInvalidBundleAsAnError) {
+  ::tuna::Bundle bundle;
+  ::tuna::Kernel kernel;
+  kernel.name = "k";
+  kernel.defaultVariant = 1;
+  bundle.kernels.push_back(kernel);
+  llvm::Expected<std::string> bytes = mlir::tuna::serializeBundle(bundle);
+  ASSERT_FALSE(bytes);
+  std::string message = llvm::toString(bytes.takeError());
+  EXPECT_NE(message.find("<compiled bundle>"), std::string::npos) << message;
+  EXPECT_NE(message.find("kernel 'k'"), std::string::npos) << message;
+}
+
+TEST(SerializeBundle, WritesAValidBundle) {
+  llvm::Expected<std::string> bytes =
+      mlir::tuna::serializeBundle(::tuna::Bundle());
+  ASSERT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
+  EXPECT_EQ(bytes->substr(0, 4), "TUNA");
+}
+
 } // namespace
