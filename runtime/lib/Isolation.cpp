@@ -122,36 +122,38 @@ public:
   size_t bytes;
 };
 
+/// Calls fn(name, field) for every option a worker needs, with its name in
+/// a request: one list for both directions.
+template <typename OptionsT, typename Fn>
+void forEachWorkerOption(OptionsT &options, Fn fn) {
+  fn("check", options.check);
+  fn("atol", options.atol);
+  fn("rtol", options.rtol);
+  fn("warmup_runs", options.warmupRuns);
+  fn("min_runs", options.minRuns);
+  fn("max_runs", options.maxRuns);
+  fn("stable_tolerance", options.stableTolerance);
+  fn("min_sample_ms", options.minSampleMs);
+  fn("eliminate_after", options.eliminateAfter);
+  fn("eliminate_factor", options.eliminateFactor);
+  fn("candidate_budget_ms", options.candidateBudgetMs);
+  fn("total_budget_ms", options.totalBudgetMs);
+}
+
 json optionsToJson(const Options &options) {
-  return {{"check", options.check},
-          {"atol", options.atol},
-          {"rtol", options.rtol},
-          {"warmup_runs", options.warmupRuns},
-          {"min_runs", options.minRuns},
-          {"max_runs", options.maxRuns},
-          {"stable_tolerance", options.stableTolerance},
-          {"min_sample_ms", options.minSampleMs},
-          {"eliminate_after", options.eliminateAfter},
-          {"eliminate_factor", options.eliminateFactor},
-          {"candidate_budget_ms", options.candidateBudgetMs},
-          {"total_budget_ms", options.totalBudgetMs}};
+  json value = json::object();
+  forEachWorkerOption(options, [&](const char *name, const auto &field) {
+    value[name] = field;
+  });
+  return value;
 }
 
 Options optionsFromJson(const json &value) {
   Options options;
   options.mode = TuneMode::Always;
-  value.at("check").get_to(options.check);
-  value.at("atol").get_to(options.atol);
-  value.at("rtol").get_to(options.rtol);
-  value.at("warmup_runs").get_to(options.warmupRuns);
-  value.at("min_runs").get_to(options.minRuns);
-  value.at("max_runs").get_to(options.maxRuns);
-  value.at("stable_tolerance").get_to(options.stableTolerance);
-  value.at("min_sample_ms").get_to(options.minSampleMs);
-  value.at("eliminate_after").get_to(options.eliminateAfter);
-  value.at("eliminate_factor").get_to(options.eliminateFactor);
-  value.at("candidate_budget_ms").get_to(options.candidateBudgetMs);
-  value.at("total_budget_ms").get_to(options.totalBudgetMs);
+  forEachWorkerOption(options, [&](const char *name, auto &field) {
+    value.at(name).get_to(field);
+  });
   return options;
 }
 

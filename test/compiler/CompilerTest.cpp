@@ -47,26 +47,25 @@ std::string parseError(llvm::StringRef spec) {
   return llvm::toString(target.takeError());
 }
 
+/// `spec` parses to `kind`, `chip` and `features` and prints back as itself.
+void expectTarget(llvm::StringRef spec, Target::Kind kind,
+                  llvm::StringRef chip, llvm::StringRef features) {
+  Target target = parseOk(spec);
+  EXPECT_EQ(target.kind, kind) << spec.str();
+  EXPECT_EQ(target.chip, chip) << spec.str();
+  EXPECT_EQ(target.features, features) << spec.str();
+  EXPECT_EQ(target.str(), spec) << spec.str();
+}
+
 TEST(TargetParse, Nvptx) {
-  Target target = parseOk("nvptx:sm_90");
-  EXPECT_EQ(target.kind, Target::Kind::NVPTX);
-  EXPECT_EQ(target.chip, "sm_90");
-  EXPECT_EQ(target.features, "+ptx80");
-  EXPECT_EQ(target.str(), "nvptx:sm_90");
+  expectTarget("nvptx:sm_90", Target::Kind::NVPTX, "sm_90", "+ptx80");
   EXPECT_EQ(parseOk("nvptx:sm_90a").chip, "sm_90a");
   EXPECT_EQ(parseOk("nvptx:sm_75").chip, "sm_75");
 }
 
 TEST(TargetParse, AmdgcnAndHost) {
-  Target amd = parseOk("amdgcn:gfx942");
-  EXPECT_EQ(amd.kind, Target::Kind::AMDGCN);
-  EXPECT_EQ(amd.chip, "gfx942");
-  EXPECT_EQ(amd.features, "");
-  EXPECT_EQ(amd.str(), "amdgcn:gfx942");
-  Target host = parseOk("host");
-  EXPECT_EQ(host.kind, Target::Kind::Host);
-  EXPECT_EQ(host.chip, "");
-  EXPECT_EQ(host.str(), "host");
+  expectTarget("amdgcn:gfx942", Target::Kind::AMDGCN, "gfx942", "");
+  expectTarget("host", Target::Kind::Host, "", "");
 }
 
 TEST(TargetParse, Rejects) {
