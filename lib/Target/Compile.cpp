@@ -133,6 +133,13 @@ LogicalResult compileFor(ModuleOp module, const Target &target,
 }
 } // namespace
 
+/// A bundle with no kernels yet, stamped with this compiler's version.
+static ::tuna::Bundle emptyBundle() {
+  ::tuna::Bundle bundle;
+  bundle.tunaVersion = TUNA_VERSION_STRING;
+  return bundle;
+}
+
 FailureOr<::tuna::Bundle>
 mlir::tuna::compileBundle(ModuleOp module, const CompileOptions &options,
                           CompileReport &report) {
@@ -150,8 +157,7 @@ mlir::tuna::compileBundle(ModuleOp module, const CompileOptions &options,
   // code: the runtime sees them as not compiled.
   SymbolTable symbols(module);
 
-  ::tuna::Bundle bundle;
-  bundle.tunaVersion = TUNA_VERSION_STRING;
+  ::tuna::Bundle bundle = emptyBundle();
   SmallVector<compiler::CodeMap> codes(options.targets.size());
   for (auto [target, code] : llvm::zip_equal(options.targets, codes)) {
     SmallVector<SymbolRefAttr> variants;
@@ -192,8 +198,7 @@ FailureOr<::tuna::Bundle> mlir::tuna::planBundle(ModuleOp module,
   if (failed(dispatches.build(module, options)))
     return failure();
 
-  ::tuna::Bundle bundle;
-  bundle.tunaVersion = TUNA_VERSION_STRING;
+  ::tuna::Bundle bundle = emptyBundle();
   for (const Target &target : options.targets) {
     SmallVector<StringRef, 2> formats = {"elf-so"};
     std::string triple = llvm::sys::getDefaultTargetTriple();

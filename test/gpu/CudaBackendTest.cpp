@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GpuTest.h"
 #include "ScaleBundle.h"
 
 #include "tuna/runtime/Cache.h"
@@ -31,32 +32,14 @@ using namespace tuna;
 
 namespace {
 
-/// The device and the PTX, or the reason the tests cannot run.
-struct Setup {
-  std::string skip;
-  std::string ptx;
-  std::unique_ptr<Device> device;
-};
-
-const Setup &setup() {
-  static const Setup s = [] {
-    Setup s;
-    try {
-      s.device = std::make_unique<Device>(Device::cuda(0));
-      s.ptx = gpu::readScalePtx();
-    } catch (const Error &e) {
-      s.skip = e.what();
-    }
+const gpu::PtxSetup &setup() {
+  static const gpu::PtxSetup s = [] {
+    gpu::PtxSetup s;
+    gpu::openDeviceAndPtx(s);
     return s;
   }();
   return s;
 }
-
-#define REQUIRE_GPU()                                                          \
-  do {                                                                         \
-    if (!setup().skip.empty())                                                 \
-      GTEST_SKIP() << setup().skip;                                            \
-  } while (0)
 
 Backend &backend() { return setup().device->backend(); }
 
@@ -67,19 +50,6 @@ Object ptxObject(std::string text) {
   object.data = std::move(text);
   return object;
 }
-
-/// Device memory that frees itself.
-class Buffer {
-public:
-  explicit Buffer(size_t bytes) : ptr(backend().allocate(bytes)) {}
-  ~Buffer() { backend().deallocate(ptr); }
-  Buffer(const Buffer &) = delete;
-  Buffer &operator=(const Buffer &) = delete;
-  float *data() const { return static_cast<float *>(ptr); }
-
-private:
-  void *ptr;
-};
 
 /// A loaded module that unloads itself.
 class LoadedPtx {
@@ -97,37 +67,13 @@ private:
   ModuleHandle handle;
 };
 
-/// Fresh random x and a NaN-poisoned y, on the host and the device.
-struct Vectors {
-  explicit Vectors(int64_t n)
-      : n(n), x(n), y(n, std::numeric_limits<float>::quiet_NaN()),
-        dx(n * sizeof(float)), dy(n * sizeof(float)) {
-    std::mt19937 rng(std::random_device{}());
-    std::uniform_real_distribution<float> dist(-100.0f, 100.0f);
-    for (float &v : x)
-      v = dist(rng);
-    backend().copy(dx.data(), x.data(), bytes(), CopyKind::HostToDevice,
-                   nullptr);
-    backend().copy(dy.data(), y.data(), bytes(), CopyKind::HostToDevice,
-                   nullptr);
-  }
-  size_t bytes() const { return n * sizeof(float); }
-
-  /// Elements of y (read back from the device) other than s * x, NaN
-  /// (never written) included.
+/// Scale inputs on the test's device; wrong() waits for the device first.
+struct Vectors : gpu::ScaleVectors {
+  explicit Vectors(int64_t n) : ScaleVectors(backend(), n) {}
   int64_t wrong(float s) {
     backend().synchronize(nullptr);
-    backend().copy(y.data(), dy.data(), bytes(), CopyKind::DeviceToHost,
-                   nullptr);
-    int64_t count = 0;
-    for (int64_t i = 0; i < n; ++i)
-      count += !(y[i] == s * x[i]);
-    return count;
+    return ScaleVectors::wrong(s);
   }
-
-  int64_t n;
-  std::vector<float> x, y;
-  Buffer dx, dy;
 };
 
 /// Launches one variant directly, with the lowered parameter array of the
@@ -251,7 +197,7 @@ TEST(CudaBackendTest, StaticSharedMemoryCountsTowardsTheOptIn) {
   LoadedPtx module(ptx);
   FunctionHandle function = module.function("static_and_dynamic");
   ASSERT_EQ(backend().functionLimits(function).staticSharedBytes, 1024);
-  Buffer out(sizeof(float));
+  gpu::DeviceBuffer out(backend(), sizeof(float));
   void *outPtr = out.data();
   void *params[] = {&outPtr};
   LaunchDims dims;

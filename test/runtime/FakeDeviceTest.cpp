@@ -267,6 +267,15 @@ Options simulatedClockOptions() {
   options.check = true;
   return options;
 }
+
+/// The report of tuning `bundle`'s axpy on a fake GPU at n = 1000.
+TuningReport tuneAxpy(const Bundle &bundle) {
+  Module module = Module::fromBundle(bundle, Device(std::make_shared<FakeGpu>()),
+                                     "fake.tuna", simulatedClockOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel);
+  return kernel.reports().at(0);
+}
 } // namespace
 
 TEST(FakeDeviceTest, CaptureLaunchesTheDefaultUntunedThenTunesOutside) {
@@ -353,12 +362,7 @@ TEST(FakeDeviceTest, OverflowingGridIsNeverACandidate) {
   // empty grid, so the variant did nothing and timed as the fastest.
   variants[1].grid[0] = {dim(0), constant(int64_t(1) << 62),
                          op(ExprNode::Op::Mul)};
-  auto gpu = std::make_shared<FakeGpu>();
-  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna",
-                                     simulatedClockOptions());
-  TunedKernel &kernel = module.kernel("axpy");
-  launchAxpy(kernel);
-  TuningReport report = kernel.reports().at(0);
+  TuningReport report = tuneAxpy(bundle);
   EXPECT_EQ(report.chosenName, "axpy_b64");
   EXPECT_EQ(report.candidates[1].status, CandidateStatus::Unrunnable);
   EXPECT_EQ(report.candidates[1].reason, "grid.x overflows 64-bit integers");
@@ -370,12 +374,7 @@ TEST(FakeDeviceTest, EmptyGridVariantNeverWins) {
   variants.resize(3);
   // axpy_b1024's grid is empty for n < 4096 while the others have work.
   variants[2].grid[0] = {dim(0), constant(4096), op(ExprNode::Op::FloorDiv)};
-  auto gpu = std::make_shared<FakeGpu>();
-  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna",
-                                     simulatedClockOptions());
-  TunedKernel &kernel = module.kernel("axpy");
-  launchAxpy(kernel);
-  TuningReport report = kernel.reports().at(0);
+  TuningReport report = tuneAxpy(bundle);
   EXPECT_EQ(report.chosenName, "axpy_b256");
   EXPECT_EQ(report.candidates[2].status, CandidateStatus::Unrunnable);
   EXPECT_EQ(report.candidates[2].reason,

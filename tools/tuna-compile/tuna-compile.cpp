@@ -18,6 +18,8 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -148,20 +150,38 @@ static LogicalResult writeFile(StringRef path, StringRef bytes) {
   return success();
 }
 
-/// The file name of an object in --emit-dir: <variant>.<chip>.<extension>,
-/// or <input>.host.so for the host library that holds every host variant.
+/// A parameter name as it may stand in a file name: characters other than
+/// letters, digits, '_', '+' and '-' become '_'.
+static std::string fileNameSafe(StringRef name) {
+  std::string safe = name.str();
+  for (char &c : safe)
+    if (!llvm::isAlnum(c) && c != '_' && c != '+' && c != '-')
+      c = '_';
+  return safe;
+}
+
+/// The file name of an object in --emit-dir: <kernel>.<config>.<chip>.<ext>,
+/// the configuration as name=value pairs joined by commas
+/// (`scale.block=256,vec=4.sm_90.ptx`), so that a variant's code is found by
+/// what the variant is, not by its number; or <input>.host.so for the host
+/// library that holds every host variant.
 static std::string objectFileName(const ::tuna::Object &object,
-                                  StringRef variant) {
+                                  const ::tuna::Kernel &kernel,
+                                  const ::tuna::Variant &variant) {
   if (object.format == "elf-so")
     return (llvm::sys::path::stem(inputFile == "-" ? StringRef("stdin")
                                                    : StringRef(inputFile)) +
             ".host.so")
         .str();
+  std::string name = fileNameSafe(kernel.name) + ".";
+  for (const auto &[index, entry] : llvm::enumerate(variant.config))
+    name += (index ? "," : "") + fileNameSafe(entry.first) + "=" +
+            std::to_string(entry.second);
   StringRef chip = StringRef(object.target).split(':').second;
   StringRef extension = llvm::StringSwitch<StringRef>(object.format)
                             .Case("amdgcn-asm", "s")
                             .Default(object.format);
-  return (variant + "." + chip + "." + extension).str();
+  return (name + "." + chip + "." + extension).str();
 }
 
 static std::string configString(const ::tuna::Variant &variant) {
@@ -301,16 +321,29 @@ static LogicalResult writeVariants(ModuleOp module) {
   return writeFile(emitVariants, text);
 }
 
-/// --emit-dir: writes every object of `bundle` into its own file.
+/// --emit-dir: writes every object of `bundle` into its own file. Two
+/// variants of a kernel with one configuration (a hand-written dispatch
+/// table may have them) would share a file: that is an error.
 static LogicalResult writeObjects(const ::tuna::Bundle &bundle) {
   if (std::error_code ec = llvm::sys::fs::create_directories(emitDir))
     return fail("cannot create '" + emitDir + "': " + ec.message());
   std::vector<std::string> names(bundle.objects.size());
+  llvm::StringMap<std::string> writer; // file name -> the variant writing it
   for (const ::tuna::Kernel &kernel : bundle.kernels)
-    for (const ::tuna::Variant &variant : kernel.variants)
-      for (const ::tuna::VariantCode &code : variant.code)
-        names[code.object] =
-            objectFileName(bundle.objects[code.object], variant.name);
+    for (const auto &[index, variant] : llvm::enumerate(kernel.variants))
+      for (const ::tuna::VariantCode &code : variant.code) {
+        std::string name =
+            objectFileName(bundle.objects[code.object], kernel, variant);
+        std::string what =
+            ("variant #" + Twine(index) + " of kernel '" + kernel.name + "'")
+                .str();
+        auto [it, inserted] = writer.try_emplace(name, what);
+        if (!inserted && names[code.object] != name)
+          return fail(it->second + " and " + what +
+                      " have one configuration: --emit-dir cannot name both '" +
+                      name + "'");
+        names[code.object] = std::move(name);
+      }
   for (auto [object, name] : llvm::zip_equal(bundle.objects, names)) {
     llvm::SmallString<128> path(emitDir);
     llvm::sys::path::append(path, name);
