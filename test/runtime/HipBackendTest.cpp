@@ -668,6 +668,23 @@ TEST_F(HipBackendTest, FailingLoadsLeaveNoVariantAndSayWhy) {
       << message;
 }
 
+TEST_F(HipBackendTest, IsolatedTuningTimesInAWorkerOnTheSameHipDevice) {
+  // The worker opens Device::hip(0) through TUNA_HIP_LIBRARY, as inherited.
+  setenv("TUNA_HIP_LIBRARY", fake().path.c_str(), 1);
+  Options options = simulatedClock();
+  options.isolate = true;
+  Module module =
+      Module::fromBundle(hipBundle(), Device::hip(0), "hip.tuna", options);
+  int launches = fake().calls("hipModuleLaunchKernel");
+  launchAxpy(module.kernel("axpy"));
+  TuningReport report = module.kernel("axpy").reports().at(0);
+  EXPECT_EQ(report.chosenName, "axpy_b256");
+  EXPECT_DOUBLE_EQ(report.candidates[0].medianMs, 3.0);
+  EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
+  EXPECT_EQ(fake().calls("hipModuleLaunchKernel"), launches + 1)
+      << "timed in the worker; this process launched the winner once";
+}
+
 //===----------------------------------------------------------------------===//
 // Device::hip, the C API
 //===----------------------------------------------------------------------===//
