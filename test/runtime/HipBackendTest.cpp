@@ -22,6 +22,8 @@
 
 #include <cstdlib>
 #include <dlfcn.h>
+#include <fstream>
+#include <sstream>
 #include <unistd.h>
 
 using namespace tuna;
@@ -737,4 +739,34 @@ TEST_F(HipBackendTest, DeviceHipAndTheCApiUseTunaHipLibrary) {
   EXPECT_EQ(std::string(tunaLastError()),
             "HIP device 7 requested, but " + fake().path +
                 " reports 1 device(s)");
+}
+
+TEST_F(HipBackendTest, TunaTuneTunesOnAHipDevice) {
+  TempDir dir;
+  std::string bundle = dir.path + "/hip.tuna";
+  writeBundleFile(hipBundle(), bundle);
+  std::string run = "TUNA_HIP_LIBRARY=" + fake().path + " " + TUNA_TUNE_PATH +
+                    " " + bundle + " --shape d0=1000 --check --cache-dir " +
+                    dir.path + " -o " + dir.path + "/db.json --device ";
+  std::string out = " > " + dir.path + "/out.txt 2>&1";
+  auto said = [&] {
+    std::ifstream file(dir.path + "/out.txt");
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+  };
+  ASSERT_EQ(std::system((run + "hip:0" + out).c_str()), 0) << said();
+  std::vector<CacheEntry> entries = readCacheFile(dir.path + "/db.json");
+  ASSERT_EQ(entries.size(), 1u) << said();
+  EXPECT_EQ(entries[0].variant, "axpy_b256");
+  EXPECT_EQ(entries[0].key.arch, "gfx942:sramecc+:xnack-");
+
+  for (const char *device : {"hip:", "hip:x", "hip:-1", "hipp", "hip:99"}) {
+    EXPECT_NE(std::system((run + device + out).c_str()), 0) << device;
+    std::string message = said();
+    EXPECT_TRUE(message.find("expected host, cuda, cuda:N, hip or hip:N") !=
+                    std::string::npos ||
+                message.find("HIP device 99 requested") != std::string::npos)
+        << device << ": " << message;
+  }
 }
