@@ -10,6 +10,8 @@
 
 #include "ScaleBundle.h"
 
+#include "tuna/runtime/Cache.h"
+#include "tuna/runtime/Prune.h"
 #include "tuna/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -22,6 +24,8 @@
 #include <random>
 #include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 using namespace tuna;
 
@@ -540,4 +544,83 @@ TEST(CudaBackendTest, FirstCallCostOfIsolatedTuning) {
                 worker.chosenName.c_str());
     EXPECT_EQ(worker.source, DecisionSource::Tuned);
   }
+}
+
+TEST(CudaBackendTest, ShortlistedFirstCallTimesOnlyTheShortlist) {
+  REQUIRE_GPU();
+  // tuna-tune -o's part: an exhaustive decision at n = 2^20, its shortlist
+  // of 4 in a database. Then an application's first call at another n of
+  // the bucket times those 4 only. Prints both wall times.
+  Bundle bundle = gpu::makeScaleBundle(setup().ptx);
+  const size_t k = 4;
+  TuningReport exhaustive;
+  double exhaustiveMs = firstCallMs(bundle, Options(), 1 << 20, exhaustive);
+  ASSERT_EQ(exhaustive.source, DecisionSource::Tuned);
+  CacheEntry entry =
+      makeCacheEntry(setup().device->info(), bundle.kernels[0], exhaustive, k);
+  ASSERT_EQ(entry.shortlist.size(), k) << "fewer than 4 measured candidates";
+  char dir[] = "/tmp/tuna-gpu-shortlist-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  std::string database = std::string(dir) + "/db.json";
+  writeCacheFile(database, {entry});
+
+  Options options;
+  options.databases = {database};
+  TuningReport first;
+  double firstMs = firstCallMs(bundle, options, (1 << 20) - 5, first);
+  std::remove(database.c_str());
+  ::rmdir(dir);
+  EXPECT_EQ(first.source, DecisionSource::Tuned);
+  EXPECT_EQ(first.signature, exhaustive.signature);
+  size_t timed = 0;
+  for (const CandidateResult &c : first.candidates) {
+    bool listed = std::any_of(
+        entry.shortlist.begin(), entry.shortlist.end(),
+        [&](const VariantRef &ref) { return ref.variant == c.name; });
+    if (listed) {
+      ++timed;
+      EXPECT_TRUE(c.status == CandidateStatus::Measured ||
+                  c.status == CandidateStatus::Eliminated)
+          << c.name << ": " << candidateStatusName(c.status) << " "
+          << c.reason;
+    } else {
+      EXPECT_EQ(c.status, CandidateStatus::NotTimed) << c.name;
+      EXPECT_EQ(c.reason, "not on the shortlist") << c.name;
+    }
+  }
+  EXPECT_EQ(timed, k);
+  std::printf("first call at n = 2^20 - 5: %zu of %zu candidates timed "
+              "(shortlist) in %.1f ms (tuning %.1f ms), pick %s; every "
+              "candidate at n = 2^20: %.1f ms (tuning %.1f ms), pick %s\n",
+              timed, first.candidates.size(), firstMs, first.wallMs,
+              first.chosenName.c_str(), exhaustiveMs, exhaustive.wallMs,
+              exhaustive.chosenName.c_str());
+}
+
+TEST(CudaBackendTest, PruningFiguresComeFromTheDriver) {
+  REQUIRE_GPU();
+  const DeviceInfo &info = backend().info();
+  EXPECT_GT(info.maxThreadsPerMultiprocessor, 0);
+  EXPECT_GT(info.maxBlocksPerMultiprocessor, 0);
+  EXPECT_GT(info.registersPerMultiprocessor, 0);
+  EXPECT_GT(info.sharedBytesPerMultiprocessor, 0);
+  LoadedPtx ptx(setup().ptx);
+  FunctionHandle function = ptx.function("scale_b256_e1");
+  FunctionLimits limits = backend().functionLimits(function);
+  EXPECT_GT(limits.registers, 0);
+  EXPECT_EQ(limits.localBytes, 0) << "scale spills nothing";
+  LaunchDims dims;
+  dims.grid[0] = 1024;
+  dims.block[0] = 256;
+  int driver = backend().residentBlocksPerMultiprocessor(function, dims);
+  StaticFacts facts;
+  facts.dims = dims;
+  facts.registers = limits.registers;
+  facts.staticSharedBytes = limits.staticSharedBytes;
+  int model = residentBlocks(info, facts);
+  std::printf("scale_b256_e1: %d registers, resident blocks per SM: driver "
+              "%d, model %d\n",
+              limits.registers, driver, model);
+  EXPECT_GT(driver, 0);
+  EXPECT_EQ(model, driver) << "the model's occupancy differs from the driver's";
 }

@@ -54,6 +54,15 @@ struct DeviceInfo {
   /// Threads of a warp or wavefront: 32 on NVIDIA GPUs, 64 or 32 on AMD
   /// GPUs; 0 where the backend does not say.
   int warpSize = 0;
+  /// What one SM (CU) holds at once, for the occupancy of a launch
+  /// (tuna/runtime/Prune.h); 0 when the backend does not say.
+  int maxThreadsPerMultiprocessor = 0;
+  int maxBlocksPerMultiprocessor = 0;
+  int registersPerMultiprocessor = 0;
+  int64_t sharedBytesPerMultiprocessor = 0;
+  /// Shared memory the system takes from every resident block (CUDA: 1 KiB
+  /// since sm_80).
+  int64_t reservedSharedBytesPerBlock = 0;
   /// The largest grid and block along x, y, z (CUDA: 2^31-1 x 65535 x 65535
   /// blocks of at most 1024 x 1024 x 64). No limit beyond LaunchDims's range
   /// unless the backend states one.
@@ -66,6 +75,9 @@ struct FunctionLimits {
   int maxThreadsPerBlock = 0;
   int64_t staticSharedBytes = 0;
   int registers = -1; ///< -1 when the backend cannot tell.
+  /// Local memory per thread (stack frame and register spills); -1 when the
+  /// backend cannot tell.
+  int64_t localBytes = -1;
 };
 
 /// Launch geometry, already evaluated.
@@ -102,6 +114,13 @@ public:
                                      const std::string &symbol,
                                      std::string_view what) = 0;
   virtual FunctionLimits functionLimits(FunctionHandle function) = 0;
+  /// How many blocks of `function` launched with `dims` can be resident on
+  /// one multiprocessor at once (CUDA: cuOccupancyMaxActiveBlocksPerMultiprocessor);
+  /// 0 when none fits, -1 when the backend cannot tell (the default).
+  virtual int residentBlocksPerMultiprocessor(FunctionHandle /*function*/,
+                                              const LaunchDims & /*dims*/) {
+    return -1;
+  }
 
   /// Enqueues one launch on `stream`. `params[i]` points at the i-th lowered
   /// parameter (see ArgSpec). The hot path: must not allocate on success.
