@@ -666,8 +666,10 @@ std::string targetFor(const Device &device) {
   const DeviceInfo &info = device.info();
   if (info.platform == "cuda")
     return "nvptx:" + info.arch;
+  // The processor of the device's target ID ("gfx942:sramecc+:xnack-"):
+  // code compiled without features runs with either setting.
   if (info.platform == "hip")
-    return "amdgcn:" + info.arch;
+    return "amdgcn:" + info.arch.substr(0, info.arch.find(':'));
   if (info.platform == "host")
     return "host";
   throw Error(ErrorCode::Unsupported, "tuna_jit: no compile target for a '" +

@@ -402,7 +402,7 @@ private:
 
 bool canIsolate(const Backend &backend) {
   const std::string &platform = backend.info().platform;
-  return platform == "host" || platform == "cuda";
+  return platform == "host" || platform == "cuda" || platform == "hip";
 }
 
 namespace {
@@ -572,8 +572,9 @@ json readRequest() {
 
 Device openDevice(const json &value) {
   std::string platform = value.at("platform").get<std::string>();
-  Device device = platform == "cuda" ? Device::cuda(value.at("ordinal"))
-                                     : Device::host();
+  Device device = platform == "cuda"  ? Device::cuda(value.at("ordinal"))
+                  : platform == "hip" ? Device::hip(value.at("ordinal"))
+                                      : Device::host();
   if (device.info().fingerprint != value.at("fingerprint").get<std::string>())
     throw Error(ErrorCode::Unsupported,
                 "the worker's device '" + device.info().fingerprint +

@@ -114,6 +114,7 @@ TEST(CudaBackendTest, ReportsTheDevice) {
   EXPECT_GE(info.maxThreadsPerBlock, 1024);
   EXPECT_GE(info.maxSharedBytesPerBlock, 48 * 1024);
   EXPECT_GT(info.multiProcessors, 0);
+  EXPECT_EQ(info.warpSize, 32);
 }
 
 TEST(CudaBackendTest, ChoosesCubinForItsChipElsePtxNoNewerThanTheDevice) {

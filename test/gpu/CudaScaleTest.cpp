@@ -11,13 +11,11 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdlib>
-#include <limits>
-#include <random>
 #include <vector>
 
 using namespace tuna;
+using namespace tuna::gpu;
 
 namespace {
 
@@ -48,19 +46,6 @@ Setup &setup() {
   return s;
 }
 
-/// Runs scale on n elements and returns the largest error against s * x.
-double runScale(Module &module, int64_t n, float s) {
-  Backend &backend = module.device().backend();
-  gpu::ScaleVectors v(backend, n);
-  module.kernel("scale").launch(nullptr, memref(v.dx.data(), {n}),
-                                memref(v.dy.data(), {n}), s, n);
-  backend.synchronize(nullptr);
-  v.readBack();
-  double worst = 0;
-  for (int64_t i = 0; i < n; ++i)
-    worst = std::max(worst, std::fabs(double(v.y[i]) - double(s * v.x[i])));
-  return worst; // NaN where an element was not written.
-}
 
 } // namespace
 

@@ -1,7 +1,8 @@
 //===- GpuTest.h - What the GPU tests share ---------------------*- C++ -*-===//
 //
-// The skip macro, CUDA device 0 with the nvcc-made PTX, device memory that frees itself, and the scale tests'
-// inputs: fresh random x and a NaN-poisoned y, on the host and the device.
+// The skip macro, CUDA device 0 with the nvcc-made PTX, device memory that
+// frees itself, and the scale tests' inputs (fresh random x, a NaN-poisoned y)
+// and checked run, shared by the CUDA and HIP tests.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TUNA_TEST_GPU_GPUTEST_H
@@ -12,9 +13,12 @@
 #include "tuna/runtime/Backend.h"
 #include "tuna/runtime/Device.h"
 #include "tuna/runtime/Error.h"
+#include "tuna/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -105,6 +109,21 @@ struct ScaleVectors {
   std::vector<float> x, y;
   DeviceBuffer dx, dy;
 };
+
+/// Runs the `scale` kernel of `module` on n fresh random elements and returns
+/// the largest error against s * x (NaN where an element was not written).
+inline double runScale(Module &module, int64_t n, float s) {
+  Backend &backend = module.device().backend();
+  ScaleVectors v(backend, n);
+  module.kernel("scale").launch(nullptr, memref(v.dx.data(), {n}),
+                                memref(v.dy.data(), {n}), s, n);
+  backend.synchronize(nullptr);
+  v.readBack();
+  double worst = 0;
+  for (int64_t i = 0; i < n; ++i)
+    worst = std::max(worst, std::fabs(double(v.y[i]) - double(s * v.x[i])));
+  return worst;
+}
 
 } // namespace tuna::gpu
 

@@ -656,6 +656,36 @@ TEST(Jit, LazyNvptxPlansCubinAndPtxOrPtx) {
   EXPECT_EQ(compiled->compiledVariants(), 2u);
 }
 
+TEST(Jit, LazyAmdgcnForAHipDevicePlansCodeObjectsItLoads) {
+  // A HIP device (the fake HIP runtime of test/runtime) with a gfx942 whose
+  // target ID has features: the JIT compiles for the processor, and the HIP
+  // backend takes every planned code object.
+  tuna::Device device(tuna::makeHipBackend(0, TUNA_FAKE_HIP_PATH));
+  ASSERT_EQ(device.info().arch, "gfx942:sramecc+:xnack-");
+  CompilerOptions options;
+  options.targets = {tuna::jit::targetFor(device)};
+  EXPECT_EQ(options.targets[0], "amdgcn:gfx942");
+  options.lazy = true;
+  Compiler jit(options);
+  auto compiled = jit.compileFile(TUNA_SOURCE_DIR "/kernels-mlir/scale.mlir");
+  const tuna::Kernel &kernel = compiled->bundle.kernels.at(0);
+  for (const tuna::Variant &variant : kernel.variants) {
+    int code = device.backend().selectCode(compiled->bundle, variant);
+    ASSERT_GE(code, 0) << variant.name;
+    const tuna::Object &object =
+        compiled->bundle.objects[variant.code[code].object];
+    EXPECT_EQ(object.format, "hsaco");
+    EXPECT_EQ(object.target, "amdgcn:gfx942");
+  }
+  EXPECT_EQ(compiled->compiledVariants(), 0u) << "nothing compiled yet";
+  std::vector<std::string> hsaco = compiled->objectBytes(
+      {kernel.variants[0].code[device.backend().selectCode(
+                                   compiled->bundle, kernel.variants[0])]
+           .object});
+  ASSERT_EQ(hsaco.size(), 1u);
+  EXPECT_EQ(hsaco[0].compare(0, 4, "\x7f" "ELF"), 0) << "an HSA code object";
+}
+
 TEST(Jit, DetectTarget) {
   EXPECT_EQ(tuna::jit::targetFor(tuna::Device::host()), "host");
   std::string target = tuna::jit::detectTarget();

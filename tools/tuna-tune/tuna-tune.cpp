@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -48,7 +49,7 @@ constexpr const char *kUsage =
     "                     of the shape, unless the memref would then be\n"
     "                     smaller than the product of the key values\n"
     "  --arg aI=VALUE     scalar argument I outside the key (floats: 1)\n"
-    "  --device DEVICE    host (default), cuda or cuda:N\n"
+    "  --device DEVICE    host (default), cuda, cuda:N, hip or hip:N\n"
     "  --check            reject variants whose output differs from the\n"
     "                     default variant's; --atol X, --rtol Y\n"
     "  --no-isolate       time the candidates in this process (default: in a\n"
@@ -110,15 +111,21 @@ double number(const std::string &option, const std::string &text) {
 Device parseDevice(const std::string &text) {
   if (text == "host")
     return Device::host();
-  if (text == "cuda")
-    return Device::cuda(0);
-  if (text.rfind("cuda:", 0) == 0) {
-    char *end = nullptr;
-    long ordinal = std::strtol(text.c_str() + 5, &end, 10);
-    if (text.size() > 5 && *end == '\0' && ordinal >= 0)
-      return Device::cuda(static_cast<int>(ordinal));
+  std::string platform = text.substr(0, text.find(':'));
+  if (platform == "cuda" || platform == "hip") {
+    long ordinal = 0;
+    if (text.size() > platform.size()) {
+      const char *digits = text.c_str() + platform.size() + 1;
+      char *end = nullptr;
+      ordinal = std::strtol(digits, &end, 10);
+      if (!*digits || *end != '\0' || ordinal < 0 || ordinal > INT_MAX)
+        ordinal = -1;
+    }
+    if (ordinal >= 0)
+      return platform == "cuda" ? Device::cuda(static_cast<int>(ordinal))
+                                : Device::hip(static_cast<int>(ordinal));
   }
-  fail("--device '" + text + "': expected host, cuda or cuda:N");
+  fail("--device '" + text + "': expected host, cuda, cuda:N, hip or hip:N");
 }
 
 std::vector<Shape> readShapeFile(const std::string &path) {

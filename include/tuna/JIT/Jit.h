@@ -205,14 +205,15 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-/// The compile target for `device`: `nvptx:<arch>` for CUDA, `amdgcn:<arch>`
-/// for HIP, `host` for the host CPU.
+/// The compile target for `device`: `nvptx:<arch>` for CUDA, `amdgcn:<gfx>`
+/// for HIP (the processor of its target ID, without features), `host` for
+/// the host CPU.
 std::string targetFor(const Device &device);
 
 /// The target of the device present: CUDA device 0 when a CUDA driver and
 /// device are there, else the first AMD GPU the kernel driver (KFD) lists,
-/// else `host`. Code for an AMD GPU can be compiled but not yet run by
-/// Tuna's runtime (the HIP backend is not built).
+/// else `host`. The AMD GPU is found without loading ROCm; Device::hip(0)
+/// runs its code.
 std::string detectTarget();
 
 /// `amdgcn:gfxNNN` for the first GPU node of a KFD topology directory (each

@@ -122,6 +122,7 @@ CudaBackend::CudaBackend(int ordinal) : cu(Driver::get()) {
       attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, what);
   deviceInfo.multiProcessors =
       attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, what);
+  deviceInfo.warpSize = attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE, what);
   deviceInfo.maxThreadsPerMultiprocessor =
       attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, what);
   deviceInfo.maxBlocksPerMultiprocessor =
