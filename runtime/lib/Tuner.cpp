@@ -448,10 +448,11 @@ private:
     std::vector<std::string> output = scratch.readBack();
     for (size_t b = 0; b < output.size(); ++b) {
       const ScratchArgs::Buffer &buffer = scratch.buffers()[b];
-      if (std::optional<std::string> mismatch = compareElements(
+      if (std::optional<Mismatch> mismatch = compareElements(
               buffer.type, output[b].data(), reference[b].data(), buffer.bytes,
               options.atol, options.rtol))
-        return "argument " + std::to_string(buffer.arg) + " " + *mismatch;
+        return "argument " + std::to_string(buffer.arg) + ": " +
+               mismatch->describe();
     }
     return "";
   }

@@ -95,7 +95,9 @@ TEST(HostTuningTest, PicksTheFastestCorrectVariant) {
       << candidateStatusName(slow.status) << " " << slow.medianMs;
   EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
   EXPECT_NE(report.candidates[3].reason.find(
-                "argument 1 element 0: got 1, expected 0"),
+                "argument 1: 16384 of 16384 elements differ; worst element "
+                "0: got 1, expected 0 (error 1, allowed 0.0006, 1.67e+03x "
+                "the tolerance)"),
             std::string::npos)
       << report.candidates[3].reason;
   EXPECT_EQ(kernel.chosenVariant({kN}), 1);

@@ -51,6 +51,7 @@ constexpr const char *kUsage =
     "  --device DEVICE    host (default), cuda or cuda:N\n"
     "  --check            reject variants whose output differs from the\n"
     "                     default variant's; --atol X, --rtol Y\n"
+    "                     (default: the output type's, docs/runtime-api.md)\n"
     "  --no-isolate       time the candidates in this process (default: in a\n"
     "                     tuna-worker process, so that a variant that\n"
     "                     crashes or hangs is recorded as failed)\n"

@@ -23,14 +23,17 @@ struct Options {
   bool verbose = false;
 
   /// Compare each candidate's output with the default variant's and reject
-  /// candidates that differ: |got - want| <= atol + rtol * |want| for floats
-  /// (rtol is at least 4 ulp of f16/bf16 for those types), exact for
-  /// integers. Off by default: it reads every written buffer back to the
-  /// host once per candidate, which dominates tuning time for large buffers
-  /// (docs/benchmarks.md).
+  /// candidates that differ: |got - want| <= atol * scale + rtol * |want|
+  /// for floats, where scale is the largest |want| of the buffer (at least
+  /// 1), exact for integers. Negative atol or rtol (the default): the
+  /// output type's default, as torch.testing's (f32: atol 1e-5, rtol
+  /// 1.3e-6; f16: 1e-5, 1e-3; bf16: 1e-5, 1.6e-2; f64: 1e-7, 1e-7); rtol is
+  /// at least 4 ulp of the type. Off by default: it reads every written
+  /// buffer back to the host once per candidate, which dominates tuning
+  /// time for large buffers (docs/benchmarks.md).
   bool check = false;
-  double atol = 1e-5;
-  double rtol = 1e-3;
+  double atol = -1;
+  double rtol = -1;
 
   /// Untimed launches of each candidate before timing.
   int warmupRuns = 1;
