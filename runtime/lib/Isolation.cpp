@@ -13,9 +13,16 @@
 //    "order": [0, 3, 5], "failed": [2], "best_median_ms": null,
 //    "budget_ms": 2000}
 //
+// With the check on, the request also has "voters": [1] and, for an
+// application's reference, "reference": {"name": "...", "outputs": [{"at":
+// N, "bytes": N}, ...]} (its outputs in the same shared memory).
+//
 // The worker answers one line per step: {"ready": true}, then
-// {"start": v, "reference": false}, {"result": {...}, "checked": true,
-// "check_skipped": ""}, ..., and {"done": true}; or {"error": "..."}.
+// {"start": v, "checking": true} and {"result": {...}} per candidate the
+// check runs and rejects, {"check": {"checked": true, "against": "...",
+// "default_rejected": false, "skipped": "", "ms": 1.5}}, {"start": v,
+// "checking": false}, {"result": {...}}, ..., and {"done": true}; or
+// {"error": "..."}.
 //
 //===----------------------------------------------------------------------===//
 
@@ -200,8 +207,11 @@ double bitsFloat(uint64_t bits) {
 /// copy.
 class SharedInputs {
 public:
+  /// `extra` (the reference's outputs) follows the arguments; `placed`
+  /// describes where.
   SharedInputs(TunedKernel::Impl &kernel, StreamHandle stream,
-               const ArgValue *args, size_t count)
+               const ArgValue *args, size_t count,
+               const std::vector<std::string> &extra)
       : fd(::memfd_create("tuna-tuning-inputs", MFD_CLOEXEC)) {
     if (fd.get() < 0)
       throw Error(ErrorCode::Backend,
@@ -246,6 +256,12 @@ public:
              {"at", at},
              {"bytes", extent.bytes}}}});
     }
+    std::vector<size_t> extraAt;
+    for (const std::string &bytes : extra) {
+      extraAt.push_back(align(end));
+      end = extraAt.back() + bytes.size();
+      placed.push_back({{"at", extraAt.back()}, {"bytes", bytes.size()}});
+    }
     if (::ftruncate(fd.get(), static_cast<off_t>(end)) != 0)
       throw Error(ErrorCode::Backend,
                   systemError("isolated tuning: cannot size shared memory"));
@@ -255,11 +271,14 @@ public:
     for (const Region &region : regions)
       kernel.backend.copy(mapping.data + region.at, region.first, region.bytes,
                           CopyKind::DeviceToHost, stream);
+    for (size_t i = 0; i < extra.size(); ++i)
+      std::memcpy(mapping.data + extraAt[i], extra[i].data(), extra[i].size());
   }
 
   Descriptor fd;
   size_t bundleBytes = 0;
   json described = json::array();
+  json placed = json::array();
 };
 
 /// The worker executable: Options::workerPath, else `tuna-worker` beside
@@ -409,7 +428,7 @@ void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
   const Options &options = kernel.module.options;
   const DeviceInfo &info = kernel.backend.info();
   std::string path = workerPath(options);
-  SharedInputs inputs(kernel, stream, args, count);
+  SharedInputs inputs(kernel, stream, args, count, plan.referenceOutputs);
   json request = {{"kernel", kernel.spec.name},
                   {"origin", kernel.module.origin},
                   {"device",
@@ -418,11 +437,16 @@ void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
                     {"fingerprint", info.fingerprint}}},
                   {"bundle", {{"at", 0}, {"bytes", inputs.bundleBytes}}},
                   {"options", optionsToJson(options)},
-                  {"args", inputs.described}};
+                  {"args", inputs.described},
+                  {"voters", plan.voters}};
+  if (!plan.referenceOutputs.empty())
+    request["reference"] = {{"name", plan.referenceName},
+                            {"outputs", inputs.placed}};
 
   std::vector<int> remaining = plan.order;
   double bestMedian = plan.bestMedianMs;
   Clock::time_point start = Clock::now();
+  double checkMs = 0; // Not the timing budget's.
   while (!remaining.empty()) {
     std::vector<int> failed;
     for (const CandidateResult &result : report.candidates)
@@ -434,13 +458,14 @@ void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
                                                           : json(nullptr);
     request["budget_ms"] =
         plan.budgetMs -
-        std::chrono::duration<double, std::milli>(Clock::now() - start)
-            .count();
+        (std::chrono::duration<double, std::milli>(Clock::now() - start)
+             .count() -
+         checkMs);
 
     Worker worker(path, inputs.fd.get());
     worker.send(request);
     int running = -1;
-    bool reference = false;
+    bool checking = false;
     bool done = false;
     size_t before = remaining.size();
     // Starting (the device, the bundle, the buffers) is not a candidate's
@@ -454,11 +479,16 @@ void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
                         message->at("error").get<std::string>());
       if (message->contains("start")) {
         running = message->at("start").get<int>();
-        reference = message->at("reference").get<bool>();
+        checking = message->at("checking").get<bool>();
+      } else if (message->contains("check")) {
+        const json &check = message->at("check");
+        report.checked = check.at("checked").get<bool>();
+        report.checkedAgainst = check.at("against").get<std::string>();
+        report.defaultRejected |= check.at("default_rejected").get<bool>();
+        report.checkSkipped = check.at("skipped").get<std::string>();
+        checkMs += check.at("ms").get<double>();
       } else if (message->contains("result")) {
         int v = resultFromJson(message->at("result"), report);
-        report.checked = message->at("checked").get<bool>();
-        report.checkSkipped = message->at("check_skipped").get<std::string>();
         remaining.erase(std::remove(remaining.begin(), remaining.end(), v),
                         remaining.end());
         if (report.candidates[v].status == CandidateStatus::Measured)
@@ -489,7 +519,7 @@ void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
     CandidateResult &result = report.candidates[running];
     result.status = CandidateStatus::Failed;
     result.reason =
-        reference ? what + " while computing the reference output" : what;
+        checking ? what + " while checking its output" : what;
     remaining.erase(std::remove(remaining.begin(), remaining.end(), running),
                     remaining.end());
   }
@@ -508,13 +538,19 @@ void answer(const json &message) {
 
 class Reporter final : public TimingObserver {
 public:
-  void starting(int variant, bool reference) override {
-    answer({{"start", variant}, {"reference", reference}});
+  void starting(int variant, bool checking) override {
+    answer({{"start", variant}, {"checking", checking}});
+  }
+  void checked(const TuningReport &report, double ms) override {
+    answer({{"check",
+             {{"checked", report.checked},
+              {"against", report.checkedAgainst},
+              {"default_rejected", report.defaultRejected},
+              {"skipped", report.checkSkipped},
+              {"ms", ms}}}});
   }
   void finished(const TuningReport &report, int variant) override {
-    answer({{"result", resultToJson(report.candidates[variant])},
-            {"checked", report.checked},
-            {"check_skipped", report.checkSkipped}});
+    answer({{"result", resultToJson(report.candidates[variant])}});
   }
 };
 
@@ -634,6 +670,15 @@ void serve() {
   const json &best = request.at("best_median_ms");
   plan.bestMedianMs = best.is_null() ? INFINITY : best.get<double>();
   request.at("budget_ms").get_to(plan.budgetMs);
+  request.at("voters").get_to(plan.voters);
+  if (request.contains("reference")) {
+    const json &reference = request.at("reference");
+    reference.at("name").get_to(plan.referenceName);
+    for (const json &output : reference.at("outputs"))
+      plan.referenceOutputs.emplace_back(
+          memory.data + output.at("at").get<size_t>(),
+          output.at("bytes").get<size_t>());
+  }
   std::vector<int> failed = request.at("failed").get<std::vector<int>>();
   Reporter reporter;
   timeForWorker(kernel, args.values.data(), args.values.size(), plan, failed,

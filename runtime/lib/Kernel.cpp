@@ -355,6 +355,12 @@ TuningReport TunedKernel::measure(StreamHandle stream, const ArgValue *args,
   return impl->measure(stream, args, count, variants, samples);
 }
 
+void TunedKernel::setReference(Reference reference, std::string name) {
+  std::lock_guard<std::mutex> lock(impl->module.device.tuningMutex());
+  impl->reference = std::move(reference);
+  impl->referenceName = std::move(name);
+}
+
 std::vector<TuningReport> TunedKernel::reports() const {
   std::lock_guard<std::mutex> lock(impl->module.device.tuningMutex());
   return impl->history;

@@ -48,8 +48,9 @@ struct Options {
   /// slower than eliminateFactor times the best median so far is dropped.
   int eliminateAfter = 3;
   double eliminateFactor = 2.0;
-  /// Time budgets. totalBudgetMs covers the checks, warm-ups and samples of
-  /// all candidates; each candidate samples for at most
+  /// Time budgets. totalBudgetMs (TUNA_TUNE_BUDGET_MS) covers the warm-ups
+  /// and samples of all candidates, not the check, which runs before;
+  /// each candidate samples for at most
   /// min(candidateBudgetMs, its fair share of what is left of the total),
   /// and always takes at least one sample.
   double candidateBudgetMs = 200;
@@ -91,7 +92,8 @@ struct Options {
   /// TUNA_ALWAYS_TUNE=0|1, TUNA_PRINT_AUTOTUNING=0|1, TUNA_CHECK=0|1,
   /// TUNA_CACHE_DIR, TUNA_TUNING_DB, TUNA_VERSION_CHECK=0|1,
   /// TUNA_CHECK_ATOL=<float>, TUNA_CHECK_RTOL=<float>, TUNA_ISOLATE=0|1,
-  /// TUNA_WORKER=<path>, TUNA_TUNE_TIMEOUT_MS=<ms>. A malformed value is a
+  /// TUNA_WORKER=<path>, TUNA_TUNE_TIMEOUT_MS=<ms>,
+  /// TUNA_TUNE_BUDGET_MS=<ms>. A malformed value is a
   /// tuna::Error naming the variable.
   static Options fromEnvironment();
 };
