@@ -297,9 +297,7 @@ private:
   std::string noCandidateMessage() const {
     std::string message =
         where() + ": no variant can run on " + backend.info().name + ":";
-    for (const CandidateResult &result : report.candidates)
-      message += "\n  " + result.name + ": " + result.reason;
-    return message;
+    return message + failures();
   }
 
   void launch(int variant, void **params) {
@@ -663,12 +661,29 @@ private:
     result.samples = static_cast<int>(samples.size());
   }
 
+  /// Why each candidate was not picked, one line per distinct reason
+  /// ("\n  a, b: reason"): many variants often fail alike.
   std::string failures() const {
+    std::vector<std::pair<std::string, std::vector<std::string>>> reasons;
+    for (const CandidateResult &result : report.candidates) {
+      auto same = std::find_if(
+          reasons.begin(), reasons.end(),
+          [&](const auto &entry) { return entry.first == result.reason; });
+      if (same == reasons.end())
+        reasons.push_back({result.reason, {result.name}});
+      else
+        same->second.push_back(result.name);
+    }
     std::string text;
-    for (const CandidateResult &result : report.candidates)
-      text += "\n  " + result.name + ": " + result.reason;
+    for (const auto &[reason, names] : reasons) {
+      text += "\n  ";
+      for (size_t n = 0; n < names.size(); ++n)
+        text += (n ? ", " : "") + names[n];
+      text += ": " + reason;
+    }
     return text;
   }
+
 
   void print() const {
     const DeviceInfo &info = backend.info();

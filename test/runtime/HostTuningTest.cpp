@@ -195,8 +195,9 @@ TEST(HostTuningTest, AReferenceNoVariantMatchesRejectsThemAll) {
     ADD_FAILURE() << "a variant passed a reference none matches";
   } catch (const Error &e) {
     EXPECT_NE(std::string(e.what()).find(
-                  "every candidate failed:\n  axpy_work4: differs from the "
-                  "reference a wrong host axpy: argument 1: "),
+                  "every candidate failed:\n  axpy_work4, axpy_work0, "
+                  "axpy_work64: differs from the reference a wrong host axpy: "
+                  "argument 1: "),
               std::string::npos)
         << e.what();
   }
@@ -375,7 +376,11 @@ TEST(HostTuningTest, NoRunnableVariantIsAnError) {
                            "variant can run"),
               std::string::npos)
         << message;
-    EXPECT_NE(message.find("axpy_work64: constraint 0"), std::string::npos);
+    // The four fail alike: one line names them all.
+    EXPECT_NE(message.find("\n  axpy_work4, axpy_work0, axpy_work64, "
+                           "axpy_wrong: constraint 0"),
+              std::string::npos)
+        << message;
   }
   EXPECT_EQ(data.y, std::vector<float>(AxpyData(16).y));
 }
@@ -485,6 +490,57 @@ TEST(HostTuningTest, KernelWithoutHostCodeListsTheTargets) {
               std::string::npos)
         << message;
     EXPECT_NE(message.find("the bundle has code for: nvptx:sm_90 (ptx)"),
+              std::string::npos)
+        << message;
+  }
+}
+
+// Variants that fail alike are named on one line with their reason.
+TEST(HostTuningTest, IdenticalFailuresAreSaidOnce) {
+  Module module = loadAxpy(fastOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  kernel.setReference(
+      [](StreamHandle, const ArgValue *args, size_t) {
+        const MemRefView &y = args[1].memref;
+        static_cast<float *>(y.aligned)[y.offset] = 1e30f;
+      },
+      "a broken reference");
+  AxpyData data(4);
+  try {
+    data.launch(kernel);
+    ADD_FAILURE() << "a variant passed a reference none matches";
+  } catch (const Error &e) {
+    std::string message = e.what();
+    EXPECT_NE(message.find("every candidate failed:\n  axpy_work4, "
+                           "axpy_work0, axpy_work64: differs from the "
+                           "reference a broken reference: argument 1: 1 of 4 "
+                           "elements differs; worst element 0"),
+              std::string::npos)
+        << message;
+  }
+}
+
+// One object per variant used to list the same target once per object (36
+// times for a 36-variant kernel).
+TEST(HostTuningTest, NoCodeNamesEachTargetOnce) {
+  Bundle bundle = axpyBundle();
+  bundle.objects[0].target = "nvptx:sm_90";
+  bundle.objects[0].format = "cubin";
+  Object other = bundle.objects[0];
+  bundle.objects.push_back(other);
+  bundle.objects.push_back(other);
+  other.format = "ptx";
+  bundle.objects.push_back(other);
+  for (size_t v = 0; v < 3; ++v)
+    bundle.kernels[0].variants[v].code[0].object = static_cast<int>(v);
+  Module module = loadAxpy(fastOptions(), std::move(bundle));
+  try {
+    module.kernel("axpy");
+    FAIL();
+  } catch (const Error &e) {
+    std::string message = e.what();
+    EXPECT_NE(message.find("; the bundle has code for: nvptx:sm_90 (cubin, 3 "
+                           "objects) nvptx:sm_90 (ptx)"),
               std::string::npos)
         << message;
   }
