@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iomanip>
 #include <sstream>
 
 namespace tuna {
@@ -94,34 +95,94 @@ int64_t loadInteger(size_t size, const char *at) {
 }
 } // namespace
 
-std::optional<std::string> compareElements(ScalarType type, const char *got,
-                                           const char *want, size_t bytes,
-                                           double atol, double rtol) {
+Tolerance toleranceFor(ScalarType type, double atol, double rtol) {
+  Tolerance tolerance;
+  switch (type) {
+  case ScalarType::F16:
+    tolerance = {1e-5, 1e-3};
+    break;
+  case ScalarType::BF16:
+    tolerance = {1e-5, 1.6e-2};
+    break;
+  case ScalarType::F32:
+    tolerance = {1e-5, 1.3e-6};
+    break;
+  case ScalarType::F64:
+    tolerance = {1e-7, 1e-7};
+    break;
+  default:
+    return {0, 0};
+  }
+  if (atol >= 0)
+    tolerance.atol = atol;
+  if (rtol >= 0)
+    tolerance.rtol = rtol;
+  return tolerance;
+}
+
+std::string Mismatch::describe() const {
+  std::ostringstream text;
+  text << count << " of " << elements << " element"
+       << (elements == 1 ? "" : "s") << (count == 1 ? " differs" : " differ")
+       << "; worst element " << worst << ": got " << got << ", expected "
+       << want << " (error " << error << ", allowed " << allowed;
+  if (allowed > 0)
+    text << ", " << std::setprecision(3) << error / allowed
+         << "x the tolerance";
+  text << ")";
+  return text.str();
+}
+
+std::optional<Mismatch> compareElements(ScalarType type, const char *got,
+                                        const char *want, size_t bytes,
+                                        double atol, double rtol) {
   size_t size = scalarTypeSize(type);
-  double tolerance = std::max(rtol, fourUlp(type));
-  auto mismatch = [&](size_t offset, auto got, auto want) {
-    std::ostringstream text;
-    text << "element " << offset / size << ": got " << got << ", expected "
-         << want;
-    if (isFloatType(type))
-      text << " (atol " << atol << ", rtol " << tolerance << ")";
-    return text.str();
+  Mismatch mismatch;
+  mismatch.elements = bytes / size;
+  double worstRatio = 0;
+  auto record = [&](size_t offset, double a, double b, double allowed) {
+    double error = std::fabs(a - b);
+    double ratio = allowed > 0 ? error / allowed : INFINITY;
+    if (std::isnan(ratio))
+      ratio = INFINITY;
+    if (!mismatch.count++ || ratio > worstRatio) {
+      worstRatio = ratio;
+      mismatch.worst = offset / size;
+      mismatch.got = a;
+      mismatch.want = b;
+      mismatch.error = error;
+      mismatch.allowed = allowed;
+    }
   };
-  for (size_t offset = 0; offset + size <= bytes; offset += size) {
-    if (isIntegerType(type)) {
+  if (isIntegerType(type)) {
+    for (size_t offset = 0; offset + size <= bytes; offset += size) {
       int64_t a = loadInteger(size, got + offset);
       int64_t b = loadInteger(size, want + offset);
       if (a != b)
-        return mismatch(offset, a, b);
-      continue;
+        record(offset, static_cast<double>(a), static_cast<double>(b), 0);
     }
-    double a = loadFloat(type, got + offset);
-    double b = loadFloat(type, want + offset);
-    if (!(std::isnan(a) && std::isnan(b)) && a != b &&
-        !(std::fabs(a - b) <= atol + tolerance * std::fabs(b)))
-      return mismatch(offset, a, b);
+  } else {
+    Tolerance tolerance = toleranceFor(type, atol, rtol);
+    double scale = 1;
+    for (size_t offset = 0; offset + size <= bytes; offset += size) {
+      double b = std::fabs(loadFloat(type, want + offset));
+      if (std::isfinite(b))
+        scale = std::max(scale, b);
+    }
+    double absolute = tolerance.atol * scale;
+    double relative = std::max(tolerance.rtol, fourUlp(type));
+    for (size_t offset = 0; offset + size <= bytes; offset += size) {
+      double a = loadFloat(type, got + offset);
+      double b = loadFloat(type, want + offset);
+      double allowed = absolute + relative * std::fabs(b);
+      if (!(std::isnan(a) && std::isnan(b)) && a != b &&
+          !(std::fabs(a - b) <= allowed))
+        record(offset, a, b, allowed);
+    }
   }
-  return std::nullopt;
+  if (!mismatch.count)
+    return std::nullopt;
+  return mismatch;
 }
 
 } // namespace tuna

@@ -13,9 +13,16 @@
 //    "order": [0, 3, 5], "failed": [2], "best_median_ms": null,
 //    "budget_ms": 2000}
 //
+// With the check on, the request also has "voters": [1] and, for an
+// application's reference, "reference": {"name": "...", "outputs": [{"at":
+// N, "bytes": N}, ...]} (its outputs in the same shared memory).
+//
 // The worker answers one line per step: {"ready": true}, then
-// {"start": v, "reference": false}, {"result": {...}, "checked": true,
-// "check_skipped": ""}, ..., and {"done": true}; or {"error": "..."}.
+// {"start": v, "checking": true} and {"result": {...}} per candidate the
+// check runs and rejects, {"check": {"checked": true, "against": "...",
+// "default_rejected": false, "skipped": "", "ms": 1.5}}, {"start": v,
+// "checking": false}, {"result": {...}}, ..., and {"done": true}; or
+// {"error": "..."}.
 //
 //===----------------------------------------------------------------------===//
 
@@ -202,8 +209,11 @@ double bitsFloat(uint64_t bits) {
 /// copy.
 class SharedInputs {
 public:
+  /// `extra` (the reference's outputs) follows the arguments; `placed`
+  /// describes where.
   SharedInputs(TunedKernel::Impl &kernel, StreamHandle stream,
-               const ArgValue *args, size_t count)
+               const ArgValue *args, size_t count,
+               const std::vector<std::string> &extra)
       : fd(::memfd_create("tuna-tuning-inputs", MFD_CLOEXEC)) {
     if (fd.get() < 0)
       throw Error(ErrorCode::Backend,
@@ -248,6 +258,12 @@ public:
              {"at", at},
              {"bytes", extent.bytes}}}});
     }
+    std::vector<size_t> extraAt;
+    for (const std::string &bytes : extra) {
+      extraAt.push_back(align(end));
+      end = extraAt.back() + bytes.size();
+      placed.push_back({{"at", extraAt.back()}, {"bytes", bytes.size()}});
+    }
     if (::ftruncate(fd.get(), static_cast<off_t>(end)) != 0)
       throw Error(ErrorCode::Backend,
                   systemError("isolated tuning: cannot size shared memory"));
@@ -257,11 +273,14 @@ public:
     for (const Region &region : regions)
       kernel.backend.copy(mapping.data + region.at, region.first, region.bytes,
                           CopyKind::DeviceToHost, stream);
+    for (size_t i = 0; i < extra.size(); ++i)
+      std::memcpy(mapping.data + extraAt[i], extra[i].data(), extra[i].size());
   }
 
   Descriptor fd;
   size_t bundleBytes = 0;
   json described = json::array();
+  json placed = json::array();
 };
 
 /// The worker executable: Options::workerPath, else `tuna-worker` beside
@@ -409,15 +428,17 @@ namespace {
 /// What a worker said before it ended.
 struct WorkerRun {
   int running = -1;       ///< The candidate it was timing, or -1.
-  bool reference = false; ///< Whether it was computing the reference output.
+  bool checking = false;  ///< Whether it was checking the candidate's output.
   bool done = false;      ///< Whether it said it was done.
 };
 
 /// The parts of a request that every worker of one tuning gets: the kernel,
-/// the device, the bundle, the options and the arguments.
-json baseRequest(const TunedKernel::Impl &kernel, const SharedInputs &inputs) {
+/// the device, the bundle, the options, the arguments and what the check
+/// compares with.
+json baseRequest(const TunedKernel::Impl &kernel, const SharedInputs &inputs,
+                 const TimingPlan &plan) {
   const DeviceInfo &info = kernel.backend.info();
-  return {{"kernel", kernel.spec.name},
+  json request = {{"kernel", kernel.spec.name},
           {"origin", kernel.module.origin},
           {"device",
            {{"platform", info.platform},
@@ -425,15 +446,20 @@ json baseRequest(const TunedKernel::Impl &kernel, const SharedInputs &inputs) {
             {"fingerprint", info.fingerprint}}},
           {"bundle", {{"at", 0}, {"bytes", inputs.bundleBytes}}},
           {"options", optionsToJson(kernel.module.options)},
-          {"args", inputs.described}};
+          {"args", inputs.described},
+          {"voters", plan.voters}};
+  if (!plan.referenceOutputs.empty())
+    request["reference"] = {{"name", plan.referenceName},
+                            {"outputs", inputs.placed}};
+  return request;
 }
 
 /// Reads `worker`'s messages until it is done, ends or stays silent past the
 /// timeout. Every result goes into `report`, leaves `remaining` and may
-/// lower `bestMedian`.
+/// lower `bestMedian`; the check's time adds to `checkMs`.
 WorkerRun readWorker(Worker &worker, const TunedKernel::Impl &kernel,
                      TuningReport &report, std::vector<int> &remaining,
-                     double &bestMedian) {
+                     double &bestMedian, double &checkMs) {
   const Options &options = kernel.module.options;
   WorkerRun run;
   // Starting (the device, the bundle, the buffers) is not a candidate's
@@ -447,11 +473,16 @@ WorkerRun readWorker(Worker &worker, const TunedKernel::Impl &kernel,
                       message->at("error").get<std::string>());
     if (message->contains("start")) {
       run.running = message->at("start").get<int>();
-      run.reference = message->at("reference").get<bool>();
+      run.checking = message->at("checking").get<bool>();
+    } else if (message->contains("check")) {
+      const json &check = message->at("check");
+      report.checked = check.at("checked").get<bool>();
+      report.checkedAgainst = check.at("against").get<std::string>();
+      report.defaultRejected |= check.at("default_rejected").get<bool>();
+      report.checkSkipped = check.at("skipped").get<std::string>();
+      checkMs += check.at("ms").get<double>();
     } else if (message->contains("result")) {
       int v = resultFromJson(message->at("result"), report);
-      report.checked = message->at("checked").get<bool>();
-      report.checkSkipped = message->at("check_skipped").get<std::string>();
       remaining.erase(std::remove(remaining.begin(), remaining.end(), v),
                       remaining.end());
       if (report.candidates[v].status == CandidateStatus::Measured)
@@ -487,7 +518,7 @@ void failRunningCandidate(Worker &worker, const WorkerRun &run,
   CandidateResult &result = report.candidates[run.running];
   result.status = CandidateStatus::Failed;
   result.reason =
-      run.reference ? what + " while computing the reference output" : what;
+      run.checking ? what + " while checking its output" : what;
   remaining.erase(std::remove(remaining.begin(), remaining.end(), run.running),
                   remaining.end());
 }
@@ -497,12 +528,13 @@ void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
                   const ArgValue *args, size_t count, const TimingPlan &plan,
                   TuningReport &report) {
   std::string path = workerPath(kernel.module.options);
-  SharedInputs inputs(kernel, stream, args, count);
-  json request = baseRequest(kernel, inputs);
+  SharedInputs inputs(kernel, stream, args, count, plan.referenceOutputs);
+  json request = baseRequest(kernel, inputs, plan);
 
   std::vector<int> remaining = plan.order;
   double bestMedian = plan.bestMedianMs;
   Clock::time_point start = Clock::now();
+  double checkMs = 0; // Not the timing budget's.
   while (!remaining.empty()) {
     std::vector<int> failed;
     for (const CandidateResult &result : report.candidates)
@@ -514,13 +546,14 @@ void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
                                                           : json(nullptr);
     request["budget_ms"] =
         plan.budgetMs -
-        std::chrono::duration<double, std::milli>(Clock::now() - start)
-            .count();
+        (std::chrono::duration<double, std::milli>(Clock::now() - start)
+             .count() -
+         checkMs);
 
     Worker worker(path, inputs.fd.get());
     worker.send(request);
     size_t before = remaining.size();
-    WorkerRun run = readWorker(worker, kernel, report, remaining, bestMedian);
+    WorkerRun run = readWorker(worker, kernel, report, remaining, bestMedian, checkMs);
     if (run.done && remaining.size() == before)
       throw Error(ErrorCode::Internal,
                   kernel.describe() + ": the tuning worker timed nothing");
@@ -543,13 +576,19 @@ void answer(const json &message) {
 
 class Reporter final : public TimingObserver {
 public:
-  void starting(int variant, bool reference) override {
-    answer({{"start", variant}, {"reference", reference}});
+  void starting(int variant, bool checking) override {
+    answer({{"start", variant}, {"checking", checking}});
+  }
+  void checked(const TuningReport &report, double ms) override {
+    answer({{"check",
+             {{"checked", report.checked},
+              {"against", report.checkedAgainst},
+              {"default_rejected", report.defaultRejected},
+              {"skipped", report.checkSkipped},
+              {"ms", ms}}}});
   }
   void finished(const TuningReport &report, int variant) override {
-    answer({{"result", resultToJson(report.candidates[variant])},
-            {"checked", report.checked},
-            {"check_skipped", report.checkSkipped}});
+    answer({{"result", resultToJson(report.candidates[variant])}});
   }
 };
 
@@ -670,6 +709,15 @@ void serve() {
   const json &best = request.at("best_median_ms");
   plan.bestMedianMs = best.is_null() ? INFINITY : best.get<double>();
   request.at("budget_ms").get_to(plan.budgetMs);
+  request.at("voters").get_to(plan.voters);
+  if (request.contains("reference")) {
+    const json &reference = request.at("reference");
+    reference.at("name").get_to(plan.referenceName);
+    for (const json &output : reference.at("outputs"))
+      plan.referenceOutputs.emplace_back(
+          memory.data + output.at("at").get<size_t>(),
+          output.at("bytes").get<size_t>());
+  }
   std::vector<int> failed = request.at("failed").get<std::vector<int>>();
   Reporter reporter;
   timeForWorker(kernel, args.values.data(), args.values.size(), plan, failed,

@@ -15,6 +15,7 @@
 #include "KernelImpl.h"
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 namespace tuna {
@@ -22,17 +23,30 @@ namespace tuna {
 /// Where the timing loop starts (or resumes, in a fresh worker).
 struct TimingPlan {
   std::vector<int> order; ///< Candidates, the default variant first.
+  /// Variants that take part in the check (Options::check) but are not
+  /// timed: the default variant when measuring others.
+  std::vector<int> voters;
+  /// The output of TunedKernel::setReference's function per written buffer
+  /// (ScratchArgs::buffers() order), and its name; empty: the check trusts
+  /// the output most candidates agree on.
+  std::vector<std::string> referenceOutputs;
+  std::string referenceName;
   double bestMedianMs = INFINITY;
-  double budgetMs = 0; ///< What is left of Options::totalBudgetMs.
+  /// What is left of Options::totalBudgetMs; the check does not count.
+  double budgetMs = 0;
 };
 
 /// Follows the timing loop step by step (the worker reports through it).
 class TimingObserver {
 public:
   virtual ~TimingObserver() = default;
-  /// `variant` is about to run: for the reference output of the correctness
-  /// check when `reference`, else to be checked and timed.
-  virtual void starting(int variant, bool reference) = 0;
+  /// `variant` is about to run: once for the correctness check when
+  /// `checking`, else to be timed.
+  virtual void starting(int variant, bool checking) = 0;
+  /// The check is over (report.checked, checkedAgainst, defaultRejected,
+  /// checkSkipped say how) after `ms` milliseconds; the candidates it
+  /// rejected were reported finished before.
+  virtual void checked(const TuningReport &report, double ms) = 0;
   /// `variant` is done; report.candidates[variant] says how it went.
   virtual void finished(const TuningReport &report, int variant) = 0;
 };

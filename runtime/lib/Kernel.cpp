@@ -9,6 +9,7 @@
 
 #include "tuna/runtime/ScalarType.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 
@@ -120,8 +121,22 @@ TunedKernel::Impl::Impl(Module::Impl &module, const Kernel &spec)
     unavailable = describe() + " has no code for this device (" +
                   info.platform + " " + info.arch + ", " + info.name +
                   "); the bundle has code for:";
-    for (const Object &object : module.bundle.objects)
-      unavailable += " " + object.target + " (" + object.format + ")";
+    // A bundle often has one object per variant: each target once, counted.
+    std::vector<std::pair<std::string, int>> targets;
+    for (const Object &object : module.bundle.objects) {
+      std::string target = object.target + " (" + object.format;
+      auto same = std::find_if(targets.begin(), targets.end(),
+                               [&](const auto &t) { return t.first == target; });
+      if (same == targets.end())
+        targets.push_back({target, 1});
+      else
+        ++same->second;
+    }
+    for (const auto &[target, objects] : targets)
+      unavailable += " " + target +
+                     (objects > 1 ? ", " + std::to_string(objects) + " objects"
+                                  : "") +
+                     ")";
     if (module.bundle.objects.empty())
       unavailable += " nothing";
   }
@@ -353,6 +368,12 @@ TuningReport TunedKernel::measure(StreamHandle stream, const ArgValue *args,
                                   const std::vector<int> &variants,
                                   int samples) {
   return impl->measure(stream, args, count, variants, samples);
+}
+
+void TunedKernel::setReference(Reference reference, std::string name) {
+  std::lock_guard<std::mutex> lock(impl->module.device.tuningMutex());
+  impl->reference = std::move(reference);
+  impl->referenceName = std::move(name);
 }
 
 std::vector<TuningReport> TunedKernel::reports() const {

@@ -173,6 +173,11 @@ struct TunedKernel::Impl {
   /// device's tuning mutex, like `history`.
   std::vector<std::unique_ptr<SignatureTable>> tables;
   std::vector<TuningReport> history;
+  /// The check's reference (TunedKernel::setReference); none: the check
+  /// trusts the output most candidates agree on. Guarded by the device's
+  /// tuning mutex.
+  TunedKernel::Reference reference;
+  std::string referenceName;
   /// Whether a launch during capture was reported (verbose); guarded by the
   /// device's tuning mutex.
   bool captureNoticed = false;

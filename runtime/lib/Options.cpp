@@ -67,6 +67,8 @@ Options Options::fromEnvironment() {
     options.workerPath = worker;
   options.tuneTimeoutMs =
       readNumber("TUNA_TUNE_TIMEOUT_MS", options.tuneTimeoutMs);
+  options.totalBudgetMs =
+      readNumber("TUNA_TUNE_BUDGET_MS", options.totalBudgetMs);
   return options;
 }
 

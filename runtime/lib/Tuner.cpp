@@ -24,7 +24,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <mutex>
+#include <optional>
 
 namespace tuna {
 
@@ -168,7 +170,7 @@ public:
       if (v >= 0 && v < static_cast<int>(dims.size()) && isCandidate(v) &&
           std::find(wanted.begin(), wanted.end(), v) == wanted.end())
         wanted.push_back(v);
-    // The check's reference comes from the default variant: load it too.
+    // The default variant votes in the check without being timed.
     int fallback = kernel.spec.defaultVariant;
     bool withFallback =
         options.check && isCandidate(fallback) &&
@@ -176,10 +178,13 @@ public:
     if (withFallback)
       wanted.push_back(fallback);
     std::vector<int> admitted = admitAll(wanted);
-    if (withFallback && !admitted.empty() && admitted.back() == fallback)
+    std::vector<int> voters;
+    if (withFallback && !admitted.empty() && admitted.back() == fallback) {
       admitted.pop_back();
+      voters.push_back(fallback);
+    }
     if (!admitted.empty())
-      timeAll(admitted);
+      timeAll(admitted, voters);
     report.source = DecisionSource::Tuned;
     report.wallMs = msSince(start);
     return std::move(report);
@@ -391,9 +396,7 @@ private:
   std::string noCandidateMessage() const {
     std::string message =
         where() + ": no variant can run on " + backend.info().name + ":";
-    for (const CandidateResult &result : report.candidates)
-      message += "\n  " + result.name + ": " + result.reason;
-    return message;
+    return message + failures();
   }
 
   void launch(int variant, void **params) {
@@ -415,20 +418,51 @@ private:
                   where() + ": every candidate failed:" + failures());
   }
 
-  /// Checks and times `candidates` on scratch copies of the arguments, in
-  /// a worker when isolated (Options::isolate), else here.
-  void timeAll(const std::vector<int> &candidates) {
+  /// Checks and times `candidates` (`voters` are only checked) on scratch
+  /// copies of the arguments, in a worker when isolated (Options::isolate),
+  /// else here.
+  void timeAll(const std::vector<int> &candidates,
+               const std::vector<int> &voters = {}) {
     TimingPlan plan;
     // The default goes first: it sets the bar for early elimination.
     plan.order = candidates;
     std::stable_partition(plan.order.begin(), plan.order.end(), [&](int v) {
       return v == kernel.spec.defaultVariant;
     });
+    plan.voters = voters;
     plan.budgetMs = options.totalBudgetMs;
+    if (options.check && kernel.reference) {
+      plan.referenceOutputs = referenceOutputs();
+      plan.referenceName = kernel.referenceName;
+    }
     if (options.isolate && canIsolate(backend))
       timeInWorker(kernel, stream, args, count, plan, report);
     else
       timeCandidates(plan, nullptr);
+    if (report.defaultRejected)
+      std::fprintf(stderr,
+                   "tuna: warning: %s: the default variant '%s' gives a "
+                   "wrong result (checked against %s): %s\n",
+                   where().c_str(),
+                   report.candidates[kernel.spec.defaultVariant].name.c_str(),
+                   report.checkedAgainst.c_str(),
+                   report.candidates[kernel.spec.defaultVariant].reason.c_str());
+  }
+
+  /// Runs the application's reference (TunedKernel::setReference) on
+  /// scratch copies; its output per written buffer.
+  std::vector<std::string> referenceOutputs() {
+    ScratchArgs scratch(backend, stream, kernel.spec, args, count);
+    scratch.reset();
+    try {
+      kernel.reference(stream, scratch.args(), scratch.size());
+      backend.synchronize(stream);
+    } catch (const std::exception &e) {
+      throw Error(ErrorCode::InvalidArgument,
+                  where() + ": the check's reference '" +
+                      kernel.referenceName + "' failed: " + e.what());
+    }
+    return scratch.readBack();
   }
 
 public:
@@ -452,11 +486,17 @@ private:
     kernel.lower(scratch.args(), scratch.size(), *lowered);
     EventPair events(backend);
 
-    std::vector<std::string> reference;
-    bool check = prepareCheck(scratch, lowered->params, reference, observer);
+    Clock::time_point checkStart = Clock::now();
+    std::optional<std::vector<int>> checked =
+        checkCandidates(plan, scratch, lowered->params, observer);
+    if (observer)
+      observer->checked(report, msSince(checkStart));
+    if (!checked)
+      return;
+    // The check's cost is not the timing budget's.
     Clock::time_point start = Clock::now();
     double bestMedian = plan.bestMedianMs;
-    const std::vector<int> &order = plan.order;
+    const std::vector<int> &order = *checked;
     for (size_t k = 0; k < order.size(); ++k) {
       int v = order[k];
       CandidateResult &result = report.candidates[v];
@@ -466,8 +506,8 @@ private:
                                    static_cast<double>(order.size() - k));
       if (observer)
         observer->starting(v, /*reference=*/false);
-      timeCandidate(v, scratch, lowered->params, check ? &reference : nullptr,
-                    events, bestMedian, budget, observer != nullptr);
+      timeCandidate(v, scratch, lowered->params, events, bestMedian, budget,
+                    observer != nullptr);
       if (observer)
         observer->finished(report, v);
       if (result.status == CandidateStatus::Measured)
@@ -477,27 +517,16 @@ private:
     }
   }
 
-  /// Checks (against `reference`, if any) and measures candidate `v`. In a
-  /// worker, an error while running may come from a fault that left the
-  /// device unusable (a CUDA trap): the candidate is Failed.
+  /// Measures candidate `v`. In a worker, an error while running may come
+  /// from a fault that left the device unusable (a CUDA trap): the
+  /// candidate is Failed.
   void timeCandidate(int v, ScratchArgs &scratch, void **params,
-                     const std::vector<std::string> *reference,
                      EventPair &events, double bestMedian, double budget,
                      bool inWorker) {
     CandidateResult &result = report.candidates[v];
     if (!kernel.variants[v].function && !admit(v))
       return;
     try {
-      if (reference && v != kernel.spec.defaultVariant) {
-        scratch.reset();
-        launch(v, params);
-        backend.synchronize(stream);
-        if (std::string wrong = compare(scratch, *reference); !wrong.empty()) {
-          result.status = CandidateStatus::WrongResult;
-          result.reason = wrong;
-          return;
-        }
-      }
       scratch.reset();
       measure(v, params, events, bestMedian, budget, result);
     } catch (const Error &e) {
@@ -507,51 +536,174 @@ private:
     }
   }
 
-  /// Runs the default variant for the reference output; false when the
-  /// check is off or cannot be done (report.checkSkipped says why).
-  bool prepareCheck(ScratchArgs &scratch, void **params,
-                    std::vector<std::string> &reference,
-                    TimingObserver *observer) {
+  /// Candidates whose outputs agree (within the tolerances).
+  struct OutputGroup {
+    std::vector<std::string> output; ///< The first member's.
+    std::vector<int> members;
+  };
+
+  /// The check (Options::check): runs every candidate of `plan.order` and
+  /// every voter once on fresh scratch copies and rejects as WrongResult
+  /// those whose output is not the reference: the application's
+  /// (plan.referenceOutputs) if any, else the output most of them agree on
+  /// (the default variant's on a tie), so that a broken default is
+  /// rejected rather than trusted. Returns the candidates left to time, in
+  /// order; nullopt when a candidate failed in a worker (the device may be
+  /// unusable: the parent goes on in a fresh worker).
+  std::optional<std::vector<int>>
+  checkCandidates(const TimingPlan &plan, ScratchArgs &scratch, void **params,
+                  TimingObserver *observer) {
     if (!options.check)
-      return false;
-    int fallback = kernel.spec.defaultVariant;
-    if (!isCandidate(fallback)) {
-      report.checkSkipped =
-          "the default variant '" + report.candidates[fallback].name +
-          "' cannot run here: " + report.candidates[fallback].reason;
-      return false;
-    }
+      return plan.order;
     if (scratch.buffers().empty()) {
       report.checkSkipped = "the kernel writes no memref";
-      return false;
+      return plan.order;
     }
-    if (!kernel.variants[fallback].function && !admit(fallback)) {
-      report.checkSkipped = "the default variant '" +
-                            report.candidates[fallback].name +
-                            "' cannot run here: " +
-                            report.candidates[fallback].reason;
-      return false;
+    std::vector<int> run = plan.order;
+    run.insert(run.end(), plan.voters.begin(), plan.voters.end());
+    bool inWorker = observer != nullptr;
+    std::vector<OutputGroup> groups;
+    std::vector<int> ran;
+    std::map<int, std::string> wrong; // Against the application's reference.
+    for (int v : run) {
+      if (!isCandidate(v) || (!kernel.variants[v].function && !admit(v)))
+        continue;
+      if (observer)
+        observer->starting(v, /*checking=*/true);
+      std::optional<std::vector<std::string>> output =
+          runOnce(v, scratch, params, inWorker);
+      if (!output) {
+        if (!observer)
+          continue;
+        observer->finished(report, v);
+        return std::nullopt;
+      }
+      ran.push_back(v);
+      if (!plan.referenceOutputs.empty()) {
+        wrong[v] = differences(scratch, *output, plan.referenceOutputs);
+        continue;
+      }
+      auto same = std::find_if(groups.begin(), groups.end(), [&](auto &group) {
+        return differences(scratch, *output, group.output).empty();
+      });
+      if (same == groups.end())
+        groups.push_back({std::move(*output), {v}});
+      else
+        same->members.push_back(v);
     }
-    if (observer)
-      observer->starting(fallback, /*reference=*/true);
-    scratch.reset();
-    launch(fallback, params);
-    backend.synchronize(stream);
-    reference = scratch.readBack();
+    if (ran.empty()) {
+      report.checkSkipped = "no candidate could run";
+      return plan.order;
+    }
     report.checked = true;
-    return true;
+    std::vector<std::string> reference =
+        plan.referenceOutputs.empty() ? agreedOutput(groups, ran.size())
+                                      : plan.referenceOutputs;
+    if (!plan.referenceOutputs.empty())
+      report.checkedAgainst = "the reference " + plan.referenceName;
+    for (const OutputGroup &group : groups) {
+      if (group.output == reference)
+        continue;
+      for (int v : group.members) {
+        // Run again for its own output: it may not be its group's first.
+        if (observer)
+          observer->starting(v, /*checking=*/true);
+        std::optional<std::vector<std::string>> output =
+            runOnce(v, scratch, params, inWorker);
+        if (!output && observer) {
+          observer->finished(report, v);
+          return std::nullopt;
+        }
+        wrong[v] = output ? differences(scratch, *output, reference)
+                          : report.candidates[v].reason;
+      }
+    }
+    std::vector<int> accepted;
+    for (int v : ran) {
+      CandidateResult &result = report.candidates[v];
+      if (result.status != CandidateStatus::NotTimed)
+        continue; // Failed when run again.
+      if (wrong[v].empty()) {
+        if (std::find(plan.order.begin(), plan.order.end(), v) !=
+            plan.order.end())
+          accepted.push_back(v);
+        continue;
+      }
+      result.status = CandidateStatus::WrongResult;
+      result.reason =
+          "differs from " + report.checkedAgainst + ": " + wrong[v];
+      if (v == kernel.spec.defaultVariant)
+        report.defaultRejected = true;
+      if (observer)
+        observer->finished(report, v);
+    }
+    // Voters that failed or were rejected are reported above; those that
+    // passed are not timed.
+    return accepted;
   }
 
-  std::string compare(ScratchArgs &scratch,
-                      const std::vector<std::string> &reference) {
-    std::vector<std::string> output = scratch.readBack();
-    for (size_t b = 0; b < output.size(); ++b) {
-      const ScratchArgs::Buffer &buffer = scratch.buffers()[b];
-      if (std::optional<std::string> mismatch = compareElements(
-              buffer.type, output[b].data(), reference[b].data(), buffer.bytes,
-              options.atol, options.rtol))
-        return "argument " + std::to_string(buffer.arg) + " " + *mismatch;
+  /// The output the check trusts without an application reference: that
+  /// of the largest group, unless the default variant's group is as large.
+  /// Describes it in report.checkedAgainst.
+  std::vector<std::string> agreedOutput(const std::vector<OutputGroup> &groups,
+                                        size_t ran) {
+    int fallback = kernel.spec.defaultVariant;
+    auto defaultGroup =
+        std::find_if(groups.begin(), groups.end(), [&](const auto &group) {
+          return std::count(group.members.begin(), group.members.end(),
+                            fallback) > 0;
+        });
+    auto largest = std::max_element(
+        groups.begin(), groups.end(), [](const auto &a, const auto &b) {
+          return a.members.size() < b.members.size();
+        });
+    const OutputGroup &chosen =
+        defaultGroup != groups.end() &&
+                defaultGroup->members.size() == largest->members.size()
+            ? *defaultGroup
+            : *largest;
+    size_t agree = chosen.members.size();
+    bool isDefault = defaultGroup != groups.end() && &chosen == &*defaultGroup;
+    if (isDefault && agree * 2 <= ran)
+      report.checkedAgainst = "the default's output (no majority among " +
+                              std::to_string(ran) + " variants)";
+    else
+      report.checkedAgainst = "the output " + std::to_string(agree) + " of " +
+                              std::to_string(ran) + " variants agree on" +
+                              (isDefault ? " (the default's)" : "");
+    return chosen.output;
+  }
+
+  /// Launches `v` once on fresh scratch copies; its outputs, or nullopt
+  /// when it failed (the candidate says why: Failed in a worker, else
+  /// Unrunnable).
+  std::optional<std::vector<std::string>>
+  runOnce(int v, ScratchArgs &scratch, void **params, bool inWorker) {
+    try {
+      scratch.reset();
+      launch(v, params);
+      backend.synchronize(stream);
+      return scratch.readBack();
+    } catch (const Error &e) {
+      CandidateResult &result = report.candidates[v];
+      result.status =
+          inWorker ? CandidateStatus::Failed : CandidateStatus::Unrunnable;
+      result.reason = std::string("while checking its output: ") + e.what();
+      return std::nullopt;
     }
+  }
+
+  /// How `output` differs from `reference`; empty when it does not.
+  std::string differences(const ScratchArgs &scratch,
+                          const std::vector<std::string> &output,
+                          const std::vector<std::string> &reference) const {
+    const std::vector<ScratchArgs::Buffer> &buffers = scratch.buffers();
+    for (size_t b = 0; b < output.size(); ++b)
+      if (std::optional<Mismatch> mismatch = compareElements(
+              buffers[b].type, output[b].data(), reference[b].data(),
+              buffers[b].bytes, options.atol, options.rtol))
+        return "argument " + std::to_string(buffers[b].arg) + ": " +
+               mismatch->describe();
     return "";
   }
 
@@ -608,12 +760,29 @@ private:
     result.samples = static_cast<int>(samples.size());
   }
 
+  /// Why each candidate was not picked, one line per distinct reason
+  /// ("\n  a, b: reason"): many variants often fail alike.
   std::string failures() const {
+    std::vector<std::pair<std::string, std::vector<std::string>>> reasons;
+    for (const CandidateResult &result : report.candidates) {
+      auto same = std::find_if(
+          reasons.begin(), reasons.end(),
+          [&](const auto &entry) { return entry.first == result.reason; });
+      if (same == reasons.end())
+        reasons.push_back({result.reason, {result.name}});
+      else
+        same->second.push_back(result.name);
+    }
     std::string text;
-    for (const CandidateResult &result : report.candidates)
-      text += "\n  " + result.name + ": " + result.reason;
+    for (const auto &[reason, names] : reasons) {
+      text += "\n  ";
+      for (size_t n = 0; n < names.size(); ++n)
+        text += (n ? ", " : "") + names[n];
+      text += ": " + reason;
+    }
     return text;
   }
+
 
   void print() const {
     const DeviceInfo &info = backend.info();
@@ -640,6 +809,9 @@ private:
       }
       std::fprintf(stderr, "%s\n", line.c_str());
     }
+    if (report.checked)
+      std::fprintf(stderr, "tuna:   checked against %s\n",
+                   report.checkedAgainst.c_str());
     if (options.check && !report.checked && !report.checkSkipped.empty())
       std::fprintf(stderr, "tuna:   no correctness check: %s\n",
                    report.checkSkipped.c_str());

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <thread>
 
 using namespace tuna;
 using namespace tuna::test;
@@ -104,6 +105,9 @@ public:
             StreamHandle) override {
     forbiddenDuringCapture();
     ++copies[static_cast<int>(kind)];
+    if (kind == CopyKind::DeviceToHost)
+      std::this_thread::sleep_for(
+          std::chrono::duration<double, std::milli>(readBackDelayMs));
     std::memcpy(dst, src, bytes);
   }
   EventHandle createEvent() override {
@@ -129,6 +133,8 @@ public:
   int launches = 0;
   int copies[3] = {0, 0, 0};
   double clockMs = 0;
+  /// Real time each copy to the host takes (a large output over PCIe).
+  double readBackDelayMs = 0;
   /// Simulated stream capture: allocating, copying, synchronizing or timing
   /// while it is on is what breaks a real capture.
   bool capturing = false;
@@ -172,6 +178,32 @@ Bundle fakeBundle() {
 }
 
 } // namespace
+
+// The case: with the check on, reading large outputs back took the
+// timing budget, and most candidates were timed once. The check's cost is
+// outside the budget now: here it alone takes twice the budget.
+TEST(FakeDeviceTest, TheCheckDoesNotSpendTheTimingBudget) {
+  auto gpu = std::make_shared<FakeGpu>();
+  gpu->readBackDelayMs = 200;
+  Options options;
+  options.minSampleMs = 0;
+  options.check = true;
+  options.minRuns = options.maxRuns = 4;
+  options.eliminateFactor = 1e9;
+  options.totalBudgetMs = options.candidateBudgetMs = 300;
+  Module module =
+      Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", options);
+  const int64_t n = 1000;
+  std::vector<float> x(n, 1.0f), y(n, 0.0f);
+  TunedKernel &kernel = module.kernel("axpy");
+  kernel.launch(nullptr, memref(x.data(), {n}), memref(y.data(), {n}), 3.0f, n);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_TRUE(report.checked);
+  for (int v : {0, 1, 2}) {
+    EXPECT_EQ(report.candidates[v].status, CandidateStatus::Measured) << v;
+    EXPECT_EQ(report.candidates[v].samples, 4) << v;
+  }
+}
 
 TEST(FakeDeviceTest, GeometryLimitsAndDeterministicPick) {
   auto gpu = std::make_shared<FakeGpu>();

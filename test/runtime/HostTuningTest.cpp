@@ -95,10 +95,112 @@ TEST(HostTuningTest, PicksTheFastestCorrectVariant) {
       << candidateStatusName(slow.status) << " " << slow.medianMs;
   EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
   EXPECT_NE(report.candidates[3].reason.find(
-                "argument 1 element 0: got 1, expected 0"),
+                "differs from the output 3 of 4 variants agree on (the "
+                "default's): argument 1: 16384 of 16384 elements differ; "
+                "worst element 0: got 1, expected 0 (error 1, allowed 0.0006, "
+                "1.67e+03x the tolerance)"),
             std::string::npos)
       << report.candidates[3].reason;
   EXPECT_EQ(kernel.chosenVariant({kN}), 1);
+}
+
+/// A host axpy for TunedKernel::setReference, with `alpha` in place of the
+/// launch's.
+TunedKernel::Reference hostAxpy(float alpha, int *calls = nullptr) {
+  return [=](StreamHandle, const ArgValue *args, size_t count) {
+    ASSERT_EQ(count, 4u);
+    const MemRefView &x = args[0].memref, &y = args[1].memref;
+    const float *in = static_cast<const float *>(x.aligned) + x.offset;
+    float *out = static_cast<float *>(y.aligned) + y.offset;
+    for (int64_t i = 0; i < args[3].intValue; ++i)
+      out[i] += alpha * in[i];
+    if (calls)
+      ++*calls;
+  };
+}
+
+// The case: a default that writes a wrong result used to be the
+// reference, so every correct variant was rejected and the broken default
+// picked. Now it is outvoted, rejected, and said so on stderr.
+TEST(HostTuningTest, ABrokenDefaultIsOutvoted) {
+  Bundle bundle = axpyBundle();
+  bundle.kernels[0].defaultVariant = 3; // axpy_wrong
+  Module module = loadAxpy(fastOptions(), std::move(bundle));
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData data(kN);
+  ::testing::internal::CaptureStderr();
+  data.launch(kernel);
+  std::string printed = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(data.y, data.expected);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_TRUE(report.checked);
+  EXPECT_TRUE(report.defaultRejected);
+  EXPECT_EQ(report.checkedAgainst, "the output 3 of 4 variants agree on");
+  EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
+  EXPECT_NE(report.candidates[3].reason.find(
+                "differs from the output 3 of 4 variants agree on: argument "
+                "1: "),
+            std::string::npos)
+      << report.candidates[3].reason;
+  EXPECT_EQ(report.chosenName, "axpy_work0");
+  EXPECT_NE(printed.find("tuna: warning: kernel 'axpy' in 'axpy.tuna' for "
+                         "[d0=16384]: the default variant 'axpy_wrong' gives "
+                         "a wrong result (checked against the output 3 of 4 "
+                         "variants agree on)"),
+            std::string::npos)
+      << printed;
+}
+
+// Two variants that disagree, no majority: the default's output is kept,
+// and the report says there was no majority.
+TEST(HostTuningTest, ATieKeepsTheDefault) {
+  Bundle bundle = axpyBundle();
+  std::vector<Variant> &variants = bundle.kernels[0].variants;
+  variants.erase(variants.begin() + 1, variants.begin() + 3); // work4, wrong
+  Module module = loadAxpy(fastOptions(), std::move(bundle));
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData data(kN);
+  data.launch(kernel);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_FALSE(report.defaultRejected);
+  EXPECT_EQ(report.checkedAgainst,
+            "the default's output (no majority among 2 variants)");
+  EXPECT_EQ(report.candidates[1].status, CandidateStatus::WrongResult);
+}
+
+TEST(HostTuningTest, AnApplicationReferenceReplacesTheVote) {
+  Module module = loadAxpy(fastOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  int calls = 0;
+  kernel.setReference(hostAxpy(kAlpha, &calls), "host axpy");
+  AxpyData data(kN);
+  data.launch(kernel);
+  EXPECT_EQ(data.y, data.expected);
+  EXPECT_EQ(calls, 1);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_TRUE(report.checked);
+  EXPECT_FALSE(report.defaultRejected);
+  EXPECT_EQ(report.checkedAgainst, "the reference host axpy");
+  EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
+  EXPECT_EQ(report.chosenName, "axpy_work0");
+}
+
+TEST(HostTuningTest, AReferenceNoVariantMatchesRejectsThemAll) {
+  Module module = loadAxpy(fastOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  kernel.setReference(hostAxpy(2 * kAlpha), "a wrong host axpy");
+  AxpyData data(kN);
+  try {
+    data.launch(kernel);
+    ADD_FAILURE() << "a variant passed a reference none matches";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "every candidate failed:\n  axpy_work4, axpy_work0, "
+                  "axpy_work64: differs from the reference a wrong host axpy: "
+                  "argument 1: "),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(HostTuningTest, KnownSignaturesDoNotTuneAgain) {
@@ -274,7 +376,11 @@ TEST(HostTuningTest, NoRunnableVariantIsAnError) {
                            "variant can run"),
               std::string::npos)
         << message;
-    EXPECT_NE(message.find("axpy_work64: constraint 0"), std::string::npos);
+    // The four fail alike: one line names them all.
+    EXPECT_NE(message.find("\n  axpy_work4, axpy_work0, axpy_work64, "
+                           "axpy_wrong: constraint 0"),
+              std::string::npos)
+        << message;
   }
   EXPECT_EQ(data.y, std::vector<float>(AxpyData(16).y));
 }
@@ -384,6 +490,57 @@ TEST(HostTuningTest, KernelWithoutHostCodeListsTheTargets) {
               std::string::npos)
         << message;
     EXPECT_NE(message.find("the bundle has code for: nvptx:sm_90 (ptx)"),
+              std::string::npos)
+        << message;
+  }
+}
+
+// Variants that fail alike are named on one line with their reason.
+TEST(HostTuningTest, IdenticalFailuresAreSaidOnce) {
+  Module module = loadAxpy(fastOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  kernel.setReference(
+      [](StreamHandle, const ArgValue *args, size_t) {
+        const MemRefView &y = args[1].memref;
+        static_cast<float *>(y.aligned)[y.offset] = 1e30f;
+      },
+      "a broken reference");
+  AxpyData data(4);
+  try {
+    data.launch(kernel);
+    ADD_FAILURE() << "a variant passed a reference none matches";
+  } catch (const Error &e) {
+    std::string message = e.what();
+    EXPECT_NE(message.find("every candidate failed:\n  axpy_work4, "
+                           "axpy_work0, axpy_work64: differs from the "
+                           "reference a broken reference: argument 1: 1 of 4 "
+                           "elements differs; worst element 0"),
+              std::string::npos)
+        << message;
+  }
+}
+
+// One object per variant used to list the same target once per object (36
+// times for a 36-variant kernel).
+TEST(HostTuningTest, NoCodeNamesEachTargetOnce) {
+  Bundle bundle = axpyBundle();
+  bundle.objects[0].target = "nvptx:sm_90";
+  bundle.objects[0].format = "cubin";
+  Object other = bundle.objects[0];
+  bundle.objects.push_back(other);
+  bundle.objects.push_back(other);
+  other.format = "ptx";
+  bundle.objects.push_back(other);
+  for (size_t v = 0; v < 3; ++v)
+    bundle.kernels[0].variants[v].code[0].object = static_cast<int>(v);
+  Module module = loadAxpy(fastOptions(), std::move(bundle));
+  try {
+    module.kernel("axpy");
+    FAIL();
+  } catch (const Error &e) {
+    std::string message = e.what();
+    EXPECT_NE(message.find("; the bundle has code for: nvptx:sm_90 (cubin, 3 "
+                           "objects) nvptx:sm_90 (ptx)"),
               std::string::npos)
         << message;
   }

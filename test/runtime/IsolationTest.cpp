@@ -191,11 +191,11 @@ TEST(IsolationTest, FailuresAreCachedAndNeverRetried) {
   EXPECT_EQ(entries[0].failed.size(), kFaulty.size());
 }
 
-TEST(IsolationTest, ACrashingDefaultLeavesNothingToCheckAgainst) {
+TEST(IsolationTest, ACrashingDefaultIsCheckedWithoutIt) {
   // Unchecked, axpy_wrong could win; axpy_spin would only cost time.
   Module module = Module::fromBundle(
-      faultyBundle("axpy_trap", {"axpy_wrong", "axpy_spin"}), Device::host(),
-      "faulty.tuna", isolatedOptions());
+      faultyBundle("axpy_trap", {"axpy_spin"}), Device::host(), "faulty.tuna",
+      isolatedOptions());
   TunedKernel &kernel = module.kernel("axpy");
   AxpyData data;
   data.launch(kernel);
@@ -203,10 +203,48 @@ TEST(IsolationTest, ACrashingDefaultLeavesNothingToCheckAgainst) {
   TuningReport report = kernel.reports().at(0);
   const CandidateResult &trap = candidate(report, "axpy_trap");
   EXPECT_EQ(trap.status, CandidateStatus::Failed);
-  EXPECT_TRUE(contains(trap.reason, "while computing the reference output"))
+  EXPECT_TRUE(contains(trap.reason, "while checking its output"))
       << trap.reason;
-  EXPECT_FALSE(report.checked);
-  EXPECT_TRUE(contains(report.checkSkipped, "axpy_trap")) << report.checkSkipped;
+  // The fresh worker checks the others by their agreement.
+  EXPECT_TRUE(report.checked);
+  EXPECT_TRUE(contains(report.checkedAgainst, " variants agree on"))
+      << report.checkedAgainst;
+  EXPECT_EQ(candidate(report, "axpy_wrong").status,
+            CandidateStatus::WrongResult);
+  EXPECT_EQ(kCorrect.count(report.chosenName), 1u) << report.chosenName;
+}
+
+// The application's reference runs in the application; its output travels
+// to the worker with the inputs.
+TEST(IsolationTest, TheWorkerChecksAgainstTheApplicationsReference) {
+  Module module = Module::fromBundle(
+      faultyBundle("axpy_work4", kFaulty),
+      Device::host(), "faulty.tuna", isolatedOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  int calls = 0;
+  kernel.setReference(
+      [&](StreamHandle, const ArgValue *args, size_t count) {
+        ASSERT_EQ(count, 4u);
+        const MemRefView &x = args[0].memref, &y = args[1].memref;
+        const float *in = static_cast<const float *>(x.aligned) + x.offset;
+        float *out = static_cast<float *>(y.aligned) + y.offset;
+        for (int64_t i = 0; i < args[3].intValue; ++i)
+          out[i] += static_cast<float>(args[2].floatValue) * in[i];
+        ++calls;
+      },
+      "host axpy");
+  AxpyData data;
+  data.launch(kernel);
+  EXPECT_EQ(data.y, data.expected);
+  EXPECT_EQ(calls, 1);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_TRUE(report.checked);
+  EXPECT_EQ(report.checkedAgainst, "the reference host axpy");
+  EXPECT_EQ(candidate(report, "axpy_wrong").status,
+            CandidateStatus::WrongResult);
+  EXPECT_TRUE(contains(candidate(report, "axpy_wrong").reason,
+                       "differs from the reference host axpy: argument 1: "))
+      << candidate(report, "axpy_wrong").reason;
   EXPECT_EQ(kCorrect.count(report.chosenName), 1u) << report.chosenName;
 }
 

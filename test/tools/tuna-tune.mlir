@@ -8,8 +8,10 @@
 // RUN: FileCheck %s --check-prefix=HTML < %t/report.html
 
 // CHECK:      [1/3] scale_host [d0=1000]: tuned bucket [d0=1024]: scale_host__v{{[0-9]+}} (chunk={{[0-9]+}}) {{.*}} ms
+// CHECK-NEXT:   check: 6 checked against the output 6 of 6 variants agree on (the default's); 0 rejected
 // CHECK-NEXT: [2/3] scale_host [d0=1024]: bucket [d0=1024] already decided
 // CHECK-NEXT: [3/3] scale_host [d0=4096]: tuned bucket [d0=4096]: scale_host__v
+// CHECK-NEXT:   check: 6 checked
 // CHECK-NEXT: scale_host: default config chunk={{[0-9]+}} wins {{[12]}} of 2 tuned shapes
 // CHECK-NEXT: cache: {{.*}}/cache/tuning.json
 // CHECK-NEXT: database: {{.*}}/db.json (2 added, 0 replaced, 0 kept)
@@ -22,7 +24,7 @@
 // DB: db.json: 2 added, 0 replaced, 0 kept
 
 // HTML:     <h2>scale_host [d0=1024]</h2>
-// HTML-NEXT: <p>Key values [d0=1000]; tuned in {{.*}}; outputs checked against the default variant.</p>
+// HTML-NEXT: <p>Key values [d0=1000]; tuned in {{.*}}; outputs checked against the output 6 of 6 variants agree on (the default{{.*}}s).</p>
 // HTML:     <g class="pick"><title>scale_host__v{{[0-9]+}}: median
 
 // A shapes file, ranges, and shapes that do not fit the kernel.

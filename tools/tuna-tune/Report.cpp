@@ -141,7 +141,7 @@ void writeHtmlReport(const std::string &path, const std::string &bundle,
         number("%.1f", report.wallMs) + " ms; pick " + escape(pick.name) +
         " (" + escape(pick.config) + ")";
     if (report.checked)
-      html += "; outputs checked against the default variant";
+      html += "; outputs checked against " + escape(report.checkedAgainst);
     html += ".</p>\n" + chart(report) + others(report);
   }
   html += "</body></html>\n";

@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -50,8 +51,15 @@ constexpr const char *kUsage =
     "                     smaller than the product of the key values\n"
     "  --arg aI=VALUE     scalar argument I outside the key (floats: 1)\n"
     "  --device DEVICE    host (default), cuda, cuda:N, hip or hip:N\n"
-    "  --check            reject variants whose output differs from the\n"
-    "                     default variant's; --atol X, --rtol Y\n"
+    "  --check            run every candidate once and reject those whose\n"
+    "                     output differs from the output most of them\n"
+    "                     agree on (a default that disagrees is an error);\n"
+    "                     --atol X, --rtol Y (default: the output type's)\n"
+    "  --reference B[:K]  check against kernel K (default: the same name)\n"
+    "                     of bundle B instead (implies --check)\n"
+    "  --budget-ms MS     time the candidates of one shape for at most MS\n"
+    "                     (default 2000, or TUNA_TUNE_BUDGET_MS); the\n"
+    "                     check's runs do not count\n"
     "  --no-isolate       time the candidates in this process (default: in a\n"
     "                     tuna-worker process, so that a variant that\n"
     "                     crashes or hangs is recorded as failed)\n"
@@ -198,6 +206,32 @@ private:
   Clock::time_point start;
   bool terminal;
 };
+
+/// What the check did for one decision: against what, how many candidates
+/// it checked and rejected, and each rejection's reason.
+std::string checkSummary(const Kernel &kernel, const TuningReport &report) {
+  if (!report.checked)
+    return "  check: not done: " +
+           (report.checkSkipped.empty() ? std::string("nothing ran")
+                                        : report.checkSkipped) +
+           "\n";
+  int checked = 0, rejected = 0;
+  std::string reasons;
+  for (const CandidateResult &c : report.candidates) {
+    if (c.status == CandidateStatus::WrongResult) {
+      ++rejected;
+      reasons += "    rejected " + c.name + " (" + c.config +
+                 (c.variant == kernel.defaultVariant ? ", the default" : "") +
+                 "): " + c.reason + "\n";
+    }
+    checked += c.status == CandidateStatus::WrongResult ||
+               c.status == CandidateStatus::Measured ||
+               c.status == CandidateStatus::Eliminated;
+  }
+  return "  check: " + std::to_string(checked) + " checked against " +
+         report.checkedAgainst + "; " + std::to_string(rejected) +
+         " rejected\n" + reasons;
+}
 
 /// How `config` does where it does not win: its worst median over the
 /// winner's, on how many shapes that was measured, and on how many not.
@@ -362,12 +396,12 @@ int main(int argc, char **argv) {
   tools::toolName = "tuna-tune";
   tools::Arguments arguments(argc, argv, kUsage);
   std::string bundlePath, cacheDir = defaultCacheDirectory(), database,
-                          reportPath, deviceName = "host";
+                          reportPath, deviceName = "host", referenceSpec;
   bool noCache = false, check = false, verbose = false, isolate = true,
        prune = true, verifyPruning = false;
   int64_t shortlist = -1;
   std::string firstCallDatabase;
-  double atol = -1, rtol = -1, timeoutMs = -1;
+  double atol = -1, rtol = -1, timeoutMs = -1, budgetMs = -1;
   unsigned seed = 1;
   std::vector<std::string> kernelNames;
   std::vector<Shape> shapes;
@@ -396,12 +430,17 @@ int main(int argc, char **argv) {
         deviceName = value();
       } else if (arg == "--check") {
         check = true;
+      } else if (arg == "--reference") {
+        referenceSpec = value();
+        check = true;
       } else if (arg == "--atol") {
         atol = number(arg, value());
       } else if (arg == "--rtol") {
         rtol = number(arg, value());
       } else if (arg == "--cache-dir") {
         cacheDir = value();
+      } else if (arg == "--budget-ms") {
+        budgetMs = number(arg, value());
       } else if (arg == "--no-isolate") {
         isolate = false;
       } else if (arg == "--timeout-ms") {
@@ -487,6 +526,7 @@ int main(int argc, char **argv) {
     // A first call isolates as an application does: with TUNA_ISOLATE=1.
     options.isolate = isolate && (firstCallDatabase.empty() || options.isolate);
     options.tuneTimeoutMs = timeoutMs >= 0 ? timeoutMs : options.tuneTimeoutMs;
+    options.totalBudgetMs = budgetMs >= 0 ? budgetMs : options.totalBudgetMs;
     options.cacheDir = noCache ? "" : cacheDir;
     options.prune = options.prune && prune;
     if (!firstCallDatabase.empty()) {
@@ -510,9 +550,34 @@ int main(int argc, char **argv) {
       fail("--resume FILE holds the search of one kernel and one shape; got " +
            std::to_string(kernelNames.size()) + " kernels and " +
            std::to_string(shapes.size()) + " shapes");
+    std::optional<Module> reference;
+    std::string referencePath = referenceSpec, referenceKernel;
+    if (!referenceSpec.empty()) {
+      size_t colon = referenceSpec.rfind(':');
+      if (colon != std::string::npos) {
+        referencePath = referenceSpec.substr(0, colon);
+        referenceKernel = referenceSpec.substr(colon + 1);
+      }
+      // Its default variant, untuned, on a Device object of its own: the
+      // reference runs while the tuned kernel's device is tuning.
+      Options referenceOptions;
+      referenceOptions.mode = TuneMode::Off;
+      const DeviceInfo &info = device.info();
+      Device own(info.platform == "cuda" ? makeCudaBackend(info.ordinal)
+                                         : makeHostBackend());
+      reference.emplace(Module::load(referencePath, own, referenceOptions));
+    }
     std::vector<TunedKernel *> kernels;
     for (const std::string &name : kernelNames) {
       TunedKernel &kernel = module.kernel(name);
+      if (reference) {
+        std::string other = referenceKernel.empty() ? name : referenceKernel;
+        TunedKernel &baseline = reference->kernel(other);
+        kernel.setReference(
+            [&baseline](StreamHandle stream, const ArgValue *args,
+                        size_t count) { baseline.launch(stream, args, count); },
+            "kernel '" + other + "' of " + referencePath);
+      }
       for (const Shape &shape : shapes)
         if (shape.size() != kernel.spec().key.size())
           fail("kernel '" + name + "' has " +
@@ -586,6 +651,16 @@ int main(int argc, char **argv) {
                   fallback.status == CandidateStatus::Measured)
                 line += ", " + ratioText(fallback.medianMs / pick.medianMs) +
                         " faster than the default " + fallback.name;
+            }
+            if (check && report.source == DecisionSource::Tuned) {
+              searchLog = checkSummary(spec, report) + searchLog;
+              if (report.defaultRejected) {
+                searchLog += "  error: the default variant '" +
+                             report.candidates[spec.defaultVariant].name +
+                             "' gives a wrong result; fix it or make "
+                             "another variant the default\n";
+                ++failures;
+              }
             }
             decisions.push_back({&spec, shape, std::move(report)});
           }

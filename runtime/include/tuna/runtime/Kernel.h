@@ -22,6 +22,7 @@
 #include <memory>
 #include <type_traits>
 #include <utility>
+#include <functional>
 #include <vector>
 
 namespace tuna {
@@ -76,6 +77,23 @@ public:
   /// pruning drops (Options::prune) marked Pruned.
   TuningReport measure(StreamHandle stream, const ArgValue *args, size_t count,
                        const std::vector<int> &variants, int samples = 0);
+
+  /// Computes the correct output of a launch for the check (Options::check):
+  /// called with the launch's stream and arguments, whose written memrefs
+  /// are scratch copies on the kernel's device, it must write the outputs
+  /// there (a host function on the host device, or another kernel's launch,
+  /// e.g. a baseline of another bundle). Synchronized after it returns. It
+  /// runs while this kernel's Device holds its tuning mutex: a kernel it
+  /// launches must belong to a Module on another Device object (e.g.
+  /// Device(makeCudaBackend(n)): the same GPU, its own mutex) or have its
+  /// signature decided already.
+  using Reference = std::function<void(StreamHandle stream,
+                                       const ArgValue *args, size_t count)>;
+
+  /// Checks every candidate against `reference` (named `name` in reports)
+  /// instead of against the output most variants agree on. Call before the
+  /// launches it should check, not concurrently with a launch.
+  void setReference(Reference reference, std::string name);
 
   /// Every decision this kernel made, oldest first. A copy: keep it, do not
   /// bind a reference to an element of the returned temporary.

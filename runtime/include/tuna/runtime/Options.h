@@ -23,14 +23,17 @@ struct Options {
   bool verbose = false;
 
   /// Compare each candidate's output with the default variant's and reject
-  /// candidates that differ: |got - want| <= atol + rtol * |want| for floats
-  /// (rtol is at least 4 ulp of f16/bf16 for those types), exact for
-  /// integers. Off by default: it reads every written buffer back to the
-  /// host once per candidate, which dominates tuning time for large buffers
-  /// (docs/benchmarks.md).
+  /// candidates that differ: |got - want| <= atol * scale + rtol * |want|
+  /// for floats, where scale is the largest |want| of the buffer (at least
+  /// 1), exact for integers. Negative atol or rtol (the default): the
+  /// output type's default, as torch.testing's (f32: atol 1e-5, rtol
+  /// 1.3e-6; f16: 1e-5, 1e-3; bf16: 1e-5, 1.6e-2; f64: 1e-7, 1e-7); rtol is
+  /// at least 4 ulp of the type. Off by default: it reads every written
+  /// buffer back to the host once per candidate, which dominates tuning
+  /// time for large buffers (docs/benchmarks.md).
   bool check = false;
-  double atol = 1e-5;
-  double rtol = 1e-3;
+  double atol = -1;
+  double rtol = -1;
 
   /// Untimed launches of each candidate before timing.
   int warmupRuns = 1;
@@ -45,8 +48,9 @@ struct Options {
   /// slower than eliminateFactor times the best median so far is dropped.
   int eliminateAfter = 3;
   double eliminateFactor = 2.0;
-  /// Time budgets. totalBudgetMs covers the checks, warm-ups and samples of
-  /// all candidates; each candidate samples for at most
+  /// Time budgets. totalBudgetMs (TUNA_TUNE_BUDGET_MS) covers the warm-ups
+  /// and samples of all candidates, not the check, which runs before;
+  /// each candidate samples for at most
   /// min(candidateBudgetMs, its fair share of what is left of the total),
   /// and always takes at least one sample.
   double candidateBudgetMs = 200;
@@ -102,7 +106,8 @@ struct Options {
   /// TUNA_CACHE_DIR, TUNA_TUNING_DB, TUNA_VERSION_CHECK=0|1,
   /// TUNA_CHECK_ATOL=<float>, TUNA_CHECK_RTOL=<float>, TUNA_ISOLATE=0|1,
   /// TUNA_PRUNE=0|1, TUNA_SHORTLISTS=0|1,
-  /// TUNA_WORKER=<path>, TUNA_TUNE_TIMEOUT_MS=<ms>. A malformed value is a
+  /// TUNA_WORKER=<path>, TUNA_TUNE_TIMEOUT_MS=<ms>,
+  /// TUNA_TUNE_BUDGET_MS=<ms>. A malformed value is a
   /// tuna::Error naming the variable.
   static Options fromEnvironment();
 };

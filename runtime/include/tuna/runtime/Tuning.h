@@ -54,7 +54,13 @@ struct TuningReport {
   TuneMode mode = TuneMode::On;
   int chosen = -1; ///< Variant index.
   std::string chosenName;
-  bool checked = false;     ///< Candidates were compared with the default.
+  /// Candidates' outputs were checked (Options::check) ...
+  bool checked = false;
+  /// ... against this: "the reference NAME" (TunedKernel::setReference), or
+  /// "the output 3 of 4 variants agree on, the default's", ...
+  std::string checkedAgainst;
+  /// The default variant's output is not the reference's: it was rejected.
+  bool defaultRejected = false;
   std::string checkSkipped; ///< Why not, when check was on but not done.
   std::vector<CandidateResult> candidates; ///< One per variant, in order.
   double wallMs = 0; ///< Whole decision, including loading code.
