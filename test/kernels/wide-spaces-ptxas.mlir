@@ -1,0 +1,30 @@
+// REQUIRES: ptxas
+// A sample of matmul_f16_wgmma_wide's configurations, compiled for sm_90a
+// with ptxas: the new parameters (order, l1) and the stages the library's
+// 14 configurations do not use (5 for bm = 64) lower without a spill, a
+// serialized wgmma or local memory. 13 drawn from the product, 6 kept. (All
+// 1,040: about 2.3 s of one core each here, 40 minutes on the CI's two
+// cores; docs/kernels.md.)
+// RUN: %python %S/../../kernels-mlir/wide_spaces.py matmul_f16_wgmma_wide --sample 12 -o %t.mlir
+// RUN: tuna-compile %t.mlir --target=nvptx:sm_90a --ptxas=%ptxas --max-shared-memory=232448 \
+// RUN:   -o %t.tuna --emit-dir=%t 2>&1 | FileCheck %s --implicit-check-not=warning
+// RUN: FileCheck %s --check-prefix=CA --input-file=%t/matmul_f16_wgmma_wide__v1.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=CG --input-file=%t/matmul_f16_wgmma_wide__v0.sm_90a.ptx
+// RUN: cat %t/*.sm_90a.ptx | FileCheck %s --check-prefix=PTX --implicit-check-not=.local
+
+// CHECK:      kernel matmul_f16_wgmma_wide: 6 variants, default matmul_f16_wgmma_wide__v0
+// CHECK-NEXT: __v0 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=1 order=0 l1=0 {{.*}} spill 0 B
+// CHECK-NEXT: __v1 {{ *}}bm=128 bk=64 stages=3 gm=24 deep=1 mask=1 order=1 l1=1 {{.*}} spill 0 B
+// CHECK-NEXT: __v2 {{ *}}bm=64 bk=64 stages=5 gm=16 deep=1 mask=1 order=1 l1=0 {{.*}} spill 0 B
+// CHECK-NEXT: __v3 {{ *}}bm=64 bk=64 stages=3 gm=6 deep=1 mask=0 order=1 l1=1 {{.*}} spill 0 B
+// CHECK-NEXT: __v4 {{ *}}bm=128 bk=64 stages=3 gm=1 deep=0 mask=1 order=1 l1=1 {{.*}} spill 0 B
+// CHECK-NEXT: __v5 {{ *}}bm=64 bk=64 stages=4 gm=32 deep=0 mask=1 order=1 l1=0 {{.*}} spill 0 B
+// CHECK-NEXT: compiled nvptx:sm_90a: 6 variants
+
+// PTX-COUNT-6: .target sm_90a
+
+// l1 = 1: the copies go through L1 (cp.async.ca); l1 = 0 bypasses it (.cg).
+// CA:     cp.async.ca.shared.global [{{.*}}], [{{.*}}], 16
+// CA-NOT: cp.async.cg
+// CG:     cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
+// CG-NOT: cp.async.ca
