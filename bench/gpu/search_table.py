@@ -14,7 +14,8 @@ the whole space once (tuna-compile, timed), then for each shape:
 A strategy's pick is judged by the exhaustive run's own time for that
 configuration (its re-timed median where exhaustive re-timed it), so that
 the ratio pick / best compares two measurements of one run, not two runs'
-noise. Wall time: the tuna-tune process (loading the bundle, making inputs,
+noise; "own pick / best" divides the search's own (re-timed) time of its
+pick by the exhaustive best instead. Wall time: the tuna-tune process (loading the bundle, making inputs,
 searching, re-timing) plus compilation. The bundle is compiled ahead, so a
 search is charged its share of it: configurations visited x (tuna-compile's
 wall time for the whole space / variants compiled), at the compile job
@@ -180,7 +181,8 @@ def main():
                     pick_ms = exhaustive["times"].get(found["pick"])
                     found.update(strategy=strategy, seed=seed, wall_s=wall,
                                  cost_s=wall + found["visited"] * per_variant,
-                                 ratio=pick_ms / best if pick_ms else None)
+                                 ratio=pick_ms / best if pick_ms else None,
+                                 own_ratio=found["times"][found["pick"]] / best)
                     found["wall_ratio"] = found["cost_s"] / exhaustive["cost_s"]
                     searches.append(found)
             row["shapes"].append(dict(shape=shape, exhaustive=exhaustive, budget=budget,
@@ -199,8 +201,8 @@ def print_table(results):
     print()
     print("| kernel | shape | candidates | exhaustive best | exhaustive wall (compile + tune) "
           "| strategy | evaluations | pick / best: worst, median | seeds within 1.02x "
-          "| wall / exhaustive: worst, median |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          "| own pick / best: worst, median | wall / exhaustive: worst, median |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for row in results["kernels"]:
         for shape in row["shapes"]:
             ex = shape["exhaustive"]
@@ -208,14 +210,15 @@ def print_table(results):
                 runs = [s for s in shape["searches"] if s["strategy"] == strategy]
                 ratios = [s["ratio"] for s in runs if s["ratio"] is not None]
                 walls = [s["wall_ratio"] for s in runs]
+                own = [s["own_ratio"] for s in runs]
                 unknown = len(runs) - len(ratios)
-                print("| %s | %s | %d | %.4g ms (%s) | %.1f s (%.1f + %.1f) | %s | %d | %s | %d of %d%s | %.3f, %.3f |" % (
+                print("| %s | %s | %d | %.4g ms (%s) | %.1f s (%.1f + %.1f) | %s | %d | %s | %d of %d%s | %.3fx, %.3fx | %.3f, %.3f |" % (
                     row["kernel"], shape["shape"], ex["candidates"], ex["best_ms"], ex["best"],
                     ex["cost_s"], row["compile_s"], ex["wall_s"], strategy, shape["budget"],
                     "%.3fx, %.3fx" % (max(ratios), statistics.median(ratios)) if ratios else "-",
                     sum(r <= 1.02 for r in ratios), len(runs),
                     " (%d picks failed in exhaustive)" % unknown if unknown else "",
-                    max(walls), statistics.median(walls)))
+                    max(own), statistics.median(own), max(walls), statistics.median(walls)))
     failed = [(row["kernel"], shape["shape"], len(shape["exhaustive"]["failures"]))
               for row in results["kernels"] for shape in row["shapes"]
               if shape["exhaustive"]["failures"]]
