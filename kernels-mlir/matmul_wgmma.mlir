@@ -59,7 +59,8 @@
 // The N tile is 256 for every variant: the accumulator is one LLVM struct
 // of 128 floats whose type cannot depend on a parameter.
 // gm > 1 orders the blocks in groups of gm block rows (Triton's GROUP_M)
-// for L2 reuse, as matmul_f16 does.
+// for L2 reuse, as matmul_f16 does; order = 1 groups gm block columns
+// instead. l1 = 1 copies with cp.async.ca (through L1) instead of .cg.
 // Shapes: mask = 0 variants need M, N and K multiples of bm, 256 and bk;
 // mask = 1 variants take any M and any N and K that are multiples of 8 (a
 // 16-byte copy never straddles the end of a row): copies past M, N or K
@@ -67,9 +68,12 @@
 // the last k tile is partial. The default is a mask = 1 variant, so that
 // every shape the kernel accepts has one; the tuner picks mask = 0 where the
 // shape allows. M, N, K >= 1 and stages + deep >= 3 (at least one tile in
-// flight) are constraints too. Needs sm_90a (`--target=nvptx:sm_90a`) and
-// `--max-shared-memory=232448`: even the smallest variant uses 161 KiB of
-// shared memory.
+// flight) and room for the epilogue's bm x 264 floats in the stages'
+// bytes are constraints too. Needs sm_90a (`--target=nvptx:sm_90a`) and
+// `--max-shared-memory=232448`: every variant needs more than 48 KiB of
+// shared memory (the 14 configurations below 161 KiB or more). They all
+// have order = 0 and l1 = 0; kernels-mlir/wide_spaces.py writes the kernel with a space of
+// 1,040 (`matmul_f16_wgmma_wide`, docs/kernels.md).
 
 #tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 8 == 0, k mod 8 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
 // The epilogue's fp32 tile (bm rows of 264 floats) reuses the stages' bytes.
