@@ -30,7 +30,8 @@ else
     mkdir -p /tmp/tuna-cc && tar xJf "$root/.device-carry/compiler.tar.xz" -C /tmp/tuna-cc
   fi
   export LD_LIBRARY_PATH=/tmp/tuna-cc/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  export PATH=/usr/local/cuda/bin:$PATH
+  # ptxas, and libdevice for softmax's exp2 (found through CUDA_HOME).
+  export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda} PATH=/usr/local/cuda/bin:$PATH
   build=${TUNA_GPU_BUILD:-/tmp/tuna-gpu-build}
   cmake -G Ninja -S "$root" -B "$build" -DTUNA_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release \
     > "$work/configure.log" 2>&1

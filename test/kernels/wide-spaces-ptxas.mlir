@@ -1,5 +1,5 @@
 // REQUIRES: ptxas
-// A sample of matmul_f16_wgmma_wide's configurations, compiled for sm_90a
+// Samples of the wide spaces, compiled with ptxas. matmul_f16_wgmma_wide for sm_90a
 // with ptxas: the new parameters (order, l1) and the stages the library's
 // 14 configurations do not use (5 for bm = 64) lower without a spill, a
 // serialized wgmma or local memory. 13 drawn from the product, 6 kept. (All
@@ -28,3 +28,21 @@
 // CA-NOT: cp.async.cg
 // CG:     cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
 // CG-NOT: cp.async.ca
+
+// softmax_wide: rows of tpr threads that are not a power of two, rpb = 12,
+// odd regs. 101 drawn from the product, 7 kept.
+// RUN: %python %S/../../kernels-mlir/wide_spaces.py softmax_wide --sample 100 -o %t.softmax.mlir
+// libdevice (exp2) is found through CUDA_HOME, which lit does not pass on.
+// RUN: env CUDA_HOME=$(dirname $(dirname %ptxas)) \
+// RUN:   tuna-compile %t.softmax.mlir --target=nvptx:sm_90 --ptxas=%ptxas -o %t.softmax.tuna \
+// RUN:   --emit-dir=%t.softmax 2>&1 | FileCheck %s --check-prefix=SOFTMAX --implicit-check-not=warning
+// RUN: cat %t.softmax/softmax_wide__v*.sm_90.ptx | FileCheck %s --check-prefix=SOFTMAX-PTX --implicit-check-not=.local
+// SOFTMAX:      kernel softmax_wide: 7 variants, default softmax_wide__v0
+// SOFTMAX-NEXT: __v0 {{ *}}tpr=128 rpb=1 vec=1 regs=0 {{.*}} spill 0 B
+// SOFTMAX-NEXT: __v1 {{ *}}tpr=32 rpb=1 vec=1 regs=0 {{.*}} spill 0 B
+// SOFTMAX-NEXT: __v2 {{ *}}tpr=512 rpb=2 vec=4 regs=1 {{.*}} spill 0 B
+// SOFTMAX-NEXT: __v3 {{ *}}tpr=640 rpb=1 vec=4 regs=1 {{.*}} spill 0 B
+// SOFTMAX-NEXT: __v4 {{ *}}tpr=800 rpb=1 vec=4 regs=2 {{.*}} spill 0 B
+// SOFTMAX-NEXT: __v5 {{ *}}tpr=64 rpb=12 vec=4 regs=0 {{.*}} spill 0 B
+// SOFTMAX-NEXT: __v6 {{ *}}tpr=960 rpb=1 vec=4 regs=3 {{.*}} spill 0 B
+// SOFTMAX-PTX-COUNT-7: .target sm_90
