@@ -141,6 +141,12 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     log = open(os.path.join(args.work, "search_table.log"), "w")
     tune = os.path.join(args.tools_bin, "tuna-tune")
+    # Where tuna-tune prunes by default (static model), every run here times
+    # every candidate: exhaustive is the baseline, and the searches see the
+    # same space.
+    usage = subprocess.run([tune, "--help"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True).stdout
+    no_prune = ["--no-prune"] if "--no-prune" in usage else []
     results = dict(device=device_name(args.device),
                    date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                    budget=args.budget, seeds=args.seeds, jobs=args.jobs, kernels=[])
@@ -160,7 +166,7 @@ def main():
         row = dict(kernel=kernel, variants=compiled, compile_s=compile_s, shapes=[])
         for shape in spec["shapes"][:args.shapes]:
             base = [tune, bundle, "--kernel", kernel, "--shape", shape, "--device", args.device,
-                    "--no-cache"]
+                    "--no-cache"] + no_prune
             for dims in spec["dims"]:
                 base += ["--dims", dims]
             out, wall = run(base + ["--strategy", "exhaustive"] + (["--check"] if check else []), log)
