@@ -61,6 +61,9 @@ module attributes {gpu.container_module} {
       %rpb = tuna.param "rpb" : index
       %vec = tuna.param "vec" : index
       %regs = tuna.param "regs" : index
+      // In the entry block: an alloca after the first scf.if lands in a later
+      // block once lowered, a dynamic stack allocation AMDGPU cannot select.
+      %buf = memref.alloca() : memref<8xvector<4xf32>>
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
@@ -111,7 +114,6 @@ module attributes {gpu.container_module} {
       %short = arith.cmpi ule, %cols, %cap2 : index
       %fitsr = arith.andi %short, %nonempty : i1
       %inreg = arith.andi %wide, %fitsr : i1
-      %buf = memref.alloca() : memref<8xvector<4xf32>>
       %lastrow = arith.subi %rows, %c1 : index
       %lrow = arith.minui %row, %lastrow : index
       %lbase = arith.muli %lrow, %cols : index

@@ -25,7 +25,9 @@
 
 #include <algorithm>
 #include <future>
+#include <map>
 #include <mutex>
+#include <set>
 #include <unordered_map>
 
 namespace tuna::jit {
@@ -362,8 +364,9 @@ Compiler::Impl::compileNow(std::string_view source, std::string_view name,
   return compiled;
 }
 
-/// The expanded module of a lazy compile, kept with its own context, and
-/// the objects compiled from it so far.
+/// The planned module of a lazy compile (tuna-expand plan-only: the tables
+/// of every configuration, the kernels not yet expanded), kept with its own
+/// context, and the objects compiled from it so far.
 class LazyCode {
 public:
   LazyCode(const mlir::DialectRegistry &registry,
@@ -377,25 +380,69 @@ public:
     configure(context, this->pool.get());
   }
 
+  /// Sets the plan and records the variant that owns each of its objects.
+  void setPlan(Bundle bundle);
   std::vector<std::string> get(const std::vector<int> &objects);
   unsigned compiledVariants() const {
     std::lock_guard<std::mutex> lock(mutex);
     return variants;
   }
+  unsigned instantiatedVariants() const {
+    std::lock_guard<std::mutex> lock(mutex);
+    return instantiated;
+  }
 
   // Declared in this order so that the context goes before its pool.
   std::shared_ptr<llvm::DefaultThreadPool> pool;
   mlir::MLIRContext context;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
+  mlir::OwningOpRef<mlir::ModuleOp> module; ///< Planned, never instantiated.
   mlir::tuna::CompileOptions options;
   Bundle plan; ///< The manifest, with empty objects.
   std::string name, targets;
 
 private:
+  /// A module with the variants that own `objects` instantiated.
+  mlir::OwningOpRef<mlir::ModuleOp>
+  instantiate(const std::vector<int> &objects);
+
+  /// The variant that owns an object: a table's name and an entry's index.
+  struct Owner {
+    std::string kernel;
+    size_t variant = 0;
+  };
+
   mutable std::mutex mutex; ///< The context is single-threaded.
+  std::vector<Owner> owners;      ///< Per object of the plan.
   std::vector<std::string> bytes; ///< Per object; empty until compiled.
   unsigned variants = 0;
+  unsigned instantiated = 0;
 };
+
+void LazyCode::setPlan(Bundle bundle) {
+  plan = std::move(bundle);
+  owners.assign(plan.objects.size(), {});
+  for (const Kernel &kernel : plan.kernels)
+    for (size_t v = 0; v < kernel.variants.size(); ++v)
+      for (const VariantCode &code : kernel.variants[v].code)
+        owners[code.object] = {kernel.name, v};
+}
+
+mlir::OwningOpRef<mlir::ModuleOp>
+LazyCode::instantiate(const std::vector<int> &objects) {
+  std::map<std::string, std::set<size_t>, std::less<>> wanted;
+  for (int object : objects)
+    wanted[owners[object].kernel].insert(owners[object].variant);
+  mlir::OwningOpRef<mlir::ModuleOp> working = module->clone();
+  if (mlir::failed(mlir::tuna::instantiatePlannedVariants(
+          *working, [&](mlir::tuna::DispatchOp table, size_t variant) {
+            auto it = wanted.find(table.getSymName());
+            return it != wanted.end() && it->second.count(variant);
+          })))
+    return nullptr;
+  for (const auto &[kernel, entries] : wanted)
+    instantiated += entries.size();
+  return working;
+}
 
 std::vector<std::string> LazyCode::get(const std::vector<int> &objects) {
   std::lock_guard<std::mutex> lock(mutex);
@@ -413,8 +460,11 @@ std::vector<std::string> LazyCode::get(const std::vector<int> &objects) {
   if (!missing.empty()) {
     DiagnosticCollector collector(context);
     mlir::tuna::CompileReport report;
-    mlir::FailureOr<std::vector<std::string>> compiled =
-        mlir::tuna::compileObjects(*module, plan, missing, options, report);
+    mlir::OwningOpRef<mlir::ModuleOp> working = instantiate(missing);
+    mlir::FailureOr<std::vector<std::string>> compiled = mlir::failure();
+    if (working)
+      compiled =
+          mlir::tuna::compileObjects(*working, plan, missing, options, report);
     if (mlir::failed(compiled))
       throw CompileError("tuna_jit: cannot compile variants of '" + name +
                              "' for " + targets,
@@ -441,9 +491,10 @@ Compiler::Impl::plan(std::string_view source, std::string_view name,
   mlir::tuna::CompileReport report;
   mlir::tuna::PhaseTimingManager timing;
   mlir::TimingScope root = timing.getRootScope();
+  mlir::tuna::TunaExpandOptions planOptions = expandOptions;
+  planOptions.planOnly = true;
   mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
-      mlir::tuna::parseAndExpand(sourceMgr, lazy->context, expandOptions,
-                                 root);
+      mlir::tuna::parseAndExpand(sourceMgr, lazy->context, planOptions, root);
   mlir::FailureOr<Bundle> bundle = mlir::failure();
   if (mlir::succeeded(module)) {
     lazy->module = std::move(*module);
@@ -457,7 +508,7 @@ Compiler::Impl::plan(std::string_view source, std::string_view name,
     throw CompileError("tuna_jit: cannot compile '" + std::string(name) +
                            "' for " + lazy->targets,
                        std::move(collector.diagnostics));
-  lazy->plan = *bundle;
+  lazy->setPlan(*bundle);
 
   auto compiled = std::make_shared<Compiled>();
   compiled->bundle = std::move(*bundle);
@@ -489,6 +540,15 @@ ObjectProvider Compiled::objectProvider() const {
   return [code = lazyCode](const std::vector<int> &objects) {
     return code->get(objects);
   };
+}
+
+unsigned Compiled::instantiatedVariants() const {
+  if (lazyCode)
+    return lazyCode->instantiatedVariants();
+  unsigned variants = 0;
+  for (const Kernel &kernel : bundle.kernels)
+    variants += kernel.variants.size();
+  return variants;
 }
 
 unsigned Compiled::compiledVariants() const {
@@ -606,8 +666,10 @@ std::string targetFor(const Device &device) {
   const DeviceInfo &info = device.info();
   if (info.platform == "cuda")
     return "nvptx:" + info.arch;
+  // The processor of the device's target ID ("gfx942:sramecc+:xnack-"):
+  // code compiled without features runs with either setting.
   if (info.platform == "hip")
-    return "amdgcn:" + info.arch;
+    return "amdgcn:" + info.arch.substr(0, info.arch.find(':'));
   if (info.platform == "host")
     return "host";
   throw Error(ErrorCode::Unsupported, "tuna_jit: no compile target for a '" +

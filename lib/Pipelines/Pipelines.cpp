@@ -190,6 +190,14 @@ static void addUnrollAndLowerAffine(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
 }
 
+/// The lowering inside every gpu.module, starting with what all targets
+/// share: unrolling and affine lowering.
+static OpPassManager &nestGpuModuleLowering(OpPassManager &pm) {
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  addUnrollAndLowerAffine(gpu);
+  return gpu;
+}
+
 /// nvvm-attach-target, then in every gpu.module the lowering to NVVM.
 static void buildNvptxPipeline(OpPassManager &pm, const Target &target) {
   GpuNVVMAttachTargetOptions attach;
@@ -198,8 +206,7 @@ static void buildNvptxPipeline(OpPassManager &pm, const Target &target) {
   attach.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(attach));
 
-  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
-  addUnrollAndLowerAffine(gpu);
+  OpPassManager &gpu = nestGpuModuleLowering(pm);
   // convert-nvgpu-to-nvvm lowers the tensor-core ops (mma.sync, ldmatrix,
   // cp.async, the warpgroup ops) and must see the memrefs before
   // convert-gpu-to-nvvm does.
@@ -218,8 +225,7 @@ static void buildAmdgcnPipeline(OpPassManager &pm, const Target &target) {
   attach.optLevel = 3;
   pm.addPass(createGpuROCDLAttachTarget(attach));
 
-  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
-  addUnrollAndLowerAffine(gpu);
+  OpPassManager &gpu = nestGpuModuleLowering(pm);
   gpu.addPass(createSCFToControlFlowPass());
   ConvertGpuOpsToROCDLOpsOptions toRocdl;
   toRocdl.chipset = target.chip;

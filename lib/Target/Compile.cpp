@@ -1,8 +1,9 @@
 //===- Compile.cpp - Compile expanded kernels into a bundle ---------------===//
 //
-// compileBundle compiles every variant now; planBundle and compileObjects
-// split the same work in two: the manifest with objects that have no bytes
-// yet, then the code of some variants when they are first needed.
+// compileBundle compiles every variant now (every instantiated one, when
+// the tables were planned); planBundle and compileObjects split the same
+// work in two: the manifest with objects that have no bytes yet, then the
+// code of some variants when they are first needed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,21 +133,39 @@ LogicalResult compileFor(ModuleOp module, const Target &target,
 }
 } // namespace
 
+/// A bundle with no kernels yet, stamped with this compiler's version.
+static ::tuna::Bundle emptyBundle() {
+  ::tuna::Bundle bundle;
+  bundle.tunaVersion = TUNA_VERSION_STRING;
+  return bundle;
+}
+
 FailureOr<::tuna::Bundle>
 mlir::tuna::compileBundle(ModuleOp module, const CompileOptions &options,
                           CompileReport &report) {
   Dispatches dispatches;
   if (failed(dispatches.build(module, options)))
     return failure();
+  for (DispatchOp dispatch : dispatches.ops)
+    if (dispatch->hasAttr(TunaDialect::getPlannedKernelAttrName()))
+      return dispatch.emitError()
+             << "kernel '" << dispatch.getSymName()
+             << "' is only planned (tuna-expand plan-only): instantiate the "
+                "variants to compile first (instantiatePlannedVariants)";
 
-  ::tuna::Bundle bundle;
-  bundle.tunaVersion = TUNA_VERSION_STRING;
+  // Variants a planned table lists but that were not instantiated get no
+  // code: the runtime sees them as not compiled.
+  SymbolTable symbols(module);
+
+  ::tuna::Bundle bundle = emptyBundle();
   SmallVector<compiler::CodeMap> codes(options.targets.size());
   for (auto [target, code] : llvm::zip_equal(options.targets, codes)) {
     SmallVector<SymbolRefAttr> variants;
     for (size_t i = 0; i < dispatches.ops.size(); ++i)
       if (dispatches.compiles(target, i))
-        llvm::append_range(variants, dispatches.variantKernels[i]);
+        for (SymbolRefAttr ref : dispatches.variantKernels[i])
+          if (symbols.lookup(ref.getRootReference()))
+            variants.push_back(ref);
     bool host = target.kind == Target::Kind::Host;
     if (variants.empty()) {
       report.notes.push_back(target.str() + ": no " + (host ? "host" : "GPU") +
@@ -179,8 +198,7 @@ FailureOr<::tuna::Bundle> mlir::tuna::planBundle(ModuleOp module,
   if (failed(dispatches.build(module, options)))
     return failure();
 
-  ::tuna::Bundle bundle;
-  bundle.tunaVersion = TUNA_VERSION_STRING;
+  ::tuna::Bundle bundle = emptyBundle();
   for (const Target &target : options.targets) {
     SmallVector<StringRef, 2> formats = {"elf-so"};
     std::string triple = llvm::sys::getDefaultTargetTriple();

@@ -100,12 +100,19 @@ const char *cppType(const ::tuna::ArgSpec &arg) {
   llvm_unreachable("a scalar type the bundle format does not have");
 }
 
-bool hasGpuCode(const ::tuna::Bundle &bundle, const ::tuna::Kernel &kernel) {
+/// The device a launcher without one runs on: CUDA device 0 for a kernel
+/// with NVIDIA code, else HIP device 0 for one with AMD code, else the host.
+const char *defaultDeviceFor(const ::tuna::Bundle &bundle,
+                             const ::tuna::Kernel &kernel) {
+  bool amd = false;
   for (const ::tuna::Variant &variant : kernel.variants)
-    for (const ::tuna::VariantCode &code : variant.code)
-      if (bundle.objects[code.object].target != "host")
-        return true;
-  return false;
+    for (const ::tuna::VariantCode &code : variant.code) {
+      llvm::StringRef target = bundle.objects[code.object].target;
+      if (target.starts_with("nvptx:"))
+        return "::tuna::Device::cuda(0)";
+      amd |= target.starts_with("amdgcn:");
+    }
+  return amd ? "::tuna::Device::hip(0)" : "::tuna::Device::host()";
 }
 
 } // namespace
@@ -207,9 +214,7 @@ static void emitLaunchers(llvm::raw_ostream &os, const ::tuna::Bundle &bundle,
             .str();
     args += llvm::formatv(", arg{0}", i).str();
   }
-  const char *defaultDevice = hasGpuCode(bundle, kernel)
-                                  ? "::tuna::Device::cuda(0)"
-                                  : "::tuna::Device::host()";
+  const char *defaultDevice = defaultDeviceFor(bundle, kernel);
   os << "\n/// Launches `" << kernel.name << "` (" << kernel.variants.size()
      << " variants) on `device`.\n"
      << "inline void " << kernel.name

@@ -1,23 +1,18 @@
 //===- Serialize.cpp - Bundle bytes through the runtime's writer ----------===//
 //
-// The runtime reports problems with exceptions (tuna::Error); LLVM is built
-// without them. This file alone is compiled with -fexceptions and turns them
-// into llvm::Error.
+// The runtime reports problems with exceptions (tuna::Error); the compiler is
+// built without them and calls the runtime's non-throwing tryWriteBundle.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tuna/Target/Compile.h"
 
 #include "tuna/runtime/Bundle.h"
-#include "tuna/runtime/Error.h"
 
 llvm::Expected<std::string>
 mlir::tuna::serializeBundle(const ::tuna::Bundle &bundle) {
-  try {
-    ::tuna::validateBundle(bundle, "<compiled bundle>");
-    return ::tuna::writeBundle(bundle);
-  } catch (const ::tuna::Error &error) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   error.what());
-  }
+  std::string bytes, error;
+  if (!::tuna::tryWriteBundle(bundle, "<compiled bundle>", bytes, error))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
+  return bytes;
 }

@@ -7,8 +7,9 @@
 //     write, following views and aliases;
 //  2. the parameters, the key, the default variant and a hash of the source
 //     (kernel and schedule) that names the tuning cache's entries;
-//  3. one `tuna.variant` per built variant: its kernel symbol, configuration,
-//     launch maps and launch-time constraints, all taken from the plan.
+//  3. one `tuna.variant` per table entry (a built variant, or a planned one
+//     under the name it will have): its kernel symbol, configuration, launch
+//     maps and launch-time constraints, all taken from the plan.
 //
 // Then the original kernel goes, with a gpu.module left without kernels.
 //
@@ -91,25 +92,26 @@ static std::string hashKernel(Operation *kernel, Operation *schedule) {
   return llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true, 16);
 }
 
-/// The symbol a variant's entry is called by: `@module::@func` on GPUs.
-static SymbolRefAttr variantSymbol(FunctionOpInterface func) {
-  auto leaf = FlatSymbolRefAttr::get(func.getNameAttr());
-  if (auto module = dyn_cast<gpu::GPUModuleOp>(func->getParentOp()))
-    return SymbolRefAttr::get(module.getNameAttr(), {leaf});
+/// The symbol a variant's entry is called by: `@name::@name` on GPUs,
+/// where a variant has a gpu.module of its own (VariantBuilder.cpp).
+static SymbolRefAttr variantSymbol(const ResolvedSpace &rs, StringRef name) {
+  auto leaf = FlatSymbolRefAttr::get(rs.getKernel().getContext(), name);
+  if (rs.isGpu())
+    return SymbolRefAttr::get(leaf.getAttr(), {leaf});
   return leaf;
 }
 
 static void writeVariant(OpBuilder &builder, Location loc,
-                         const ResolvedSpace &rs, const BuiltVariant &v) {
+                         const ResolvedSpace &rs, const TableEntry &entry) {
   SmallVector<NamedAttribute> entries;
-  for (auto [name, value] : llvm::zip(rs.names, v.plan->config))
+  for (auto [name, value] : llvm::zip(rs.names, entry.plan->config))
     entries.push_back(
         builder.getNamedAttr(name, builder.getI64IntegerAttr(value)));
   auto optMap = [](AffineMap m) {
     return m ? AffineMapAttr::get(m) : AffineMapAttr();
   };
-  const PlannedVariant &plan = *v.plan;
-  VariantOp::create(builder, loc, variantSymbol(v.func),
+  const PlannedVariant &plan = *entry.plan;
+  VariantOp::create(builder, loc, variantSymbol(rs, entry.name),
                     builder.getDictionaryAttr(entries), optMap(plan.grid),
                     optMap(plan.block), optMap(plan.smem),
                     plan.dynamicConstraints.empty()
@@ -117,9 +119,8 @@ static void writeVariant(OpBuilder &builder, Location loc,
                         : builder.getArrayAttr(plan.dynamicConstraints));
 }
 
-DispatchOp expand::writeDispatchTable(ModuleOp module,
-                                      const ResolvedSpace &rs,
-                                      ArrayRef<BuiltVariant> variants,
+DispatchOp expand::writeDispatchTable(ModuleOp module, const ResolvedSpace &rs,
+                                      ArrayRef<TableEntry> entries,
                                       int64_t defaultVariant) {
   FunctionOpInterface kernel = rs.kernel;
   OpBuilder builder(module.getContext());
@@ -134,9 +135,33 @@ DispatchOp expand::writeDispatchTable(ModuleOp module,
       builder.getStrArrayAttr(names), keys, defaultVariant,
       hashKernel(kernel, rs.schedule));
   builder.setInsertionPointToStart(&dispatch.getBody().emplaceBlock());
-  for (const BuiltVariant &v : variants)
-    writeVariant(builder, loc, rs, v);
+  for (const TableEntry &entry : entries)
+    writeVariant(builder, loc, rs, entry);
   return dispatch;
+}
+
+FailureOr<PlannedVariant> expand::readTableEntry(const ResolvedSpace &rs,
+                                                 VariantOp entry) {
+  PlannedVariant plan;
+  DictionaryAttr config = entry.getConfig();
+  for (const std::string &name : rs.names) {
+    auto value = dyn_cast_or_null<IntegerAttr>(config.get(name));
+    if (!value)
+      return rs.getKernel().emitError()
+             << "kernel '" << rs.getKernel().getName() << "': the table entry "
+             << entry.getKernel() << " has no integer value of parameter '"
+             << name << "'";
+    plan.config.push_back(value.getInt());
+  }
+  if (std::optional<AffineMap> grid = entry.getGrid())
+    plan.grid = *grid;
+  if (std::optional<AffineMap> block = entry.getBlock())
+    plan.block = *block;
+  if (std::optional<AffineMap> smem = entry.getSmem())
+    plan.smem = *smem;
+  if (ArrayAttr constraints = entry.getConstraintsAttr())
+    llvm::append_range(plan.dynamicConstraints, constraints);
+  return plan;
 }
 
 void expand::eraseExpandedKernel(FunctionOpInterface kernel) {

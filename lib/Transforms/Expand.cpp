@@ -10,6 +10,11 @@
 //     identical to an earlier one;
 //  3. write the dispatch table (DispatchWriter.cpp) and erase the kernel.
 //
+// With `plan-only`, step 2 is left out: the table lists every planned
+// configuration under the name its variant will have and the kernel stays,
+// for instantiatePlannedVariants (at the end of this file) to build the
+// variants that are wanted, when they are.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Expand.h"
@@ -31,18 +36,43 @@ using namespace mlir;
 using namespace mlir::tuna;
 using namespace mlir::tuna::expand;
 
+/// The canonicalization patterns of every loaded dialect and registered op:
+/// what folds a variant once its parameters are constants.
+static FrozenRewritePatternSet collectCanonicalization(MLIRContext *context) {
+  RewritePatternSet owning(context);
+  for (Dialect *dialect : context->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(owning);
+  for (RegisteredOperationName op : context->getRegisteredOperations())
+    op.getCanonicalizationPatterns(owning, context);
+  return FrozenRewritePatternSet(std::move(owning));
+}
+
+/// Erases the schedules of `schedules` that nothing uses any more: they
+/// have been applied and must not reach code generation.
+static void eraseAppliedSchedules(ModuleOp module,
+                                  ArrayRef<Operation *> schedules) {
+  for (Operation *schedule : schedules)
+    if (SymbolTable::symbolKnownUseEmpty(schedule, module))
+      schedule->erase();
+  if (module->hasAttr(
+          transform::TransformDialect::kWithNamedSequenceAttrName) &&
+      module.getOps<transform::NamedSequenceOp>().empty())
+    module->removeAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
+}
+
 namespace {
+
+/// An instantiated variant and the configuration it was built from.
+struct BuiltVariant {
+  FunctionOpInterface func;
+  const PlannedVariant *plan;
+};
 
 struct TunaExpandPass : public tuna::impl::TunaExpandBase<TunaExpandPass> {
   using TunaExpandBase::TunaExpandBase;
 
   LogicalResult initialize(MLIRContext *context) override {
-    RewritePatternSet owning(context);
-    for (Dialect *dialect : context->getLoadedDialects())
-      dialect->getCanonicalizationPatterns(owning);
-    for (RegisteredOperationName op : context->getRegisteredOperations())
-      op.getCanonicalizationPatterns(owning, context);
-    canonicalization = FrozenRewritePatternSet(std::move(owning));
+    canonicalization = collectCanonicalization(context);
     return success();
   }
 
@@ -54,6 +84,8 @@ private:
   FailureOr<SmallVector<BuiltVariant>>
   buildVariants(const ResolvedSpace &rs, const SpacePlan &plan,
                 SymbolTable &symbols, int64_t &defaultVariant);
+  void writePlannedTable(const ResolvedSpace &rs, const SpacePlan &plan,
+                         SymbolTable &symbols);
 
   FrozenRewritePatternSet canonicalization;
 };
@@ -65,6 +97,34 @@ std::string variantName(StringRef base, size_t index,
   for (unsigned n = 0; symbols.lookup(name); ++n)
     name = (base + "__v" + Twine(index) + "_" + Twine(n)).str();
   return name;
+}
+
+/// Writes the table of every planned configuration, each under the name its
+/// variant will have, and marks it with the kernel, which stays. A host
+/// kernel gives its name to the table and takes a fresh one.
+void TunaExpandPass::writePlannedTable(const ResolvedSpace &rs,
+                                       const SpacePlan &plan,
+                                       SymbolTable &symbols) {
+  FunctionOpInterface kernel = rs.kernel;
+  SmallVector<TableEntry> entries;
+  for (auto [i, planned] : llvm::enumerate(plan.variants))
+    entries.push_back({variantName(kernel.getName(), i, symbols), &planned});
+  DispatchOp table = writeDispatchTable(
+      getOperation(), rs, entries, static_cast<int64_t>(plan.defaultVariant));
+  if (!rs.isGpu()) {
+    // Renamed through the symbol table, so that later names avoid it.
+    std::string name = (kernel.getName() + "__planned").str();
+    for (unsigned n = 0; symbols.lookup(name); ++n)
+      name = (kernel.getName() + "__planned_" + Twine(n)).str();
+    symbols.remove(kernel);
+    kernel.setName(name);
+    symbols.insert(kernel);
+  }
+  auto leaf = FlatSymbolRefAttr::get(kernel.getNameAttr());
+  auto gpuModule = dyn_cast<gpu::GPUModuleOp>(kernel->getParentOp());
+  table->setAttr(TunaDialect::getPlannedKernelAttrName(),
+                 gpuModule ? SymbolRefAttr::get(gpuModule.getNameAttr(), {leaf})
+                           : SymbolRefAttr(leaf));
 }
 
 /// Instantiates every planned variant in order, dropping those identical to
@@ -124,6 +184,12 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
       });
   if (failed(plan))
     return failure();
+  if (planOnly) {
+    LDBG() << "kernel '" << kernel.getName() << "': " << plan->variants.size()
+           << " planned variant(s), none instantiated";
+    writePlannedTable(*rs, *plan, symbols);
+    return success();
+  }
 
   int64_t defaultVariant = 0;
   FailureOr<SmallVector<BuiltVariant>> variants =
@@ -132,7 +198,10 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
     return failure();
   LDBG() << "kernel '" << kernel.getName() << "': " << variants->size()
          << " variant(s), default #" << defaultVariant;
-  writeDispatchTable(getOperation(), *rs, *variants, defaultVariant);
+  SmallVector<TableEntry> entries;
+  for (BuiltVariant v : *variants)
+    entries.push_back({v.func.getName().str(), v.plan});
+  writeDispatchTable(getOperation(), *rs, entries, defaultVariant);
   eraseExpandedKernel(kernel);
   return success();
 }
@@ -146,6 +215,24 @@ void TunaExpandPass::runOnOperation() {
       kernels.push_back({func, space});
   });
 
+  for (DispatchOp table : module.getOps<DispatchOp>()) {
+    auto planned = table->getAttrOfType<SymbolRefAttr>(
+        TunaDialect::getPlannedKernelAttrName());
+    Operation *kernel =
+        planned ? SymbolTable::lookupNearestSymbolFrom(table, planned)
+                : nullptr;
+    if (kernel && kernel->hasAttr(TunaDialect::getSpaceAttrName())) {
+      kernel->emitError() << "kernel '"
+                          << SymbolTable::getSymbolName(kernel).getValue()
+                          << "' is planned by the dispatch table '"
+                          << table.getSymName()
+                          << "': instantiate its variants "
+                             "(instantiatePlannedVariants) instead of "
+                             "expanding it again";
+      return signalPassFailure();
+    }
+  }
+
   llvm::StringMap<Location> names;
   for (auto [kernel, space] : kernels) {
     if (!names.try_emplace(kernel.getName(), kernel.getLoc()).second) {
@@ -156,7 +243,8 @@ void TunaExpandPass::runOnOperation() {
     }
   }
 
-  // Schedules are collected before their kernels go.
+  // Schedules are collected before their kernels go (and kept, with them,
+  // when the kernels stay planned).
   SetVector<Operation *> usedSchedules;
   for (auto [kernel, space] : kernels)
     if (SymbolRefAttr ref = space.getSchedule())
@@ -169,14 +257,8 @@ void TunaExpandPass::runOnOperation() {
     if (failed(expandKernel(kernel, space, symbols)))
       return signalPassFailure();
 
-  // Schedules have been applied; they must not reach code generation.
-  for (Operation *schedule : usedSchedules)
-    if (SymbolTable::symbolKnownUseEmpty(schedule, module))
-      schedule->erase();
-  if (module->hasAttr(
-          transform::TransformDialect::kWithNamedSequenceAttrName) &&
-      module.getOps<transform::NamedSequenceOp>().empty())
-    module->removeAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
+  if (!planOnly)
+    eraseAppliedSchedules(module, usedSchedules.getArrayRef());
 
   // A GPU kernel's dispatch table takes the kernel's name at the top level,
   // where another symbol may have it already.
@@ -199,3 +281,69 @@ void TunaExpandPass::runOnOperation() {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Instantiating the variants of a planned module
+//===----------------------------------------------------------------------===//
+
+/// The kernel a planned table names, with its space; an error at the table
+/// when it names none.
+static FailureOr<std::pair<FunctionOpInterface, SpaceAttr>>
+lookupPlannedKernel(DispatchOp table, SymbolRefAttr ref) {
+  auto kernel = dyn_cast_or_null<FunctionOpInterface>(
+      SymbolTable::lookupNearestSymbolFrom(table, ref));
+  SpaceAttr space =
+      kernel ? kernel->getAttrOfType<SpaceAttr>(TunaDialect::getSpaceAttrName())
+             : SpaceAttr();
+  if (!space)
+    return table.emitError() << "dispatch table '" << table.getSymName()
+                             << "' names the planned kernel " << ref
+                             << ", which is not a tunable kernel";
+  return std::make_pair(kernel, space);
+}
+
+/// Instantiates the wanted entries of one planned table and erases its
+/// kernel; `schedules` collects the kernel's schedule.
+static LogicalResult
+instantiateTable(DispatchOp table, SymbolRefAttr kernelRef,
+                 function_ref<bool(DispatchOp, size_t)> wanted,
+                 const FrozenRewritePatternSet &canonicalization,
+                 SetVector<Operation *> &schedules) {
+  FailureOr<std::pair<FunctionOpInterface, SpaceAttr>> kernel =
+      lookupPlannedKernel(table, kernelRef);
+  if (failed(kernel))
+    return failure();
+  FailureOr<ResolvedSpace> rs = resolveSpace(kernel->first, kernel->second);
+  if (failed(rs))
+    return failure();
+  for (auto [i, entry] : llvm::enumerate(table.getBody().getOps<VariantOp>())) {
+    if (!wanted(table, i))
+      continue;
+    FailureOr<PlannedVariant> plan = readTableEntry(*rs, entry);
+    if (failed(plan))
+      return failure();
+    StringRef name = entry.getKernel().getLeafReference();
+    if (failed(instantiateVariant(*rs, *plan, name, canonicalization)))
+      return failure();
+  }
+  if (rs->schedule)
+    schedules.insert(rs->schedule);
+  eraseExpandedKernel(kernel->first);
+  table->removeAttr(TunaDialect::getPlannedKernelAttrName());
+  return success();
+}
+
+LogicalResult mlir::tuna::instantiatePlannedVariants(
+    ModuleOp module, function_ref<bool(DispatchOp, size_t)> wanted) {
+  FrozenRewritePatternSet canonicalization =
+      collectCanonicalization(module.getContext());
+  SetVector<Operation *> schedules;
+  for (DispatchOp table : module.getOps<DispatchOp>())
+    if (auto kernelRef = table->getAttrOfType<SymbolRefAttr>(
+            TunaDialect::getPlannedKernelAttrName()))
+      if (failed(instantiateTable(table, kernelRef, wanted, canonicalization,
+                                  schedules)))
+        return failure();
+  eraseAppliedSchedules(module, schedules.getArrayRef());
+  return success();
+}

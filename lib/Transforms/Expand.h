@@ -17,9 +17,11 @@
 //
 // The seam between planning and instantiation is SpacePlan: everything the
 // dispatch table says about a configuration except its kernel symbol is
-// known once the space is planned. Today Expand.cpp instantiates every
-// planned variant (to drop duplicates); a lazy expansion of a large space can
-// plan all configurations and instantiate only those a search visits.
+// known once the space is planned. By default Expand.cpp instantiates every
+// planned variant (to drop duplicates); with `plan-only` it writes the table
+// of every planned configuration and keeps the kernel, and
+// instantiatePlannedVariants (Passes.h) later builds the variants a search
+// visits from their table entries.
 //
 //===----------------------------------------------------------------------===//
 
@@ -138,16 +140,22 @@ void eraseVariant(FunctionOpInterface func);
 // DispatchWriter.cpp
 //===----------------------------------------------------------------------===//
 
-/// An instantiated variant and the configuration it was built from.
-struct BuiltVariant {
-  FunctionOpInterface func;
+/// A row of the dispatch table: the name of its variant (its function's,
+/// and on GPUs its gpu.module's) and the plan of its configuration.
+struct TableEntry {
+  std::string name;
   const PlannedVariant *plan;
 };
 
 /// Writes the dispatch table of `space`'s kernel at the end of `module`.
 DispatchOp writeDispatchTable(ModuleOp module, const ResolvedSpace &space,
-                              ArrayRef<BuiltVariant> variants,
+                              ArrayRef<TableEntry> entries,
                               int64_t defaultVariant);
+
+/// The plan a table entry was written from; an error at the kernel when the
+/// entry does not fit `space` (a parameter missing or not an integer).
+FailureOr<PlannedVariant> readTableEntry(const ResolvedSpace &space,
+                                         VariantOp entry);
 
 /// Erases the original kernel, and its gpu.module when no kernel is left.
 void eraseExpandedKernel(FunctionOpInterface kernel);

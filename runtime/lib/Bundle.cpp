@@ -159,6 +159,18 @@ Bundle readBundle(std::string_view bytes, std::string_view origin) {
   return bundle;
 }
 
+bool tryWriteBundle(const Bundle &bundle, std::string_view origin,
+                    std::string &bytes, std::string &error) noexcept {
+  try {
+    validateBundle(bundle, origin);
+    bytes = writeBundle(bundle);
+    return true;
+  } catch (const std::exception &e) {
+    error = e.what();
+    return false;
+  }
+}
+
 Bundle readBundleFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)

@@ -49,6 +49,8 @@ Device deviceFor(TunaDeviceKind kind, int ordinal) {
     return Device::host();
   case TUNA_DEVICE_CUDA:
     return Device::cuda(ordinal);
+  case TUNA_DEVICE_HIP:
+    return Device::hip(ordinal);
   }
   throw Error(ErrorCode::InvalidArgument,
               "unknown TunaDeviceKind " + std::to_string(kind));

@@ -35,7 +35,10 @@ namespace {
 /// Keeps the order of fields as written: entries read like the docs.
 using json = nlohmann::ordered_json;
 constexpr const char *kFormat = "tuna-tuning-cache";
-constexpr int kVersion = 1;
+/// The newest format this runtime reads and writes. Version 2 entries may
+/// carry a shortlist; a file is written as version 1 when none does.
+constexpr int kVersion = 2;
+constexpr int kVersionWithoutShortlists = 1;
 
 /// Prints `message` on stderr the first time this process sees it.
 void warnOnce(const std::string &message) {
@@ -100,10 +103,15 @@ private:
   bool contended = false;
 };
 
+json toJson(const std::vector<std::pair<std::string, int64_t>> &config) {
+  json value = json::object();
+  for (const auto &[name, param] : config)
+    value[name] = param;
+  return value;
+}
+
 json toJson(const CacheEntry &entry) {
-  json config = json::object();
-  for (const auto &[name, value] : entry.config)
-    config[name] = value;
+  json config = toJson(entry.config);
   json candidates = json::object();
   for (const auto &[name, ms] : entry.candidateMs)
     candidates[name] = ms;
@@ -119,6 +127,13 @@ json toJson(const CacheEntry &entry) {
     for (const auto &[name, reason] : entry.failed)
       failed[name] = reason;
     value["failed"] = failed;
+  }
+  if (!entry.shortlist.empty()) {
+    json shortlist = json::array();
+    for (const VariantRef &ref : entry.shortlist)
+      shortlist.push_back(
+          {{"variant", ref.variant}, {"config", toJson(ref.config)}});
+    value["shortlist"] = shortlist;
   }
   return value;
 }
@@ -165,6 +180,46 @@ double milliseconds(const json &value, const std::string &name) {
                  value.dump()};
 }
 
+std::vector<std::pair<std::string, int64_t>> configOf(const json &entry,
+                                                     const std::string &path) {
+  auto it = entry.find("config");
+  if (it == entry.end())
+    throw BadField{path + "config: missing"};
+  if (!it->is_object())
+    throw BadField{path + "config: expected an object, got " + it->dump()};
+  std::vector<std::pair<std::string, int64_t>> config;
+  for (const auto &[name, param] : it->items())
+    config.emplace_back(name, integer(param, path + "config." + name));
+  return config;
+}
+
+/// A non-empty list of distinct variants.
+std::vector<VariantRef> shortlistOf(const json &value) {
+  if (!value.is_array() || value.empty())
+    throw BadField{"shortlist: expected a non-empty array, got " +
+                   value.dump()};
+  std::vector<VariantRef> shortlist;
+  for (size_t i = 0; i < value.size(); ++i) {
+    std::string path = "shortlist[" + std::to_string(i) + "]";
+    const json &item = value[i];
+    if (!item.is_object())
+      throw BadField{path + ": expected an object, got " + item.dump()};
+    VariantRef ref;
+    try {
+      ref.variant = text(item, "variant");
+    } catch (const BadField &bad) {
+      throw BadField{path + "." + bad.what};
+    }
+    ref.config = configOf(item, path + ".");
+    for (const VariantRef &earlier : shortlist)
+      if (earlier.variant == ref.variant)
+        throw BadField{path + ": variant '" + ref.variant +
+                       "' is listed twice"};
+    shortlist.push_back(std::move(ref));
+  }
+  return shortlist;
+}
+
 /// Throws BadField naming the field when `value` is not a valid entry.
 CacheEntry fromJson(const json &value) {
   if (!value.is_object())
@@ -184,11 +239,7 @@ CacheEntry fromJson(const json &value) {
     key.signature.push_back(
         integer(signature[k], "signature[" + std::to_string(k) + "]"));
   entry.variant = text(value, "variant");
-  const json &config = field(value, "config");
-  if (!config.is_object())
-    throw BadField{"config: expected an object, got " + config.dump()};
-  for (const auto &[name, param] : config.items())
-    entry.config.emplace_back(name, integer(param, "config." + name));
+  entry.config = configOf(value, "");
   if (value.contains("tuning_ms"))
     entry.tuningMs = milliseconds(value["tuning_ms"], "tuning_ms");
   if (value.contains("time")) {
@@ -217,6 +268,8 @@ CacheEntry fromJson(const json &value) {
       entry.failed.emplace_back(name, reason.get<std::string>());
     }
   }
+  if (value.contains("shortlist"))
+    entry.shortlist = shortlistOf(value["shortlist"]);
   return entry;
 }
 
@@ -395,9 +448,14 @@ void setAside(const std::string &path, const std::string &why) {
 void writeAtomically(const std::string &path,
                      const std::vector<CacheEntry> &entries) {
   json list = json::array();
-  for (const CacheEntry &entry : entries)
+  bool shortlists = false;
+  for (const CacheEntry &entry : entries) {
     list.push_back(toJson(entry));
-  json doc = {{"format", kFormat}, {"version", kVersion}, {"entries", list}};
+    shortlists |= !entry.shortlist.empty();
+  }
+  json doc = {{"format", kFormat},
+              {"version", shortlists ? kVersion : kVersionWithoutShortlists},
+              {"entries", list}};
   writeFileAtomically(path, doc.dump(1) + "\n");
 }
 
@@ -454,8 +512,30 @@ bool CacheKey::matches(const CacheKey &other, bool versionCheck) const {
 
 const char *tunaVersion() { return TUNA_VERSION_STRING; }
 
+std::vector<VariantRef> makeShortlist(const Kernel &kernel,
+                                      const TuningReport &report, size_t size) {
+  std::vector<const CandidateResult *> measured;
+  for (const CandidateResult &c : report.candidates)
+    if (c.status == CandidateStatus::Measured && c.variant != report.chosen)
+      measured.push_back(&c);
+  std::stable_sort(measured.begin(), measured.end(),
+                   [](const CandidateResult *a, const CandidateResult *b) {
+                     return a->medianMs < b->medianMs;
+                   });
+  std::vector<VariantRef> shortlist;
+  if (size == 0 || report.chosen < 0)
+    return shortlist;
+  const Variant &pick = kernel.variants[report.chosen];
+  shortlist.push_back({pick.name, pick.config});
+  for (size_t i = 0; i < measured.size() && shortlist.size() < size; ++i) {
+    const Variant &variant = kernel.variants[measured[i]->variant];
+    shortlist.push_back({variant.name, variant.config});
+  }
+  return shortlist;
+}
+
 CacheEntry makeCacheEntry(const DeviceInfo &device, const Kernel &kernel,
-                          const TuningReport &report) {
+                          const TuningReport &report, size_t shortlist) {
   CacheEntry entry;
   entry.key = {device.name,     device.arch, device.driverVersion,
                tunaVersion(),   kernel.name, kernel.sourceHash,
@@ -468,6 +548,7 @@ CacheEntry makeCacheEntry(const DeviceInfo &device, const Kernel &kernel,
       entry.candidateMs.emplace_back(c.name, c.medianMs);
     else if (c.status == CandidateStatus::Failed)
       entry.failed.emplace_back(c.name, c.reason);
+  entry.shortlist = makeShortlist(kernel, report, shortlist);
   entry.time = static_cast<int64_t>(std::time(nullptr));
   return entry;
 }

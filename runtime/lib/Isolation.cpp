@@ -122,36 +122,38 @@ public:
   size_t bytes;
 };
 
+/// Calls fn(name, field) for every option a worker needs, with its name in
+/// a request: one list for both directions.
+template <typename OptionsT, typename Fn>
+void forEachWorkerOption(OptionsT &options, Fn fn) {
+  fn("check", options.check);
+  fn("atol", options.atol);
+  fn("rtol", options.rtol);
+  fn("warmup_runs", options.warmupRuns);
+  fn("min_runs", options.minRuns);
+  fn("max_runs", options.maxRuns);
+  fn("stable_tolerance", options.stableTolerance);
+  fn("min_sample_ms", options.minSampleMs);
+  fn("eliminate_after", options.eliminateAfter);
+  fn("eliminate_factor", options.eliminateFactor);
+  fn("candidate_budget_ms", options.candidateBudgetMs);
+  fn("total_budget_ms", options.totalBudgetMs);
+}
+
 json optionsToJson(const Options &options) {
-  return {{"check", options.check},
-          {"atol", options.atol},
-          {"rtol", options.rtol},
-          {"warmup_runs", options.warmupRuns},
-          {"min_runs", options.minRuns},
-          {"max_runs", options.maxRuns},
-          {"stable_tolerance", options.stableTolerance},
-          {"min_sample_ms", options.minSampleMs},
-          {"eliminate_after", options.eliminateAfter},
-          {"eliminate_factor", options.eliminateFactor},
-          {"candidate_budget_ms", options.candidateBudgetMs},
-          {"total_budget_ms", options.totalBudgetMs}};
+  json value = json::object();
+  forEachWorkerOption(options, [&](const char *name, const auto &field) {
+    value[name] = field;
+  });
+  return value;
 }
 
 Options optionsFromJson(const json &value) {
   Options options;
   options.mode = TuneMode::Always;
-  value.at("check").get_to(options.check);
-  value.at("atol").get_to(options.atol);
-  value.at("rtol").get_to(options.rtol);
-  value.at("warmup_runs").get_to(options.warmupRuns);
-  value.at("min_runs").get_to(options.minRuns);
-  value.at("max_runs").get_to(options.maxRuns);
-  value.at("stable_tolerance").get_to(options.stableTolerance);
-  value.at("min_sample_ms").get_to(options.minSampleMs);
-  value.at("eliminate_after").get_to(options.eliminateAfter);
-  value.at("eliminate_factor").get_to(options.eliminateFactor);
-  value.at("candidate_budget_ms").get_to(options.candidateBudgetMs);
-  value.at("total_budget_ms").get_to(options.totalBudgetMs);
+  forEachWorkerOption(options, [&](const char *name, auto &field) {
+    value.at(name).get_to(field);
+  });
   return options;
 }
 
@@ -400,25 +402,103 @@ private:
 
 bool canIsolate(const Backend &backend) {
   const std::string &platform = backend.info().platform;
-  return platform == "host" || platform == "cuda";
+  return platform == "host" || platform == "cuda" || platform == "hip";
 }
+
+namespace {
+/// What a worker said before it ended.
+struct WorkerRun {
+  int running = -1;       ///< The candidate it was timing, or -1.
+  bool reference = false; ///< Whether it was computing the reference output.
+  bool done = false;      ///< Whether it said it was done.
+};
+
+/// The parts of a request that every worker of one tuning gets: the kernel,
+/// the device, the bundle, the options and the arguments.
+json baseRequest(const TunedKernel::Impl &kernel, const SharedInputs &inputs) {
+  const DeviceInfo &info = kernel.backend.info();
+  return {{"kernel", kernel.spec.name},
+          {"origin", kernel.module.origin},
+          {"device",
+           {{"platform", info.platform},
+            {"ordinal", info.ordinal},
+            {"fingerprint", info.fingerprint}}},
+          {"bundle", {{"at", 0}, {"bytes", inputs.bundleBytes}}},
+          {"options", optionsToJson(kernel.module.options)},
+          {"args", inputs.described}};
+}
+
+/// Reads `worker`'s messages until it is done, ends or stays silent past the
+/// timeout. Every result goes into `report`, leaves `remaining` and may
+/// lower `bestMedian`.
+WorkerRun readWorker(Worker &worker, const TunedKernel::Impl &kernel,
+                     TuningReport &report, std::vector<int> &remaining,
+                     double &bestMedian) {
+  const Options &options = kernel.module.options;
+  WorkerRun run;
+  // Starting (the device, the bundle, the buffers) is not a candidate's
+  // fault and may be slow: it gets at least kStartupMs.
+  double timeoutMs = std::max(options.tuneTimeoutMs, kStartupMs);
+  while (std::optional<json> message = worker.receive(timeoutMs)) {
+    timeoutMs = options.tuneTimeoutMs;
+    if (message->contains("error"))
+      throw Error(ErrorCode::Backend,
+                  kernel.describe() + ": tuning worker: " +
+                      message->at("error").get<std::string>());
+    if (message->contains("start")) {
+      run.running = message->at("start").get<int>();
+      run.reference = message->at("reference").get<bool>();
+    } else if (message->contains("result")) {
+      int v = resultFromJson(message->at("result"), report);
+      report.checked = message->at("checked").get<bool>();
+      report.checkSkipped = message->at("check_skipped").get<std::string>();
+      remaining.erase(std::remove(remaining.begin(), remaining.end(), v),
+                      remaining.end());
+      if (report.candidates[v].status == CandidateStatus::Measured)
+        bestMedian = std::min(bestMedian, report.candidates[v].medianMs);
+      run.running = -1;
+    } else if (message->contains("done")) {
+      run.done = true;
+      break;
+    }
+  }
+  return run;
+}
+
+/// A worker that crashed or hung: the candidate it was timing fails and
+/// leaves `remaining`; outside any candidate, the tuning fails.
+void failRunningCandidate(Worker &worker, const WorkerRun &run,
+                          const TunedKernel::Impl &kernel,
+                          const std::string &path, TuningReport &report,
+                          std::vector<int> &remaining) {
+  bool hung = worker.hung();
+  std::string how = worker.end();
+  std::string what =
+      hung ? "hung (no answer from the tuning worker within " +
+                 std::to_string(
+                     static_cast<int64_t>(kernel.module.options.tuneTimeoutMs)) +
+                 " ms)"
+           : "crashed: the tuning worker " + how;
+  if (run.running < 0)
+    throw Error(ErrorCode::Backend, kernel.describe() +
+                                        ": isolated tuning: the worker '" +
+                                        path + "' " + (hung ? "hung" : how) +
+                                        " outside any candidate");
+  CandidateResult &result = report.candidates[run.running];
+  result.status = CandidateStatus::Failed;
+  result.reason =
+      run.reference ? what + " while computing the reference output" : what;
+  remaining.erase(std::remove(remaining.begin(), remaining.end(), run.running),
+                  remaining.end());
+}
+} // namespace
 
 void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
                   const ArgValue *args, size_t count, const TimingPlan &plan,
                   TuningReport &report) {
-  const Options &options = kernel.module.options;
-  const DeviceInfo &info = kernel.backend.info();
-  std::string path = workerPath(options);
+  std::string path = workerPath(kernel.module.options);
   SharedInputs inputs(kernel, stream, args, count);
-  json request = {{"kernel", kernel.spec.name},
-                  {"origin", kernel.module.origin},
-                  {"device",
-                   {{"platform", info.platform},
-                    {"ordinal", info.ordinal},
-                    {"fingerprint", info.fingerprint}}},
-                  {"bundle", {{"at", 0}, {"bytes", inputs.bundleBytes}}},
-                  {"options", optionsToJson(options)},
-                  {"args", inputs.described}};
+  json request = baseRequest(kernel, inputs);
 
   std::vector<int> remaining = plan.order;
   double bestMedian = plan.bestMedianMs;
@@ -439,59 +519,14 @@ void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
 
     Worker worker(path, inputs.fd.get());
     worker.send(request);
-    int running = -1;
-    bool reference = false;
-    bool done = false;
     size_t before = remaining.size();
-    // Starting (the device, the bundle, the buffers) is not a candidate's
-    // fault and may be slow: it gets at least kStartupMs.
-    double timeoutMs = std::max(options.tuneTimeoutMs, kStartupMs);
-    while (std::optional<json> message = worker.receive(timeoutMs)) {
-      timeoutMs = options.tuneTimeoutMs;
-      if (message->contains("error"))
-        throw Error(ErrorCode::Backend,
-                    kernel.describe() + ": tuning worker: " +
-                        message->at("error").get<std::string>());
-      if (message->contains("start")) {
-        running = message->at("start").get<int>();
-        reference = message->at("reference").get<bool>();
-      } else if (message->contains("result")) {
-        int v = resultFromJson(message->at("result"), report);
-        report.checked = message->at("checked").get<bool>();
-        report.checkSkipped = message->at("check_skipped").get<std::string>();
-        remaining.erase(std::remove(remaining.begin(), remaining.end(), v),
-                        remaining.end());
-        if (report.candidates[v].status == CandidateStatus::Measured)
-          bestMedian = std::min(bestMedian, report.candidates[v].medianMs);
-        running = -1;
-      } else if (message->contains("done")) {
-        done = true;
-        break;
-      }
-    }
-    bool hung = worker.hung();
-    std::string how = worker.end();
-    if (done && remaining.size() == before)
+    WorkerRun run = readWorker(worker, kernel, report, remaining, bestMedian);
+    if (run.done && remaining.size() == before)
       throw Error(ErrorCode::Internal,
                   kernel.describe() + ": the tuning worker timed nothing");
-    if (done)
+    if (run.done)
       continue; // A worker stops after a failed candidate; resume the rest.
-    std::string what =
-        hung ? "hung (no answer from the tuning worker within " +
-                   std::to_string(static_cast<int64_t>(options.tuneTimeoutMs)) +
-                   " ms)"
-             : "crashed: the tuning worker " + how;
-    if (running < 0)
-      throw Error(ErrorCode::Backend, kernel.describe() +
-                                          ": isolated tuning: the worker '" +
-                                          path + "' " + (hung ? "hung" : how) +
-                                          " outside any candidate");
-    CandidateResult &result = report.candidates[running];
-    result.status = CandidateStatus::Failed;
-    result.reason =
-        reference ? what + " while computing the reference output" : what;
-    remaining.erase(std::remove(remaining.begin(), remaining.end(), running),
-                    remaining.end());
+    failRunningCandidate(worker, run, kernel, path, report, remaining);
   }
 }
 
@@ -537,8 +572,9 @@ json readRequest() {
 
 Device openDevice(const json &value) {
   std::string platform = value.at("platform").get<std::string>();
-  Device device = platform == "cuda" ? Device::cuda(value.at("ordinal"))
-                                     : Device::host();
+  Device device = platform == "cuda"  ? Device::cuda(value.at("ordinal"))
+                  : platform == "hip" ? Device::hip(value.at("ordinal"))
+                                      : Device::host();
   if (device.info().fingerprint != value.at("fingerprint").get<std::string>())
     throw Error(ErrorCode::Unsupported,
                 "the worker's device '" + device.info().fingerprint +

@@ -37,7 +37,8 @@ public:
   virtual void finished(const TuningReport &report, int variant) = 0;
 };
 
-/// Whether a worker can stand in for `backend`: the host and CUDA devices.
+/// Whether a worker can stand in for `backend`: the host, CUDA and HIP
+/// devices.
 bool canIsolate(const Backend &backend);
 
 /// The parent's half: times `plan` in worker processes and fills `report`

@@ -13,6 +13,7 @@
 namespace tuna {
 
 struct CacheEntry;
+struct VariantRef;
 
 /// The most lowered parameters a launch can have.
 constexpr int kMaxLoweredParams = kMaxArgs * (3 + 2 * kMaxRank);
@@ -120,6 +121,10 @@ struct TunedKernel::Impl {
   struct Persisted {
     int variant = -1;
     std::vector<std::pair<std::string, std::string>> failed;
+    /// The entry's shortlist, as variants of this bundle (On mode with
+    /// Options::useShortlists only; then `variant` is -1: the shortlist is
+    /// timed instead).
+    std::vector<int> shortlist;
   };
   /// Without `wait`, a file locked by a writer is skipped.
   Persisted persisted(const int64_t *signature, bool wait) const;
@@ -141,6 +146,14 @@ struct TunedKernel::Impl {
   /// The variant a disk-cache entry names, if it is still in the bundle
   /// with the same configuration; else -1.
   int cachedVariant(const CacheEntry &entry) const;
+  /// The variant `ref` names, if the bundle has it with that configuration;
+  /// else -1.
+  int findVariant(const VariantRef &ref) const;
+  /// The variants of `entry`'s shortlist (read from `file`) that the bundle
+  /// has; says on stderr which ones it lacks.
+  std::vector<int> shortlistOf(const CacheEntry &entry,
+                               const std::string &file,
+                               const int64_t *signature) const;
   /// Loads the code of `variant` if needed; false (with loadError set) if it
   /// cannot be. Call with the device's tuning mutex held.
   bool ensureLoaded(VariantState &variant);

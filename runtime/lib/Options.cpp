@@ -61,6 +61,8 @@ Options Options::fromEnvironment() {
   options.atol = readNumber("TUNA_CHECK_ATOL", options.atol);
   options.rtol = readNumber("TUNA_CHECK_RTOL", options.rtol);
   options.isolate = readFlag("TUNA_ISOLATE", options.isolate);
+  options.prune = readFlag("TUNA_PRUNE", options.prune);
+  options.useShortlists = readFlag("TUNA_SHORTLISTS", options.useShortlists);
   if (const char *worker = std::getenv("TUNA_WORKER"))
     options.workerPath = worker;
   options.tuneTimeoutMs =

@@ -18,6 +18,7 @@
 #include "KernelImpl.h"
 #include "Scratch.h"
 #include "tuna/runtime/Cache.h"
+#include "tuna/runtime/Prune.h"
 
 #include <algorithm>
 #include <chrono>
@@ -80,7 +81,8 @@ public:
   }
 
   /// Decides; `persisted` is what the disk cache remembers: its pick, or
-  /// -1, and the variants that failed before (never run again). Loads only
+  /// -1, the variants that failed before (never run again), and a
+  /// shortlist (then only its candidates are tuned, unpruned). Loads only
   /// the code the decision needs: the cache's pick, or the default when
   /// nothing is measured, or every candidate when tuning. Without `tune`,
   /// nothing is measured and nothing printed.
@@ -95,15 +97,15 @@ public:
           result.status = CandidateStatus::Failed;
           result.reason = "failed in an earlier tuning: " + reason;
         }
-    std::vector<int> candidates;
-    for (const CandidateResult &result : report.candidates)
-      if (result.status == CandidateStatus::NotTimed)
-        candidates.push_back(result.variant);
+    std::vector<int> candidates = currentCandidates();
     if (candidates.empty())
       throw Error(ErrorCode::Unsupported, noCandidateMessage());
     bool measure = tune && options.mode != TuneMode::Off &&
                    candidates.size() > 1 && !noWork;
-    int fallback = isCandidate(kernel.spec.defaultVariant)
+    bool shortlisted = measure && !persisted.shortlist.empty() &&
+                       restrictToShortlist(persisted.shortlist, candidates);
+    measure = measure && candidates.size() > 1;
+    int fallback = !shortlisted && isCandidate(kernel.spec.defaultVariant)
                        ? kernel.spec.defaultVariant
                        : candidates.front();
     if (cached >= 0 && isCandidate(cached) && admit(cached)) {
@@ -115,20 +117,23 @@ public:
                      "tuna: %s: not using the tuning cache's pick '%s': %s\n",
                      where().c_str(), report.candidates[cached].name.c_str(),
                      report.candidates[cached].reason.c_str());
-      bool search = measure && options.useSearch;
+      bool search = measure && options.useSearch && !shortlisted;
       if (!measure && admit(fallback)) {
         report.chosen = fallback;
       } else if (search) {
         // Loads and times only what the search visits.
+        candidates = prune(candidates);
         kernel.searchCandidates(stream, args, count, keyValues,
                                 report.signature.data(), candidates, report);
       } else {
         candidates = admitAll(candidates);
         if (candidates.empty())
           throw Error(ErrorCode::Unsupported, noCandidateMessage());
+        if (!shortlisted)
+          candidates = prune(candidates);
         measure = measure && candidates.size() > 1;
         if (!measure)
-          report.chosen = isCandidate(kernel.spec.defaultVariant)
+          report.chosen = !shortlisted && isCandidate(kernel.spec.defaultVariant)
                               ? kernel.spec.defaultVariant
                               : candidates.front();
       }
@@ -153,6 +158,11 @@ public:
   TuningReport measureOnly(const std::vector<int> &variants) {
     Clock::time_point start = Clock::now();
     classify();
+    if (variants.empty()) {
+      prune(currentCandidates());
+      report.wallMs = msSince(start);
+      return std::move(report);
+    }
     std::vector<int> wanted;
     for (int v : variants)
       if (v >= 0 && v < static_cast<int>(dims.size()) && isCandidate(v) &&
@@ -185,6 +195,92 @@ private:
     return report.candidates[variant].status == CandidateStatus::NotTimed;
   }
 
+  std::vector<int> currentCandidates() const {
+    std::vector<int> candidates;
+    for (const CandidateResult &result : report.candidates)
+      if (result.status == CandidateStatus::NotTimed)
+        candidates.push_back(result.variant);
+    return candidates;
+  }
+
+  /// Keeps the candidates that `shortlist` names, in its order; the others
+  /// stay untimed ("not on the shortlist"). False, leaving `candidates` as
+  /// they are, when none of the shortlist can run here.
+  bool restrictToShortlist(const std::vector<int> &shortlist,
+                           std::vector<int> &candidates) {
+    std::vector<int> listed;
+    for (int v : shortlist)
+      if (isCandidate(v))
+        listed.push_back(v);
+    if (listed.empty()) {
+      std::fprintf(stderr,
+                   "tuna: %s: no variant of the shortlist can run for these "
+                   "key values; timing every candidate\n",
+                   where().c_str());
+      return false;
+    }
+    for (int v : candidates)
+      if (std::find(listed.begin(), listed.end(), v) == listed.end())
+        report.candidates[v].reason = "not on the shortlist";
+    candidates = std::move(listed);
+    return true;
+  }
+
+  /// Judges `candidates` with the static model (Prune.h) when
+  /// Options::prune is on: marks those it drops Pruned and returns the
+  /// others, best estimate first. Uses the loaded function's figures where
+  /// the variant is loaded, else the compiler's (the bundle's resources),
+  /// so that it loads nothing. Keeps every candidate if it would drop all.
+  std::vector<int> prune(const std::vector<int> &candidates) {
+    if (!options.prune || candidates.size() < 2)
+      return candidates;
+    std::vector<StaticFacts> facts;
+    for (int v : candidates)
+      facts.push_back(staticFacts(v));
+    std::vector<PruneVerdict> verdicts =
+        judgeCandidates(backend.info(), facts, options.pruneSlowerThan);
+    std::vector<int> kept;
+    for (const PruneVerdict &verdict : verdicts)
+      if (verdict.dropped.empty())
+        kept.push_back(verdict.variant);
+    if (kept.empty())
+      return candidates;
+    for (const PruneVerdict &verdict : verdicts)
+      if (!verdict.dropped.empty()) {
+        report.candidates[verdict.variant].status = CandidateStatus::Pruned;
+        report.candidates[verdict.variant].reason = verdict.dropped;
+      }
+    return kept;
+  }
+
+  StaticFacts staticFacts(int v) {
+    const VariantState &variant = kernel.variants[v];
+    StaticFacts facts;
+    facts.variant = v;
+    facts.dims = dims[v];
+    const Resources &compiled = variant.spec->code[variant.code].resources;
+    facts.spillBytes = compiled.spillBytes;
+    if (!variant.function) {
+      facts.registers = compiled.registers;
+      facts.localBytes = compiled.localBytes;
+      facts.staticSharedBytes = compiled.sharedBytes;
+      return facts;
+    }
+    facts.registers = variant.limits.registers;
+    facts.localBytes = variant.limits.localBytes;
+    facts.staticSharedBytes = variant.limits.staticSharedBytes;
+    try {
+      facts.residentBlocks =
+          backend.residentBlocksPerMultiprocessor(variant.function, dims[v]);
+    } catch (const Error &e) {
+      // The model computes occupancy itself; the driver's failure is not
+      // the candidate's.
+      if (options.verbose)
+        std::fprintf(stderr, "tuna: %s: %s\n", where().c_str(), e.what());
+    }
+    return facts;
+  }
+
   /// Fills report.candidates from what needs no code: NotTimed for the
   /// variants whose constraints hold and that have code for the device,
   /// else why not.
@@ -200,7 +296,10 @@ private:
       if (!result.reason.empty()) {
         result.status = CandidateStatus::Excluded;
       } else if (variant.code < 0) {
-        result.reason = "no code for " + info.platform + " " + info.arch;
+        // A bundle of some planned variants lists the others without code.
+        result.reason = variant.spec->code.empty()
+                            ? "not compiled (the bundle has no code for it)"
+                            : "no code for " + info.platform + " " + info.arch;
         result.status = CandidateStatus::Unrunnable;
       } else {
         result.reason = overLimits(variant, dims[v]);
@@ -593,6 +692,8 @@ const char *candidateStatusName(CandidateStatus status) {
     return "failed";
   case CandidateStatus::NotTimed:
     return "not timed";
+  case CandidateStatus::Pruned:
+    return "pruned";
   }
   return "?";
 }
@@ -609,25 +710,60 @@ const char *decisionSourceName(DecisionSource source) {
   return "?";
 }
 
-int TunedKernel::Impl::cachedVariant(const CacheEntry &entry) const {
+int TunedKernel::Impl::findVariant(const VariantRef &ref) const {
   // The bundle may have changed under the same source hash (other compile
-  // options): trust an entry only if the variant still has its config. The
+  // options): trust a name only if the variant still has its config. The
   // file may list the parameters in any order.
   auto sorted = [](std::vector<std::pair<std::string, int64_t>> config) {
     std::sort(config.begin(), config.end());
     return config;
   };
-  auto wanted = sorted(entry.config);
+  auto wanted = sorted(ref.config);
   for (size_t v = 0; v < spec.variants.size(); ++v)
-    if (spec.variants[v].name == entry.variant &&
+    if (spec.variants[v].name == ref.variant &&
         sorted(spec.variants[v].config) == wanted)
       return static_cast<int>(v);
-  if (module.options.verbose)
+  return -1;
+}
+
+int TunedKernel::Impl::cachedVariant(const CacheEntry &entry) const {
+  int variant = findVariant({entry.variant, entry.config});
+  if (variant < 0 && module.options.verbose)
     std::fprintf(stderr,
                  "tuna: %s: ignoring the tuning cache's entry: the bundle has "
                  "no variant '%s' with its configuration\n",
                  describe().c_str(), entry.variant.c_str());
-  return -1;
+  return variant;
+}
+
+std::vector<int> TunedKernel::Impl::shortlistOf(const CacheEntry &entry,
+                                                const std::string &file,
+                                                const int64_t *signature) const {
+  std::vector<int> variants;
+  std::string missing;
+  for (const VariantRef &ref : entry.shortlist) {
+    int v = findVariant(ref);
+    if (v >= 0) {
+      variants.push_back(v);
+      continue;
+    }
+    std::string config;
+    for (const auto &[name, value] : ref.config)
+      config += (config.empty() ? "" : ", ") + name + "=" +
+                std::to_string(value);
+    missing += (missing.empty() ? "'" : ", '") + ref.variant + "' (" +
+               config + ")";
+  }
+  if (!missing.empty())
+    std::fprintf(stderr,
+                 "tuna: %s for %s: the shortlist in %s names variants that "
+                 "the bundle does not have (with that configuration): %s; %s\n",
+                 describe().c_str(),
+                 formatSignature(signature, spec.key.size()).c_str(),
+                 file.c_str(), missing.c_str(),
+                 variants.empty() ? "tuning every candidate"
+                                  : "timing the others");
+  return variants;
 }
 
 TunedKernel::Impl::Persisted
@@ -645,17 +781,28 @@ TunedKernel::Impl::persisted(const int64_t *signature, bool wait) const {
                   spec.sourceHash,
                   std::vector<int64_t>(signature, signature + spec.key.size())};
   std::optional<CacheEntry> entry;
-  if (!options.cacheDir.empty())
-    entry = TuningCache::inDirectory(options.cacheDir)
-                .lookup(key, options.versionCheck, wait);
-  for (size_t d = 0; !entry && d < options.databases.size(); ++d)
+  std::string file;
+  if (!options.cacheDir.empty()) {
+    TuningCache cache = TuningCache::inDirectory(options.cacheDir);
+    entry = cache.lookup(key, options.versionCheck, wait);
+    file = cache.path();
+  }
+  for (size_t d = 0; !entry && d < options.databases.size(); ++d) {
     entry = TuningCache(options.databases[d])
                 .lookup(key, options.versionCheck, wait);
+    file = options.databases[d];
+  }
   if (!entry)
     return result;
   result.failed = entry->failed;
-  if (options.mode == TuneMode::On)
-    result.variant = cachedVariant(*entry);
+  if (options.mode != TuneMode::On)
+    return result;
+  if (options.useShortlists && !entry->shortlist.empty()) {
+    result.shortlist = shortlistOf(*entry, file, signature);
+    if (!result.shortlist.empty())
+      return result;
+  }
+  result.variant = cachedVariant(*entry);
   return result;
 }
 
@@ -695,10 +842,13 @@ int TunedKernel::Impl::pickDuringCapture(StreamHandle stream,
                                          const ArgValue *args, size_t count,
                                          const int64_t *keyValues,
                                          const int64_t *signature) {
+  Persisted known = persisted(signature, /*wait=*/false);
+  // A shortlist is not timed now: its first variant is the tuned pick.
+  if (known.variant < 0 && !known.shortlist.empty())
+    known.variant = known.shortlist.front();
   TuningReport report =
       Tuner(*this, module.options, stream, args, count, keyValues, signature)
-          .run(persisted(signature, /*wait=*/false),
-               /*tune=*/false);
+          .run(known, /*tune=*/false);
   if (module.options.verbose && !captureNoticed) {
     captureNoticed = true;
     std::fprintf(

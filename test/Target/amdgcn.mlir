@@ -1,7 +1,7 @@
 // REQUIRES: rocm-bitcode
 // RUN: tuna-compile %s --target=amdgcn:gfx942 -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=ASM --input-file=%t/scale__v0.gfx942.s
-// RUN: od -A n -t x1 -N 4 %t/scale__v0.gfx942.hsaco | FileCheck %s --check-prefix=ELF
+// RUN: FileCheck %s --check-prefix=ASM --input-file=%t/scale.block=64.gfx942.s
+// RUN: od -A n -t x1 -N 4 %t/scale.block=64.gfx942.hsaco | FileCheck %s --check-prefix=ELF
 // RUN: not tuna-compile %s --target=amdgcn:gfx942 --rocm-bitcode=%t/none -o %t.bad.tuna 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOBITCODE
 
@@ -34,13 +34,13 @@ module attributes {gpu.container_module} {
   }
 }
 
-// CHECK:      kernel scale: 2 variants, default scale__v1
-// CHECK-NEXT:   scale__v0  block=64   amdgcn:gfx942: hsaco {{[0-9]+}} B amdgcn-asm {{[0-9]+}} B regs {{[0-9]+}} spill 0 B
-// CHECK-NEXT:   scale__v1  block=256  amdgcn:gfx942: hsaco {{[0-9]+}} B amdgcn-asm {{[0-9]+}} B regs {{[0-9]+}} spill 0 B
+// CHECK:      kernel scale: 2 variants, default [[DEFAULT:scale__v[0-9]+]]
+// CHECK-NEXT: {{scale__v[0-9]+}} block=64   amdgcn:gfx942: hsaco {{[0-9]+}} B amdgcn-asm {{[0-9]+}} B regs {{[0-9]+}} spill 0 B
+// CHECK-NEXT: [[DEFAULT]] block=256  amdgcn:gfx942: hsaco {{[0-9]+}} B amdgcn-asm {{[0-9]+}} B regs {{[0-9]+}} spill 0 B
 // CHECK-NEXT: compiled amdgcn:gfx942: 2 variants in
 
 // ASM: .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
-// ASM: scale__v0:
+// ASM: {{^}}scale__v{{[0-9]+}}:
 // ASM: s_endpgm
 
 // ELF: 7f 45 4c 46

@@ -1,6 +1,6 @@
 // REQUIRES: ptxas
 // RUN: tuna-compile %s --target=nvptx:sm_90 --ptxas=%ptxas -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: od -A n -t x1 -N 4 %t/stage__v0.sm_90.cubin | FileCheck %s --check-prefix=ELF
+// RUN: od -A n -t x1 -N 4 %t/stage.block=128.sm_90.cubin | FileCheck %s --check-prefix=ELF
 // RUN: not tuna-compile %s --target=nvptx:sm_90 --ptxas=%t/missing-ptxas -o %t.bad.tuna 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOPTXAS
 
@@ -26,9 +26,9 @@ module attributes {gpu.container_module} {
   }
 }
 
-// CHECK:      kernel stage: 2 variants, default stage__v0
-// CHECK-NEXT:   stage__v0  block=128  nvptx:sm_90: cubin {{[0-9]+}} B ptx {{[0-9]+}} B regs {{[1-9][0-9]*}} spill 0 B
-// CHECK-NEXT:   stage__v1  block=256  nvptx:sm_90: cubin {{[0-9]+}} B ptx {{[0-9]+}} B regs {{[1-9][0-9]*}} spill 0 B
+// CHECK:      kernel stage: 2 variants, default [[DEFAULT:stage__v[0-9]+]]
+// CHECK-NEXT: [[DEFAULT]] block=128  nvptx:sm_90: cubin {{[0-9]+}} B ptx {{[0-9]+}} B regs {{[1-9][0-9]*}} spill 0 B
+// CHECK-NEXT: {{stage__v[0-9]+}} block=256  nvptx:sm_90: cubin {{[0-9]+}} B ptx {{[0-9]+}} B regs {{[1-9][0-9]*}} spill 0 B
 // CHECK-NEXT: compiled nvptx:sm_90: 2 variants in
 // CHECK-NEXT: wrote {{.*}}: 1 kernel, 2 variants, 4 objects
 

@@ -1,8 +1,8 @@
 // RUN: tuna-compile %s --target=nvptx:sm_80 --no-ptxas -o %t.sm80.tuna --emit-dir=%t.sm80 | FileCheck %s --check-prefix=SUMMARY
-// RUN: FileCheck %s --check-prefixes=PTX,SM80 --input-file=%t.sm80/scale__v0.sm_80.ptx
+// RUN: FileCheck %s --check-prefixes=PTX,SM80 --input-file=%t.sm80/scale.block=64.sm_80.ptx
 // RUN: tuna-compile %s --target=nvptx:sm_90 --no-ptxas -o %t.sm90.tuna --emit-dir=%t.sm90
-// RUN: FileCheck %s --check-prefixes=PTX,SM90 --input-file=%t.sm90/scale__v0.sm_90.ptx
-// RUN: FileCheck %s --check-prefix=PTX128 --input-file=%t.sm90/scale__v1.sm_90.ptx
+// RUN: FileCheck %s --check-prefixes=PTX,SM90 --input-file=%t.sm90/scale.block=64.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=PTX128 --input-file=%t.sm90/scale.block=128.sm_90.ptx
 
 // PTX for every variant, one module each; without ptxas no cubin.
 
@@ -32,9 +32,9 @@ module attributes {gpu.container_module} {
   }
 }
 
-// SUMMARY:      kernel scale: 2 variants, default scale__v1
-// SUMMARY-NEXT:   scale__v0  block=64   nvptx:sm_80: ptx {{[0-9]+}} B{{$}}
-// SUMMARY-NEXT:   scale__v1  block=128  nvptx:sm_80: ptx {{[0-9]+}} B{{$}}
+// SUMMARY:      kernel scale: 2 variants, default [[DEFAULT:scale__v[0-9]+]]
+// SUMMARY-NEXT: {{scale__v[0-9]+}} block=64   nvptx:sm_80: ptx {{[0-9]+}} B{{$}}
+// SUMMARY-NEXT: [[DEFAULT]] block=128  nvptx:sm_80: ptx {{[0-9]+}} B{{$}}
 // SUMMARY-NEXT: compiled nvptx:sm_80: 2 variants in {{[0-9.]+}} s
 // SUMMARY-NEXT: wrote {{.*}}: 1 kernel, 2 variants, 2 objects, {{[0-9]+}} B in
 
@@ -42,12 +42,12 @@ module attributes {gpu.container_module} {
 // SM90:        .target sm_90
 // PTX:         .address_size 64
 // Two memrefs (allocated, aligned, offset, size, stride), a float, an index.
-// PTX:         .entry scale__v0(
-// PTX-COUNT-11:  .param .{{.*}} scale__v0_param_{{[0-9]+}},
-// PTX-NEXT:      .param .u64 scale__v0_param_11{{$}}
+// PTX:         .entry [[ENTRY:scale__v[0-9]+]](
+// PTX-COUNT-11:  .param .{{.*}} [[ENTRY]]_param_{{[0-9]+}},
+// PTX-NEXT:      .param .u64 [[ENTRY]]_param_11{{$}}
 // PTX-NEXT:    )
 // PTX-NEXT:    .maxntid 64, 1, 1
 // PTX:         ret;
 
-// PTX128:      .entry scale__v1(
+// PTX128:      .entry scale__v{{[0-9]+}}(
 // PTX128:      .maxntid 128, 1, 1

@@ -47,26 +47,25 @@ std::string parseError(llvm::StringRef spec) {
   return llvm::toString(target.takeError());
 }
 
+/// `spec` parses to `kind`, `chip` and `features` and prints back as itself.
+void expectTarget(llvm::StringRef spec, Target::Kind kind,
+                  llvm::StringRef chip, llvm::StringRef features) {
+  Target target = parseOk(spec);
+  EXPECT_EQ(target.kind, kind) << spec.str();
+  EXPECT_EQ(target.chip, chip) << spec.str();
+  EXPECT_EQ(target.features, features) << spec.str();
+  EXPECT_EQ(target.str(), spec) << spec.str();
+}
+
 TEST(TargetParse, Nvptx) {
-  Target target = parseOk("nvptx:sm_90");
-  EXPECT_EQ(target.kind, Target::Kind::NVPTX);
-  EXPECT_EQ(target.chip, "sm_90");
-  EXPECT_EQ(target.features, "+ptx80");
-  EXPECT_EQ(target.str(), "nvptx:sm_90");
+  expectTarget("nvptx:sm_90", Target::Kind::NVPTX, "sm_90", "+ptx80");
   EXPECT_EQ(parseOk("nvptx:sm_90a").chip, "sm_90a");
   EXPECT_EQ(parseOk("nvptx:sm_75").chip, "sm_75");
 }
 
 TEST(TargetParse, AmdgcnAndHost) {
-  Target amd = parseOk("amdgcn:gfx942");
-  EXPECT_EQ(amd.kind, Target::Kind::AMDGCN);
-  EXPECT_EQ(amd.chip, "gfx942");
-  EXPECT_EQ(amd.features, "");
-  EXPECT_EQ(amd.str(), "amdgcn:gfx942");
-  Target host = parseOk("host");
-  EXPECT_EQ(host.kind, Target::Kind::Host);
-  EXPECT_EQ(host.chip, "");
-  EXPECT_EQ(host.str(), "host");
+  expectTarget("amdgcn:gfx942", Target::Kind::AMDGCN, "gfx942", "");
+  expectTarget("host", Target::Kind::Host, "", "");
 }
 
 TEST(TargetParse, Rejects) {
@@ -213,6 +212,32 @@ TEST_F(AffineExprTest, PostfixOrder) {
 TEST_F(AffineExprTest, RejectsSymbols) {
   AffineMap map = parseMap("(d0)[s0] -> (d0 + s0)");
   EXPECT_EQ(mlir::tuna::compileAffineExpr(map.getResult(0)), std::nullopt);
+}
+
+//===----------------------------------------------------------------------===//
+// serializeBundle
+//===----------------------------------------------------------------------===//
+
+// The compiler is built without exceptions: a bundle the runtime rejects is
+// an llvm::Error carrying the runtime's message, not an exception.
+TEST(SerializeBundle, ReportsAnInvalidBundleAsAnError) {
+  ::tuna::Bundle bundle;
+  ::tuna::Kernel kernel;
+  kernel.name = "k";
+  kernel.defaultVariant = 1;
+  bundle.kernels.push_back(kernel);
+  llvm::Expected<std::string> bytes = mlir::tuna::serializeBundle(bundle);
+  ASSERT_FALSE(bytes);
+  std::string message = llvm::toString(bytes.takeError());
+  EXPECT_NE(message.find("<compiled bundle>"), std::string::npos) << message;
+  EXPECT_NE(message.find("kernel 'k'"), std::string::npos) << message;
+}
+
+TEST(SerializeBundle, WritesAValidBundle) {
+  llvm::Expected<std::string> bytes =
+      mlir::tuna::serializeBundle(::tuna::Bundle());
+  ASSERT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
+  EXPECT_EQ(bytes->substr(0, 4), "TUNA");
 }
 
 } // namespace

@@ -42,7 +42,7 @@ const fs::path &workDirectory() {
 bool sameEntry(const tuna::CacheEntry &a, const tuna::CacheEntry &b) {
   return a.key == b.key && a.variant == b.variant && a.config == b.config &&
          a.tuningMs == b.tuningMs && a.candidateMs == b.candidateMs &&
-         a.failed == b.failed && a.time == b.time;
+         a.failed == b.failed && a.time == b.time && a.shortlist == b.shortlist;
 }
 
 bool sameEntries(const std::vector<tuna::CacheEntry> &a,

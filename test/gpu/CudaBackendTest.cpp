@@ -8,8 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GpuTest.h"
 #include "ScaleBundle.h"
 
+#include "tuna/runtime/Cache.h"
+#include "tuna/runtime/Prune.h"
 #include "tuna/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -23,36 +26,20 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 using namespace tuna;
 
 namespace {
 
-/// The device and the PTX, or the reason the tests cannot run.
-struct Setup {
-  std::string skip;
-  std::string ptx;
-  std::unique_ptr<Device> device;
-};
-
-const Setup &setup() {
-  static const Setup s = [] {
-    Setup s;
-    try {
-      s.device = std::make_unique<Device>(Device::cuda(0));
-      s.ptx = gpu::readScalePtx();
-    } catch (const Error &e) {
-      s.skip = e.what();
-    }
+const gpu::PtxSetup &setup() {
+  static const gpu::PtxSetup s = [] {
+    gpu::PtxSetup s;
+    gpu::openDeviceAndPtx(s);
     return s;
   }();
   return s;
 }
-
-#define REQUIRE_GPU()                                                          \
-  do {                                                                         \
-    if (!setup().skip.empty())                                                 \
-      GTEST_SKIP() << setup().skip;                                            \
-  } while (0)
 
 Backend &backend() { return setup().device->backend(); }
 
@@ -63,19 +50,6 @@ Object ptxObject(std::string text) {
   object.data = std::move(text);
   return object;
 }
-
-/// Device memory that frees itself.
-class Buffer {
-public:
-  explicit Buffer(size_t bytes) : ptr(backend().allocate(bytes)) {}
-  ~Buffer() { backend().deallocate(ptr); }
-  Buffer(const Buffer &) = delete;
-  Buffer &operator=(const Buffer &) = delete;
-  float *data() const { return static_cast<float *>(ptr); }
-
-private:
-  void *ptr;
-};
 
 /// A loaded module that unloads itself.
 class LoadedPtx {
@@ -93,37 +67,13 @@ private:
   ModuleHandle handle;
 };
 
-/// Fresh random x and a NaN-poisoned y, on the host and the device.
-struct Vectors {
-  explicit Vectors(int64_t n)
-      : n(n), x(n), y(n, std::numeric_limits<float>::quiet_NaN()),
-        dx(n * sizeof(float)), dy(n * sizeof(float)) {
-    std::mt19937 rng(std::random_device{}());
-    std::uniform_real_distribution<float> dist(-100.0f, 100.0f);
-    for (float &v : x)
-      v = dist(rng);
-    backend().copy(dx.data(), x.data(), bytes(), CopyKind::HostToDevice,
-                   nullptr);
-    backend().copy(dy.data(), y.data(), bytes(), CopyKind::HostToDevice,
-                   nullptr);
-  }
-  size_t bytes() const { return n * sizeof(float); }
-
-  /// Elements of y (read back from the device) other than s * x, NaN
-  /// (never written) included.
+/// Scale inputs on the test's device; wrong() waits for the device first.
+struct Vectors : gpu::ScaleVectors {
+  explicit Vectors(int64_t n) : ScaleVectors(backend(), n) {}
   int64_t wrong(float s) {
     backend().synchronize(nullptr);
-    backend().copy(y.data(), dy.data(), bytes(), CopyKind::DeviceToHost,
-                   nullptr);
-    int64_t count = 0;
-    for (int64_t i = 0; i < n; ++i)
-      count += !(y[i] == s * x[i]);
-    return count;
+    return ScaleVectors::wrong(s);
   }
-
-  int64_t n;
-  std::vector<float> x, y;
-  Buffer dx, dy;
 };
 
 /// Launches one variant directly, with the lowered parameter array of the
@@ -164,6 +114,7 @@ TEST(CudaBackendTest, ReportsTheDevice) {
   EXPECT_GE(info.maxThreadsPerBlock, 1024);
   EXPECT_GE(info.maxSharedBytesPerBlock, 48 * 1024);
   EXPECT_GT(info.multiProcessors, 0);
+  EXPECT_EQ(info.warpSize, 32);
 }
 
 TEST(CudaBackendTest, ChoosesCubinForItsChipElsePtxNoNewerThanTheDevice) {
@@ -247,7 +198,7 @@ TEST(CudaBackendTest, StaticSharedMemoryCountsTowardsTheOptIn) {
   LoadedPtx module(ptx);
   FunctionHandle function = module.function("static_and_dynamic");
   ASSERT_EQ(backend().functionLimits(function).staticSharedBytes, 1024);
-  Buffer out(sizeof(float));
+  gpu::DeviceBuffer out(backend(), sizeof(float));
   void *outPtr = out.data();
   void *params[] = {&outPtr};
   LaunchDims dims;
@@ -539,4 +490,83 @@ TEST(CudaBackendTest, FirstCallCostOfIsolatedTuning) {
                 worker.chosenName.c_str());
     EXPECT_EQ(worker.source, DecisionSource::Tuned);
   }
+}
+
+TEST(CudaBackendTest, ShortlistedFirstCallTimesOnlyTheShortlist) {
+  REQUIRE_GPU();
+  // tuna-tune -o's part: an exhaustive decision at n = 2^20, its shortlist
+  // of 4 in a database. Then an application's first call at another n of
+  // the bucket times those 4 only. Prints both wall times.
+  Bundle bundle = gpu::makeScaleBundle(setup().ptx);
+  const size_t k = 4;
+  TuningReport exhaustive;
+  double exhaustiveMs = firstCallMs(bundle, Options(), 1 << 20, exhaustive);
+  ASSERT_EQ(exhaustive.source, DecisionSource::Tuned);
+  CacheEntry entry =
+      makeCacheEntry(setup().device->info(), bundle.kernels[0], exhaustive, k);
+  ASSERT_EQ(entry.shortlist.size(), k) << "fewer than 4 measured candidates";
+  char dir[] = "/tmp/tuna-gpu-shortlist-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  std::string database = std::string(dir) + "/db.json";
+  writeCacheFile(database, {entry});
+
+  Options options;
+  options.databases = {database};
+  TuningReport first;
+  double firstMs = firstCallMs(bundle, options, (1 << 20) - 5, first);
+  std::remove(database.c_str());
+  ::rmdir(dir);
+  EXPECT_EQ(first.source, DecisionSource::Tuned);
+  EXPECT_EQ(first.signature, exhaustive.signature);
+  size_t timed = 0;
+  for (const CandidateResult &c : first.candidates) {
+    bool listed = std::any_of(
+        entry.shortlist.begin(), entry.shortlist.end(),
+        [&](const VariantRef &ref) { return ref.variant == c.name; });
+    if (listed) {
+      ++timed;
+      EXPECT_TRUE(c.status == CandidateStatus::Measured ||
+                  c.status == CandidateStatus::Eliminated)
+          << c.name << ": " << candidateStatusName(c.status) << " "
+          << c.reason;
+    } else {
+      EXPECT_EQ(c.status, CandidateStatus::NotTimed) << c.name;
+      EXPECT_EQ(c.reason, "not on the shortlist") << c.name;
+    }
+  }
+  EXPECT_EQ(timed, k);
+  std::printf("first call at n = 2^20 - 5: %zu of %zu candidates timed "
+              "(shortlist) in %.1f ms (tuning %.1f ms), pick %s; every "
+              "candidate at n = 2^20: %.1f ms (tuning %.1f ms), pick %s\n",
+              timed, first.candidates.size(), firstMs, first.wallMs,
+              first.chosenName.c_str(), exhaustiveMs, exhaustive.wallMs,
+              exhaustive.chosenName.c_str());
+}
+
+TEST(CudaBackendTest, PruningFiguresComeFromTheDriver) {
+  REQUIRE_GPU();
+  const DeviceInfo &info = backend().info();
+  EXPECT_GT(info.maxThreadsPerMultiprocessor, 0);
+  EXPECT_GT(info.maxBlocksPerMultiprocessor, 0);
+  EXPECT_GT(info.registersPerMultiprocessor, 0);
+  EXPECT_GT(info.sharedBytesPerMultiprocessor, 0);
+  LoadedPtx ptx(setup().ptx);
+  FunctionHandle function = ptx.function("scale_b256_e1");
+  FunctionLimits limits = backend().functionLimits(function);
+  EXPECT_GT(limits.registers, 0);
+  EXPECT_EQ(limits.localBytes, 0) << "scale spills nothing";
+  LaunchDims dims;
+  dims.grid[0] = 1024;
+  dims.block[0] = 256;
+  int driver = backend().residentBlocksPerMultiprocessor(function, dims);
+  StaticFacts facts;
+  facts.dims = dims;
+  facts.registers = limits.registers;
+  facts.staticSharedBytes = limits.staticSharedBytes;
+  int model = residentBlocks(info, facts);
+  std::printf("scale_b256_e1: %d registers, resident blocks per SM: driver "
+              "%d, model %d\n",
+              limits.registers, driver, model);
+  EXPECT_GT(driver, 0);
+  EXPECT_EQ(model, driver) << "the model's occupancy differs from the driver's";
 }

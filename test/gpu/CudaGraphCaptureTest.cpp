@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GpuTest.h"
 #include "ScaleBundle.h"
 
 #include "tuna/runtime/Runtime.h"
@@ -57,23 +58,16 @@ struct GraphDriver {
 };
 
 /// The device, the PTX and the driver, or the reason the tests cannot run.
-struct Setup {
-  std::string skip;
-  std::string ptx;
-  std::unique_ptr<Device> device;
+struct Setup : gpu::PtxSetup {
   GraphDriver cu;
 };
 
 const Setup &setup() {
   static const Setup s = [] {
     Setup s;
-    try {
-      s.device = std::make_unique<Device>(Device::cuda(0));
-      s.ptx = gpu::readScalePtx();
-    } catch (const Error &e) {
-      s.skip = e.what();
+    gpu::openDeviceAndPtx(s);
+    if (!s.skip.empty())
       return s;
-    }
     void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
 #define TUNA_TEST_RESOLVE(name)                                                \
   s.cu.name = reinterpret_cast<decltype(s.cu.name)>(                           \
@@ -92,12 +86,6 @@ const Setup &setup() {
   return s;
 }
 
-#define REQUIRE_GPU()                                                          \
-  do {                                                                         \
-    if (!setup().skip.empty())                                                 \
-      GTEST_SKIP() << setup().skip;                                            \
-  } while (0)
-
 const GraphDriver &cu() { return setup().cu; }
 Backend &backend() { return setup().device->backend(); }
 
@@ -110,53 +98,13 @@ Backend &backend() { return setup().device->backend(); }
     EXPECT_EQ(result_, CUDA_SUCCESS) << #call << ": " << name_;                \
   } while (0)
 
-/// Device memory that frees itself.
-class Buffer {
-public:
-  explicit Buffer(size_t bytes) : ptr(backend().allocate(bytes)) {}
-  ~Buffer() { backend().deallocate(ptr); }
-  Buffer(const Buffer &) = delete;
-  Buffer &operator=(const Buffer &) = delete;
-  float *data() const { return static_cast<float *>(ptr); }
-
-private:
-  void *ptr;
-};
-
-/// Fresh random x and a NaN-poisoned y, on the host and the device.
-struct Vectors {
-  explicit Vectors(int64_t n)
-      : n(n), x(n), y(n, std::numeric_limits<float>::quiet_NaN()),
-        dx(n * sizeof(float)), dy(n * sizeof(float)) {
-    std::mt19937 rng(std::random_device{}());
-    std::uniform_real_distribution<float> dist(-100.0f, 100.0f);
-    for (float &v : x)
-      v = dist(rng);
-    backend().copy(dx.data(), x.data(), bytes(), CopyKind::HostToDevice,
-                   nullptr);
-    backend().copy(dy.data(), y.data(), bytes(), CopyKind::HostToDevice,
-                   nullptr);
-  }
-  size_t bytes() const { return n * sizeof(float); }
+/// Scale inputs on the test's device, launched through a TunedKernel.
+struct Vectors : gpu::ScaleVectors {
+  explicit Vectors(int64_t n) : ScaleVectors(backend(), n) {}
 
   void launch(TunedKernel &kernel, CUstream stream, float s) {
     kernel.launch(stream, memref(dx.data(), {n}), memref(dy.data(), {n}), s, n);
   }
-
-  /// Elements of y other than s * x, NaN (never written) included; call
-  /// once the stream's work is done.
-  int64_t wrong(float s) {
-    backend().copy(y.data(), dy.data(), bytes(), CopyKind::DeviceToHost,
-                   nullptr);
-    int64_t count = 0;
-    for (int64_t i = 0; i < n; ++i)
-      count += !(y[i] == s * x[i]);
-    return count;
-  }
-
-  int64_t n;
-  std::vector<float> x, y;
-  Buffer dx, dy;
 };
 
 Module scaleModule() {

@@ -5,17 +5,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GpuTest.h"
+
 #include "tuna/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdlib>
-#include <limits>
-#include <random>
 #include <vector>
 
 using namespace tuna;
+using namespace tuna::gpu;
 
 namespace {
 
@@ -46,44 +46,6 @@ Setup &setup() {
   return s;
 }
 
-#define REQUIRE_GPU()                                                          \
-  do {                                                                         \
-    if (!setup().skip.empty())                                                 \
-      GTEST_SKIP() << setup().skip;                                            \
-  } while (0)
-
-/// Device memory that frees itself.
-struct Buffer {
-  Backend &backend;
-  void *ptr;
-  Buffer(Backend &b, size_t bytes) : backend(b), ptr(b.allocate(bytes)) {}
-  ~Buffer() { backend.deallocate(ptr); }
-};
-
-/// Runs scale on n elements and returns the largest error against s * x.
-double runScale(Module &module, int64_t n, float s) {
-  Backend &backend = module.device().backend();
-  std::mt19937 rng(std::random_device{}());
-  std::uniform_real_distribution<float> dist(-100.0f, 100.0f);
-  std::vector<float> x(n), y(n, std::numeric_limits<float>::quiet_NaN());
-  for (float &v : x)
-    v = dist(rng);
-  Buffer dx(backend, n * sizeof(float)), dy(backend, n * sizeof(float));
-  backend.copy(dx.ptr, x.data(), n * sizeof(float), CopyKind::HostToDevice,
-               nullptr);
-  backend.copy(dy.ptr, y.data(), n * sizeof(float), CopyKind::HostToDevice,
-               nullptr);
-  module.kernel("scale").launch(
-      nullptr, memref(static_cast<float *>(dx.ptr), {n}),
-      memref(static_cast<float *>(dy.ptr), {n}), s, n);
-  backend.synchronize(nullptr);
-  backend.copy(y.data(), dy.ptr, n * sizeof(float), CopyKind::DeviceToHost,
-               nullptr);
-  double worst = 0;
-  for (int64_t i = 0; i < n; ++i)
-    worst = std::max(worst, std::fabs(double(y[i]) - double(s * x[i])));
-  return worst; // NaN where an element was not written.
-}
 
 } // namespace
 

@@ -218,8 +218,9 @@ TEST_P(HostRowKernels, OnlyTheHostKernelIsCompiled) {
   const tuna::Kernel &kernel = bundle->bundle.kernels[0];
   EXPECT_EQ(kernel.name, GetParam().kernel);
   EXPECT_EQ(kernel.variants.size(), 9u);
-  EXPECT_EQ(kernel.variants[kernel.defaultVariant].name,
-            std::string(GetParam().kernel) + "__v4");
+  using Config = std::vector<std::pair<std::string, int64_t>>;
+  EXPECT_EQ(kernel.variants[kernel.defaultVariant].config,
+            (Config{{"vec", 8}, {"unroll", 2}}));
 }
 
 TEST_P(HostRowKernels, TunedResultsMatchTheReference) {

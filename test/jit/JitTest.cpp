@@ -166,7 +166,7 @@ TEST(Jit, UnsetOptionsTakeTunaExpandsDefaults) {
   const CompilerOptions &options = jit.options();
   EXPECT_EQ(options.maxThreadsPerBlock, 1024);
   EXPECT_EQ(options.maxSharedMemory, 49152);
-  EXPECT_EQ(options.maxVariants, 4096);
+  EXPECT_EQ(options.maxVariants, 16384);
   EXPECT_EQ(options.dedupe, true);
   EXPECT_EQ(options.hostCpu, "generic");
 
@@ -547,6 +547,95 @@ TEST(Jit, LazyVariantThatFailsToCompileIsUnrunnable) {
       << report.candidates[1].reason;
 }
 
+/// The synthetic host kernel of 10,000 configurations (y = 2x).
+std::string largeSpaceSource() {
+  return readFile(TUNA_SOURCE_DIR
+                  "/test/Transforms/Inputs/large-space-host.mlir");
+}
+
+TEST(Jit, LazyTenThousandConfigsArePlannedNotInstantiated) {
+  Compiler jit(lazyHostOptions());
+  auto compiled = jit.compile(largeSpaceSource(), "large-space-host.mlir");
+  ASSERT_EQ(compiled->bundle.kernels.size(), 1u);
+  const tuna::Kernel &kernel = compiled->bundle.kernels[0];
+  ASSERT_EQ(kernel.variants.size(), 10000u);
+  EXPECT_EQ(kernel.variants[9999].name, "large__v9999");
+  EXPECT_EQ(compiled->instantiatedVariants(), 0u);
+  EXPECT_EQ(compiled->compiledVariants(), 0u);
+
+  // Two variants asked for: two instantiated and compiled, once each.
+  int first = kernel.variants[42].code.at(0).object;
+  int second = kernel.variants[9000].code.at(0).object;
+  std::vector<std::string> bytes = compiled->objectBytes({first, second});
+  ASSERT_EQ(bytes.size(), 2u);
+  EXPECT_EQ(bytes[0].substr(0, 4), "\x7f" "ELF");
+  compiled->objectBytes({second});
+  EXPECT_EQ(compiled->instantiatedVariants(), 2u);
+  EXPECT_EQ(compiled->compiledVariants(), 2u);
+
+  // An object the plan does not have.
+  try {
+    compiled->objectBytes({10000});
+    ADD_FAILURE() << "no error for object #10000";
+  } catch (const tuna::Error &error) {
+    EXPECT_NE(std::string(error.what()).find("has no object #10000"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(compiled->instantiatedVariants(), 2u);
+}
+
+TEST(Jit, LazySearchInstantiatesOnlyTheVisitedVariants) {
+  Compiler jit(lazyHostOptions());
+  std::string source = largeSpaceSource();
+  tuna::Options options;
+  options.cacheDir.clear();
+  options.minRuns = 1;
+  options.maxRuns = 2;
+  options.useSearch = true;
+  options.search.strategy = "random";
+  options.search.seed = 3;
+  options.search.budgetEvaluations = 6;
+  options.search.retimeMax = 0;
+  options.check = true; // Outputs are compared with the default's.
+  tuna::Module module =
+      jit.load(source, tuna::Device::host(), options, "large-space-host.mlir");
+  tuna::TunedKernel &kernel = module.kernel("large");
+  int64_t n = 5000;
+  std::vector<float> x(n), y(n, std::numeric_limits<float>::quiet_NaN());
+  for (int64_t i = 0; i < n; ++i)
+    x[i] = static_cast<float>(i % 13) - 6.0f;
+  kernel.launch(nullptr, tuna::memref(x.data(), {n}),
+                tuna::memref(y.data(), {n}), n);
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(y[i], 2.0f * x[i]) << "i=" << i;
+
+  // The variants the search visited, and the default (the reference the
+  // outputs are compared with), are the only ones built.
+  tuna::TuningReport report = kernel.reports().at(0);
+  ASSERT_EQ(report.candidates.size(), 10000u);
+  std::set<int> built = {module.bundle().kernels[0].defaultVariant};
+  for (const tuna::CandidateResult &candidate : report.candidates)
+    if (candidate.reason != "not visited by the search")
+      built.insert(candidate.variant);
+  EXPECT_LE(built.size(), 7u);
+  auto compiled = jit.compile(source);
+  EXPECT_EQ(compiled->instantiatedVariants(), built.size());
+  EXPECT_EQ(compiled->compiledVariants(), built.size());
+}
+
+TEST(Jit, LazySpaceOverTheLimitNamesCountAndLimit) {
+  CompilerOptions options = lazyHostOptions();
+  options.maxVariants = 9999;
+  Compiler jit(options);
+  std::vector<Diagnostic> errors = compileErrors(
+      [&] { jit.compile(largeSpaceSource(), "large-space-host.mlir"); });
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(errors[0].message,
+            "kernel 'large' has 10000 configurations, over the limit of 9999 "
+            "(max-variants)");
+}
+
 TEST(Jit, LazyNvptxPlansCubinAndPtxOrPtx) {
   CompilerOptions options;
   options.targets = {"nvptx:sm_90"};
@@ -565,6 +654,36 @@ TEST(Jit, LazyNvptxPlansCubinAndPtxOrPtx) {
   EXPECT_NE(ptx[0].find(compiled->bundle.kernels[0].variants[0].name),
             std::string::npos);
   EXPECT_EQ(compiled->compiledVariants(), 2u);
+}
+
+TEST(Jit, LazyAmdgcnForAHipDevicePlansCodeObjectsItLoads) {
+  // A HIP device (the fake HIP runtime of test/runtime) with a gfx942 whose
+  // target ID has features: the JIT compiles for the processor, and the HIP
+  // backend takes every planned code object.
+  tuna::Device device(tuna::makeHipBackend(0, TUNA_FAKE_HIP_PATH));
+  ASSERT_EQ(device.info().arch, "gfx942:sramecc+:xnack-");
+  CompilerOptions options;
+  options.targets = {tuna::jit::targetFor(device)};
+  EXPECT_EQ(options.targets[0], "amdgcn:gfx942");
+  options.lazy = true;
+  Compiler jit(options);
+  auto compiled = jit.compileFile(TUNA_SOURCE_DIR "/kernels-mlir/scale.mlir");
+  const tuna::Kernel &kernel = compiled->bundle.kernels.at(0);
+  for (const tuna::Variant &variant : kernel.variants) {
+    int code = device.backend().selectCode(compiled->bundle, variant);
+    ASSERT_GE(code, 0) << variant.name;
+    const tuna::Object &object =
+        compiled->bundle.objects[variant.code[code].object];
+    EXPECT_EQ(object.format, "hsaco");
+    EXPECT_EQ(object.target, "amdgcn:gfx942");
+  }
+  EXPECT_EQ(compiled->compiledVariants(), 0u) << "nothing compiled yet";
+  std::vector<std::string> hsaco = compiled->objectBytes(
+      {kernel.variants[0].code[device.backend().selectCode(
+                                   compiled->bundle, kernel.variants[0])]
+           .object});
+  ASSERT_EQ(hsaco.size(), 1u);
+  EXPECT_EQ(hsaco[0].compare(0, 4, "\x7f" "ELF"), 0) << "an HSA code object";
 }
 
 TEST(Jit, DetectTarget) {

@@ -1,12 +1,12 @@
 // RUN: tuna-compile %S/../../kernels-mlir/layernorm.mlir --target=nvptx:sm_90 --no-ptxas \
 // RUN:   -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layernorm__v89.sm_90.ptx
-// RUN: FileCheck %s --check-prefix=STREAM --input-file=%t/layernorm__v86.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layernorm.tpr=1024,rpb=1,vec=4,regs=4.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=STREAM --input-file=%t/layernorm.tpr=1024,rpb=1,vec=4,regs=0.sm_90.ptx
 
-// CHECK:      kernel layernorm: 90 variants, default layernorm__v40
-// CHECK:      layernorm__v40 {{ *}}tpr=128 rpb=1 vec=1 regs=0 {{ *}}nvptx:sm_90: ptx
-// CHECK:      layernorm__v86 {{ *}}tpr=1024 rpb=1 vec=4 regs=0 {{ *}}nvptx:sm_90: ptx
-// CHECK:      layernorm__v89 {{ *}}tpr=1024 rpb=1 vec=4 regs=4 {{ *}}nvptx:sm_90: ptx
+// CHECK:      kernel layernorm: 90 variants, default [[LAYERNORM_DEFAULT:layernorm__v[0-9]+]]
+// CHECK:      [[LAYERNORM_DEFAULT]] {{ *}}tpr=128 rpb=1 vec=1 regs=0 {{ *}}nvptx:sm_90: ptx
+// CHECK:      {{layernorm__v[0-9]+}} {{ *}}tpr=1024 rpb=1 vec=4 regs=0 {{ *}}nvptx:sm_90: ptx
+// CHECK:      {{layernorm__v[0-9]+}} {{ *}}tpr=1024 rpb=1 vec=4 regs=4 {{ *}}nvptx:sm_90: ptx
 // CHECK:      compiled nvptx:sm_90: 90 variants
 
 // The row in registers: the shift x[r, 0], then four 16-byte loads issued

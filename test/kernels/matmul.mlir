@@ -1,23 +1,26 @@
 // RUN: tuna-compile %S/../../kernels-mlir/matmul.mlir --target=nvptx:sm_90 --no-ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=F32 --input-file=%t/matmul_f32__v5.sm_90.ptx
-// RUN: FileCheck %s --check-prefix=PIPE --input-file=%t/matmul_f32__v23.sm_90.ptx
-// RUN: FileCheck %s --check-prefix=PIPE-ST --input-file=%t/matmul_f32__v23.sm_90.ptx
-// RUN: FileCheck %s --check-prefix=F16 --input-file=%t/matmul_f16__v0.sm_90.ptx
-// RUN: FileCheck %s --check-prefix=SP --input-file=%t/matmul_f16__v29.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=F32 --input-file=%t/matmul_f32.bm=128,bn=128,bk=16,tm=8,tn=8,il=0,st=1.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=PIPE --input-file=%t/matmul_f32.bm=128,bn=128,bk=32,tm=8,tn=8,il=1,st=3.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=PIPE-ST --input-file=%t/matmul_f32.bm=128,bn=128,bk=32,tm=8,tn=8,il=1,st=3.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=F16 --input-file=%t/matmul_f16.bm=128,bn=128,bk=32,wm=2,wn=2,stages=3,gm=1,pf=0,sp=0.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=SP --input-file=%t/matmul_f16.bm=128,bn=256,bk=64,wm=2,wn=4,stages=3,gm=1,pf=0,sp=1.sm_90.ptx
 // Under the default 48 KiB limit only the 2-stage 128 x 128 x 32 configs fit.
 // RUN: tuna-compile %S/../../kernels-mlir/matmul.mlir --target=nvptx:sm_90 --no-ptxas \
 // RUN:   -o %t.small.tuna | FileCheck %s --check-prefix=SMALL
 
-// CHECK:      kernel matmul_f32: 32 variants, default matmul_f32__v0
-// CHECK:      matmul_f32__v5 {{ *}}bm=128 bn=128 bk=16 tm=8 tn=8 il=0 st=1
-// CHECK:      matmul_f32__v23 {{ *}}bm=128 bn=128 bk=32 tm=8 tn=8 il=1 st=3
-// CHECK:      kernel matmul_f16: 43 variants, default matmul_f16__v1
-// CHECK:      matmul_f16__v0 {{ *}}bm=128 bn=128 bk=32 wm=2 wn=2 stages=3 gm=1 pf=0 sp=0
-// CHECK:      matmul_f16__v29 {{ *}}bm=128 bn=256 bk=64 wm=2 wn=4 stages=3 gm=1 pf=0 sp=1
+// CHECK:      kernel matmul_f32: 32 variants, default [[MATMUL_F32_DEFAULT:matmul_f32__v[0-9]+]]
+// CHECK:      [[MATMUL_F32_DEFAULT]] {{ *}}bm=64 bn=64 bk=16 tm=4 tn=4 il=0 st=1
+// CHECK:      {{matmul_f32__v[0-9]+}} {{ *}}bm=128 bn=128 bk=16 tm=8 tn=8 il=0 st=1
+// CHECK:      {{matmul_f32__v[0-9]+}} {{ *}}bm=128 bn=128 bk=32 tm=8 tn=8 il=1 st=3
+// CHECK:      kernel matmul_f16: 43 variants, default [[MATMUL_F16_DEFAULT:matmul_f16__v[0-9]+]]
+// CHECK:      {{matmul_f16__v[0-9]+}} {{ *}}bm=128 bn=128 bk=32 wm=2 wn=2 stages=3 gm=1 pf=0 sp=0
+// CHECK:      [[MATMUL_F16_DEFAULT]] {{ *}}bm=128 bn=128 bk=32 wm=2 wn=2 stages=2 gm=1 pf=0 sp=0
+// CHECK:      {{matmul_f16__v[0-9]+}} {{ *}}bm=128 bn=256 bk=64 wm=2 wn=4 stages=3 gm=1 pf=0 sp=1
 // CHECK:      compiled nvptx:sm_90: 75 variants
 
-// SMALL: kernel matmul_f16: 2 variants, default matmul_f16__v0
+// SMALL: kernel matmul_f16: 2 variants, default [[MATMUL_F16_DEFAULT:matmul_f16__v[0-9]+]]
+// SMALL-NEXT: [[MATMUL_F16_DEFAULT]] {{ *}}bm=128 bn=128 bk=32 wm=2 wn=2 stages=2 gm=1 pf=0 sp=0
 
 // fp32: 16-byte global and shared accesses, the 8 x 8 micro-tile fully
 // unrolled over bk = 16 (1024 FMAs), register tiles not in local memory.

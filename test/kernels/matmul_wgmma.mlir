@@ -1,22 +1,22 @@
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_f16_wgmma__v0.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=S3 --input-file=%t/matmul_f16_wgmma__v6.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=DEEP --input-file=%t/matmul_f16_wgmma__v4.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=BM64 --input-file=%t/matmul_f16_wgmma__v8.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=BK128 --input-file=%t/matmul_f16_wgmma__v9.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=MASK --input-file=%t/matmul_f16_wgmma__v10.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=0,order=0,l1=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=S3 --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=3,gm=8,deep=1,mask=0,order=0,l1=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=DEEP --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=1,mask=0,order=0,l1=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=BM64 --input-file=%t/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=0,order=0,l1=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=BK128 --input-file=%t/matmul_f16_wgmma.bm=128,bk=128,stages=2,gm=8,deep=1,mask=0,order=0,l1=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MASK --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=1,order=0,l1=0.sm_90a.ptx
 // Every variant needs more than the default 48 KiB of shared memory.
 // RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   -o %t.small.tuna 2>&1 | FileCheck %s --check-prefix=SMALL
 
-// CHECK:      kernel matmul_f16_wgmma: 14 variants, default matmul_f16_wgmma__v10
-// CHECK:      matmul_f16_wgmma__v0 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=0
-// CHECK:      matmul_f16_wgmma__v4 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=1 mask=0
-// CHECK:      matmul_f16_wgmma__v6 {{ *}}bm=128 bk=64 stages=3 gm=8 deep=1 mask=0
-// CHECK:      matmul_f16_wgmma__v8 {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1 mask=0
-// CHECK:      matmul_f16_wgmma__v9 {{ *}}bm=128 bk=128 stages=2 gm=8 deep=1 mask=0
-// CHECK:      matmul_f16_wgmma__v10 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=1
+// CHECK:      kernel matmul_f16_wgmma: 14 variants, default [[MATMUL_F16_WGMMA_DEFAULT:matmul_f16_wgmma__v[0-9]+]]
+// CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=0
+// CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=64 stages=4 gm=8 deep=1 mask=0
+// CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=64 stages=3 gm=8 deep=1 mask=0
+// CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1 mask=0
+// CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=128 stages=2 gm=8 deep=1 mask=0
+// CHECK:      [[MATMUL_F16_WGMMA_DEFAULT]] {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=1
 // CHECK:      compiled nvptx:sm_90a: 14 variants
 
 // SMALL: kernel 'matmul_f16_wgmma': every configuration breaks a constraint or a limit

@@ -1,12 +1,12 @@
 // RUN: tuna-compile %S/../../kernels-mlir/softmax.mlir --target=nvptx:sm_90 --no-ptxas \
 // RUN:   -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/softmax__v89.sm_90.ptx
-// RUN: FileCheck %s --check-prefix=STREAM --input-file=%t/softmax__v86.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/softmax.tpr=1024,rpb=1,vec=4,regs=8.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=STREAM --input-file=%t/softmax.tpr=1024,rpb=1,vec=4,regs=0.sm_90.ptx
 
-// CHECK:      kernel softmax: 90 variants, default softmax__v40
-// CHECK:      softmax__v40 {{ *}}tpr=128 rpb=1 vec=1 regs=0 {{ *}}nvptx:sm_90: ptx
-// CHECK:      softmax__v86 {{ *}}tpr=1024 rpb=1 vec=4 regs=0 {{ *}}nvptx:sm_90: ptx
-// CHECK:      softmax__v89 {{ *}}tpr=1024 rpb=1 vec=4 regs=8 {{ *}}nvptx:sm_90: ptx
+// CHECK:      kernel softmax: 90 variants, default [[SOFTMAX_DEFAULT:softmax__v[0-9]+]]
+// CHECK:      [[SOFTMAX_DEFAULT]] {{ *}}tpr=128 rpb=1 vec=1 regs=0 {{ *}}nvptx:sm_90: ptx
+// CHECK:      {{softmax__v[0-9]+}} {{ *}}tpr=1024 rpb=1 vec=4 regs=0 {{ *}}nvptx:sm_90: ptx
+// CHECK:      {{softmax__v[0-9]+}} {{ *}}tpr=1024 rpb=1 vec=4 regs=8 {{ *}}nvptx:sm_90: ptx
 // CHECK:      compiled nvptx:sm_90: 90 variants
 
 // The row in registers: eight 16-byte loads issued back to back before the

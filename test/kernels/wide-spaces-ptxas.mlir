@@ -8,18 +8,18 @@
 // RUN: %python %S/../../kernels-mlir/wide_spaces.py matmul_f16_wgmma_wide --sample 12 -o %t.mlir
 // RUN: tuna-compile %t.mlir --target=nvptx:sm_90a --ptxas=%ptxas --max-shared-memory=232448 \
 // RUN:   -o %t.tuna --emit-dir=%t 2>&1 | FileCheck %s --implicit-check-not=warning
-// RUN: FileCheck %s --check-prefix=CA --input-file=%t/matmul_f16_wgmma_wide__v1.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=CG --input-file=%t/matmul_f16_wgmma_wide__v0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=CA --input-file=%t/matmul_f16_wgmma_wide.bm=128,bk=64,stages=3,gm=24,deep=1,mask=1,order=1,l1=1.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=CG --input-file=%t/matmul_f16_wgmma_wide.bm=128,bk=64,stages=4,gm=8,deep=0,mask=1,order=0,l1=0.sm_90a.ptx
 // RUN: cat %t/*.sm_90a.ptx | FileCheck %s --check-prefix=PTX --implicit-check-not=.local
 
-// CHECK:      kernel matmul_f16_wgmma_wide: 6 variants, default matmul_f16_wgmma_wide__v0
-// CHECK-NEXT: __v0 {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=1 order=0 l1=0 {{.*}} spill 0 B
-// CHECK-NEXT: __v1 {{ *}}bm=128 bk=64 stages=3 gm=24 deep=1 mask=1 order=1 l1=1 {{.*}} spill 0 B
-// CHECK-NEXT: __v2 {{ *}}bm=64 bk=64 stages=5 gm=16 deep=1 mask=1 order=1 l1=0 {{.*}} spill 0 B
-// CHECK-NEXT: __v3 {{ *}}bm=64 bk=64 stages=3 gm=6 deep=1 mask=0 order=1 l1=1 {{.*}} spill 0 B
-// CHECK-NEXT: __v4 {{ *}}bm=128 bk=64 stages=3 gm=1 deep=0 mask=1 order=1 l1=1 {{.*}} spill 0 B
-// CHECK-NEXT: __v5 {{ *}}bm=64 bk=64 stages=4 gm=32 deep=0 mask=1 order=1 l1=0 {{.*}} spill 0 B
-// CHECK-NEXT: compiled nvptx:sm_90a: 6 variants
+// CHECK:      kernel matmul_f16_wgmma_wide: 6 variants, default matmul_f16_wgmma_wide__v{{[0-9]+}}
+// CHECK-DAG:  __v{{[0-9]+}} {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=1 order=0 l1=0 {{.*}} spill 0 B
+// CHECK-DAG:  __v{{[0-9]+}} {{ *}}bm=128 bk=64 stages=3 gm=24 deep=1 mask=1 order=1 l1=1 {{.*}} spill 0 B
+// CHECK-DAG:  __v{{[0-9]+}} {{ *}}bm=64 bk=64 stages=5 gm=16 deep=1 mask=1 order=1 l1=0 {{.*}} spill 0 B
+// CHECK-DAG:  __v{{[0-9]+}} {{ *}}bm=64 bk=64 stages=3 gm=6 deep=1 mask=0 order=1 l1=1 {{.*}} spill 0 B
+// CHECK-DAG:  __v{{[0-9]+}} {{ *}}bm=128 bk=64 stages=3 gm=1 deep=0 mask=1 order=1 l1=1 {{.*}} spill 0 B
+// CHECK-DAG:  __v{{[0-9]+}} {{ *}}bm=64 bk=64 stages=4 gm=32 deep=0 mask=1 order=1 l1=0 {{.*}} spill 0 B
+// CHECK:      compiled nvptx:sm_90a: 6 variants
 
 // PTX-COUNT-6: .target sm_90a
 
@@ -36,13 +36,13 @@
 // RUN: env CUDA_HOME=$(dirname $(dirname %ptxas)) \
 // RUN:   tuna-compile %t.softmax.mlir --target=nvptx:sm_90 --ptxas=%ptxas -o %t.softmax.tuna \
 // RUN:   --emit-dir=%t.softmax 2>&1 | FileCheck %s --check-prefix=SOFTMAX --implicit-check-not=warning
-// RUN: cat %t.softmax/softmax_wide__v*.sm_90.ptx | FileCheck %s --check-prefix=SOFTMAX-PTX --implicit-check-not=.local
-// SOFTMAX:      kernel softmax_wide: 7 variants, default softmax_wide__v0
-// SOFTMAX-NEXT: __v0 {{ *}}tpr=128 rpb=1 vec=1 regs=0 {{.*}} spill 0 B
-// SOFTMAX-NEXT: __v1 {{ *}}tpr=32 rpb=1 vec=1 regs=0 {{.*}} spill 0 B
-// SOFTMAX-NEXT: __v2 {{ *}}tpr=512 rpb=2 vec=4 regs=1 {{.*}} spill 0 B
-// SOFTMAX-NEXT: __v3 {{ *}}tpr=640 rpb=1 vec=4 regs=1 {{.*}} spill 0 B
-// SOFTMAX-NEXT: __v4 {{ *}}tpr=800 rpb=1 vec=4 regs=2 {{.*}} spill 0 B
-// SOFTMAX-NEXT: __v5 {{ *}}tpr=64 rpb=12 vec=4 regs=0 {{.*}} spill 0 B
-// SOFTMAX-NEXT: __v6 {{ *}}tpr=960 rpb=1 vec=4 regs=3 {{.*}} spill 0 B
+// RUN: cat %t.softmax/softmax_wide.*.sm_90.ptx | FileCheck %s --check-prefix=SOFTMAX-PTX --implicit-check-not=.local
+// SOFTMAX:      kernel softmax_wide: 7 variants, default softmax_wide__v{{[0-9]+}}
+// SOFTMAX-DAG:  __v{{[0-9]+}} {{ *}}tpr=128 rpb=1 vec=1 regs=0 {{.*}} spill 0 B
+// SOFTMAX-DAG:  __v{{[0-9]+}} {{ *}}tpr=32 rpb=1 vec=1 regs=0 {{.*}} spill 0 B
+// SOFTMAX-DAG:  __v{{[0-9]+}} {{ *}}tpr=512 rpb=2 vec=4 regs=1 {{.*}} spill 0 B
+// SOFTMAX-DAG:  __v{{[0-9]+}} {{ *}}tpr=640 rpb=1 vec=4 regs=1 {{.*}} spill 0 B
+// SOFTMAX-DAG:  __v{{[0-9]+}} {{ *}}tpr=800 rpb=1 vec=4 regs=2 {{.*}} spill 0 B
+// SOFTMAX-DAG:  __v{{[0-9]+}} {{ *}}tpr=64 rpb=12 vec=4 regs=0 {{.*}} spill 0 B
+// SOFTMAX-DAG:  __v{{[0-9]+}} {{ *}}tpr=960 rpb=1 vec=4 regs=3 {{.*}} spill 0 B
 // SOFTMAX-PTX-COUNT-7: .target sm_90

@@ -195,6 +195,25 @@ TEST(BundleValidationTest, AcceptsTheTestBundle) {
   EXPECT_NO_THROW(validateBundle(richBundle(), "test.tuna"));
 }
 
+// The compiler, built without exceptions, writes bundles through
+// tryWriteBundle: the same bytes, and validateBundle's message as a value.
+TEST(BundleValidationTest, TryWriteBundleReportsWithoutThrowing) {
+  std::string bytes, error;
+  EXPECT_TRUE(tryWriteBundle(richBundle(), "test.tuna", bytes, error));
+  EXPECT_EQ(bytes, writeBundle(richBundle()));
+  EXPECT_EQ(error, "");
+
+  Bundle bundle = richBundle();
+  bundle.kernels[0].defaultVariant = 4;
+  bytes.clear();
+  EXPECT_FALSE(tryWriteBundle(bundle, "test.tuna", bytes, error));
+  EXPECT_EQ(bytes, "");
+  EXPECT_NE(error.find("test.tuna"), std::string::npos) << error;
+  EXPECT_NE(error.find("default variant 4 is out of range (4 variants)"),
+            std::string::npos)
+      << error;
+}
+
 TEST(BundleValidationTest, KeyArgumentOutOfRange) {
   Bundle bundle = richBundle();
   bundle.kernels[0].key[0].arg = 9;

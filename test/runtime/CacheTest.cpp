@@ -387,7 +387,7 @@ TEST(CacheFileTest, ForeignFilesAreErrorsForTools) {
 TEST(CacheFileTest, ANewerFormatIsLeftAlone) {
   TempDir dir;
   TuningCache cache = TuningCache::inDirectory(dir.path);
-  std::string newer = R"({"format": "tuna-tuning-cache", "version": 2})";
+  std::string newer = R"({"format": "tuna-tuning-cache", "version": 3})";
   std::ofstream(cache.path()) << newer;
   EXPECT_FALSE(cache.lookup(makeEntry(1, "", 0).key, false));
   EXPECT_THROW(cache.merge({makeEntry(1, "a", 1)}), Error);
@@ -640,4 +640,94 @@ TEST(CacheFileTest, TemporaryFilesOfDeadWritersAreRemoved) {
   EXPECT_EQ(::access(alive.c_str(), F_OK), 0) << "a live writer's file";
   EXPECT_NE(messages.find("removed " + dead), std::string::npos) << messages;
   EXPECT_EQ(cache.entries().size(), 1u);
+}
+
+TEST(CacheFileTest, ShortlistsRoundTripAndMakeTheFileVersion2) {
+  TempDir dir;
+  TuningCache cache = TuningCache::inDirectory(dir.path);
+  CacheEntry plain = makeEntry(1, "a", 5);
+  cache.merge({plain});
+  EXPECT_EQ(readCache(dir.path)["version"], 1) << "no shortlist: version 1";
+
+  CacheEntry listed = makeEntry(2, "b", 6);
+  listed.shortlist = {{"b", {{"WORK", 4}, {"A", 1}}}, {"c", {{"WORK", 64}}}};
+  cache.merge({listed});
+  json doc = readCache(dir.path);
+  EXPECT_EQ(doc["version"], 2);
+  EXPECT_EQ(doc["entries"][1]["shortlist"],
+            json::parse(R"([{"variant": "b", "config": {"WORK": 4, "A": 1}},
+                            {"variant": "c", "config": {"WORK": 64}}])"));
+  std::vector<CacheEntry> entries = cache.entries();
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_TRUE(entries[0].shortlist.empty());
+  EXPECT_EQ(entries[1].shortlist, listed.shortlist);
+  std::optional<CacheEntry> hit = cache.lookup(listed.key, true);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->shortlist, listed.shortlist);
+}
+
+TEST(CacheFileTest, BadShortlistsDropTheirEntryOnly) {
+  TempDir dir;
+  TuningCache cache = TuningCache::inDirectory(dir.path);
+  json good = entryJson(makeEntry(1, "good", 5));
+  auto with = [&](const std::string &shortlist) {
+    json changed = good;
+    changed["shortlist"] = json::parse(shortlist);
+    return changed.dump();
+  };
+  writeEntries(cache.path(),
+               {with(R"([{"variant": "good", "config": {"WORK": 4}}])"),
+                with("[]"), with(R"({"variant": "x"})"),
+                with(R"([{"variant": "a", "config": {"WORK": 1}},
+                         {"variant": "a", "config": {"WORK": 2}}])"),
+                with(R"([{"config": {"WORK": 1}}])"),
+                with(R"([{"variant": "a", "config": {"WORK": 1.5}}])"),
+                with(R"([{"variant": "a"}])"), with(R"(["a"])")});
+  ::testing::internal::CaptureStderr();
+  std::optional<CacheEntry> hit = cache.lookup(makeEntry(1, "", 0).key, true);
+  std::string messages = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->shortlist.size(), 1u);
+  for (const char *why :
+       {"ignoring 7 malformed entries",
+        "entries[1]: shortlist: expected a non-empty array, got []",
+        "entries[2]: shortlist: expected a non-empty array, got "
+        "{\"variant\":\"x\"}",
+        "entries[3]: shortlist[1]: variant 'a' is listed twice",
+        "entries[4]: shortlist[0].variant: missing",
+        "entries[5]: shortlist[0].config.WORK: expected an integer in int64 "
+        "range, got 1.5",
+        "entries[6]: shortlist[0].config: missing",
+        "entries[7]: shortlist[0]: expected an object, got \"a\""})
+    EXPECT_NE(messages.find(why), std::string::npos)
+        << why << "\nnot in: " << messages;
+  EXPECT_THROW(readCacheFile(cache.path()), Error);
+}
+
+TEST(CacheFileTest, MakeCacheEntryShortlistsThePickThenTheFastest) {
+  Kernel kernel = axpyKernel();
+  TuningReport report;
+  report.signature = {64};
+  for (int v = 0; v < 4; ++v) {
+    CandidateResult c;
+    c.variant = v;
+    c.name = kernel.variants[v].name;
+    c.status = CandidateStatus::Measured;
+    c.medianMs = 4.0 - v; // axpy_wrong (3) fastest, axpy_work4 (0) slowest.
+    report.candidates.push_back(c);
+  }
+  report.candidates[3].status = CandidateStatus::WrongResult;
+  report.chosen = 2; // Re-timed, say: the pick need not be the fastest.
+  report.chosenName = kernel.variants[2].name;
+  CacheEntry entry =
+      makeCacheEntry(Device::host().info(), kernel, report, /*shortlist=*/2);
+  ASSERT_EQ(entry.shortlist.size(), 2u);
+  EXPECT_EQ(entry.shortlist[0].variant, "axpy_work64");
+  EXPECT_EQ(entry.shortlist[0].config, kernel.variants[2].config);
+  EXPECT_EQ(entry.shortlist[1].variant, "axpy_work0");
+  EXPECT_EQ(makeCacheEntry(Device::host().info(), kernel, report, 8)
+                .shortlist.size(),
+            3u);
+  EXPECT_TRUE(makeCacheEntry(Device::host().info(), kernel, report)
+                  .shortlist.empty());
 }

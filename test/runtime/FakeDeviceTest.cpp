@@ -9,12 +9,15 @@
 
 #include "TestBundles.h"
 
+#include "tuna/runtime/Cache.h"
 #include "tuna/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 
 using namespace tuna;
@@ -25,6 +28,11 @@ namespace {
 struct FakeFunction {
   double costMs;
   int maxThreads;
+  /// What the driver would report (FunctionLimits, occupancy); -1: unknown.
+  int registers = -1;
+  int64_t localBytes = -1;
+  int residentBlocks = -1;
+  int launches = 0;
 };
 
 class FakeGpu final : public Backend {
@@ -60,15 +68,22 @@ public:
     return &it->second;
   }
   FunctionLimits functionLimits(FunctionHandle function) override {
+    auto &fake = *static_cast<FakeFunction *>(function);
     FunctionLimits limits;
-    limits.maxThreadsPerBlock =
-        static_cast<FakeFunction *>(function)->maxThreads;
+    limits.maxThreadsPerBlock = fake.maxThreads;
+    limits.registers = fake.registers;
+    limits.localBytes = fake.localBytes;
     return limits;
+  }
+  int residentBlocksPerMultiprocessor(FunctionHandle function,
+                                      const LaunchDims &) override {
+    return static_cast<FakeFunction *>(function)->residentBlocks;
   }
   void launch(FunctionHandle function, StreamHandle, const LaunchDims &dims,
               void **params) override {
     lastDims = dims;
     ++launches;
+    ++static_cast<FakeFunction *>(function)->launches;
     clockMs += static_cast<FakeFunction *>(function)->costMs;
     float *x = *static_cast<float **>(params[1]);
     float *y =
@@ -252,6 +267,15 @@ Options simulatedClockOptions() {
   options.check = true;
   return options;
 }
+
+/// The report of tuning `bundle`'s axpy on a fake GPU at n = 1000.
+TuningReport tuneAxpy(const Bundle &bundle) {
+  Module module = Module::fromBundle(bundle, Device(std::make_shared<FakeGpu>()),
+                                     "fake.tuna", simulatedClockOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel);
+  return kernel.reports().at(0);
+}
 } // namespace
 
 TEST(FakeDeviceTest, CaptureLaunchesTheDefaultUntunedThenTunesOutside) {
@@ -338,12 +362,7 @@ TEST(FakeDeviceTest, OverflowingGridIsNeverACandidate) {
   // empty grid, so the variant did nothing and timed as the fastest.
   variants[1].grid[0] = {dim(0), constant(int64_t(1) << 62),
                          op(ExprNode::Op::Mul)};
-  auto gpu = std::make_shared<FakeGpu>();
-  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna",
-                                     simulatedClockOptions());
-  TunedKernel &kernel = module.kernel("axpy");
-  launchAxpy(kernel);
-  TuningReport report = kernel.reports().at(0);
+  TuningReport report = tuneAxpy(bundle);
   EXPECT_EQ(report.chosenName, "axpy_b64");
   EXPECT_EQ(report.candidates[1].status, CandidateStatus::Unrunnable);
   EXPECT_EQ(report.candidates[1].reason, "grid.x overflows 64-bit integers");
@@ -355,12 +374,7 @@ TEST(FakeDeviceTest, EmptyGridVariantNeverWins) {
   variants.resize(3);
   // axpy_b1024's grid is empty for n < 4096 while the others have work.
   variants[2].grid[0] = {dim(0), constant(4096), op(ExprNode::Op::FloorDiv)};
-  auto gpu = std::make_shared<FakeGpu>();
-  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna",
-                                     simulatedClockOptions());
-  TunedKernel &kernel = module.kernel("axpy");
-  launchAxpy(kernel);
-  TuningReport report = kernel.reports().at(0);
+  TuningReport report = tuneAxpy(bundle);
   EXPECT_EQ(report.chosenName, "axpy_b256");
   EXPECT_EQ(report.candidates[2].status, CandidateStatus::Unrunnable);
   EXPECT_EQ(report.candidates[2].reason,
@@ -413,4 +427,244 @@ TEST(FakeDeviceTest, GridAndBlockBeyondTheDeviceLimitsAreErrors) {
               std::string::npos)
         << message;
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Static pruning and shortlists
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// fakeBundle()'s axpy with one variant per block size in `blocks` (the
+/// first is the default), each a FakeGpu function costing `costMs(block)`.
+Bundle blocksBundle(FakeGpu &gpu, const std::vector<int64_t> &blocks,
+                    const std::function<double(int64_t)> &costMs) {
+  Bundle bundle = fakeBundle();
+  std::vector<Variant> &variants = bundle.kernels[0].variants;
+  variants.clear();
+  for (int64_t block : blocks) {
+    variants.push_back(blockVariant(block, 0));
+    gpu.functions[variants.back().name] = {costMs(block), 1024};
+  }
+  return bundle;
+}
+
+std::vector<std::string> withStatus(const TuningReport &report,
+                                    CandidateStatus status) {
+  std::vector<std::string> names;
+  for (const CandidateResult &c : report.candidates)
+    if (c.status == status)
+      names.push_back(c.name);
+  return names;
+}
+
+using Names = std::vector<std::string>;
+} // namespace
+
+TEST(FakeDevicePruneTest, DropsOccupancyZeroSpillsAndWaveLossBeforeTiming) {
+  auto gpu = std::make_shared<FakeGpu>();
+  gpu->deviceInfo.multiProcessors = 5;
+  // n = 1000: block 200 -> 5 blocks (one full wave), 100 -> 10, 64 -> 16
+  // (20/16 = 1.25x), 192 -> 6 (10/6 = 1.67x: dropped), 250 -> 4 (fewer
+  // blocks than SMs: not compared), 125 -> 8 (spills), 50 -> 20 (no block
+  // fits).
+  Bundle bundle = blocksBundle(*gpu, {64, 200, 100, 192, 250, 125, 50},
+                               [](int64_t block) { return 1000.0 / block; });
+  gpu->functions["axpy_b125"].localBytes = 64;
+  for (const char *name : {"axpy_b64", "axpy_b200", "axpy_b100", "axpy_b192",
+                           "axpy_b250", "axpy_b50"})
+    gpu->functions[name].localBytes = 0;
+  gpu->functions["axpy_b50"].residentBlocks = 0;
+  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna",
+                                     simulatedClockOptions());
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(withStatus(report, CandidateStatus::Pruned),
+            (Names{"axpy_b192", "axpy_b125", "axpy_b50"}));
+  EXPECT_EQ(report.candidates[3].reason,
+            "wave quantization: 6 blocks on 5 multiprocessors keep them 60% "
+            "busy, an estimated 1.67x the best candidate's time");
+  EXPECT_EQ(report.candidates[5].reason,
+            "spills: 64 bytes of local memory per thread, where 5 "
+            "candidate(s) have none");
+  EXPECT_EQ(report.candidates[6].reason,
+            "occupancy 0: no block fits on a multiprocessor (50 threads, ? "
+            "registers per thread, 0 bytes of shared memory)");
+  for (const char *name : {"axpy_b192", "axpy_b125", "axpy_b50"})
+    EXPECT_EQ(gpu->functions[name].launches, 0) << name;
+  EXPECT_EQ(report.chosenName, "axpy_b250");
+
+  // Options::prune = false times them all.
+  Options options = simulatedClockOptions();
+  options.prune = false;
+  Module unpruned = Module::fromBundle(bundle, Device(gpu), "fake.tuna",
+                                       options);
+  launchAxpy(unpruned.kernel("axpy"));
+  EXPECT_TRUE(withStatus(unpruned.kernel("axpy").reports().at(0),
+                         CandidateStatus::Pruned)
+                  .empty());
+  EXPECT_GT(gpu->functions["axpy_b192"].launches, 0);
+}
+
+TEST(FakeDevicePruneTest, UsesTheBundlesResourcesWithoutLoadingForASearch) {
+  auto gpu = std::make_shared<FakeGpu>();
+  Bundle bundle = blocksBundle(*gpu, {64, 128, 256},
+                               [](int64_t block) { return 1000.0 / block; });
+  // ptxas' figures: axpy_b256 spills, the others do not.
+  for (Variant &variant : bundle.kernels[0].variants)
+    variant.code[0].resources.spillBytes = variant.name == "axpy_b256" ? 8 : 0;
+  Options options = simulatedClockOptions();
+  options.useSearch = true;
+  options.search.strategy = "exhaustive";
+  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna", options);
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(withStatus(report, CandidateStatus::Pruned), Names{"axpy_b256"});
+  EXPECT_EQ(report.candidates[2].reason,
+            "spills: 8 bytes of spill stores and loads per thread, where 2 "
+            "candidate(s) have none");
+  EXPECT_EQ(gpu->functions["axpy_b256"].launches, 0);
+  EXPECT_EQ(report.chosenName, "axpy_b128");
+}
+
+namespace {
+/// A database with one entry for fakeBundle()'s axpy at signature [1024]
+/// on FakeGpu whose shortlist is `shortlist` (name and BLOCK value each).
+std::string writeDatabase(
+    const std::string &dir,
+    const std::vector<std::pair<std::string, int64_t>> &shortlist) {
+  CacheEntry entry;
+  entry.key = {"Fake GPU", "fake_1", "",     tunaVersion(),
+               "axpy",     axpyKernel().sourceHash, {1024}};
+  entry.variant = shortlist.front().first;
+  entry.config = {{"BLOCK", shortlist.front().second}};
+  for (const auto &[name, block] : shortlist)
+    entry.shortlist.push_back({name, {{"BLOCK", block}}});
+  entry.time = 1;
+  std::string path = dir + "/db.json";
+  writeCacheFile(path, {entry});
+  return path;
+}
+
+std::vector<int64_t> manyBlocks() {
+  std::vector<int64_t> blocks;
+  for (int64_t block = 32; block <= 1024; block += 32)
+    blocks.push_back(block);
+  return blocks;
+}
+
+double bowlMs(int64_t block) { return 1.0 + std::abs(block - 384) / 128.0; }
+} // namespace
+
+TEST(FakeDeviceShortlistTest, FirstCallTimesExactlyTheShortlist) {
+  TempDir dir;
+  auto gpu = std::make_shared<FakeGpu>();
+  Bundle bundle = blocksBundle(*gpu, manyBlocks(), bowlMs);
+  Options options = simulatedClockOptions();
+  options.check = false; // No reference launches of the default.
+  options.cacheDir = dir.path + "/cache";
+  options.databases = {writeDatabase(
+      dir.path, {{"axpy_b512", 512}, {"axpy_b352", 352}, {"axpy_b96", 96}})};
+  {
+    Module module =
+        Module::fromBundle(bundle, Device(gpu), "fake.tuna", options);
+    TunedKernel &kernel = module.kernel("axpy");
+    launchAxpy(kernel, 600); // Any shape of the bucket [1024].
+    TuningReport report = kernel.reports().at(0);
+    EXPECT_EQ(report.source, DecisionSource::Tuned);
+    Names timed = withStatus(report, CandidateStatus::Measured);
+    for (const std::string &name : withStatus(report, CandidateStatus::Eliminated))
+      timed.push_back(name);
+    std::sort(timed.begin(), timed.end());
+    EXPECT_EQ(timed, (Names{"axpy_b352", "axpy_b512", "axpy_b96"}));
+    EXPECT_EQ(report.chosenName, "axpy_b352");
+    EXPECT_EQ(report.candidates[0].reason, "not on the shortlist");
+    int launched = 0;
+    for (const auto &[name, function] : gpu->functions)
+      if (function.launches) {
+        ++launched;
+        EXPECT_TRUE(name == "axpy_b512" || name == "axpy_b352" ||
+                    name == "axpy_b96")
+            << name << " was launched";
+      }
+    EXPECT_EQ(launched, 3);
+  }
+  // The decision is cached as usual: the next module times nothing.
+  Module again = Module::fromBundle(bundle, Device(gpu), "fake.tuna", options);
+  launchAxpy(again.kernel("axpy"), 1000);
+  EXPECT_EQ(again.kernel("axpy").reports().at(0).source,
+            DecisionSource::Cache);
+  EXPECT_EQ(again.kernel("axpy").reports().at(0).chosenName, "axpy_b352");
+}
+
+TEST(FakeDeviceShortlistTest, WithoutShortlistsTheEntrysPickIsFinal) {
+  TempDir dir;
+  auto gpu = std::make_shared<FakeGpu>();
+  Bundle bundle = blocksBundle(*gpu, manyBlocks(), bowlMs);
+  Options options = simulatedClockOptions();
+  options.useShortlists = false;
+  options.databases = {
+      writeDatabase(dir.path, {{"axpy_b512", 512}, {"axpy_b352", 352}})};
+  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna", options);
+  launchAxpy(module.kernel("axpy"));
+  TuningReport report = module.kernel("axpy").reports().at(0);
+  EXPECT_EQ(report.source, DecisionSource::Cache);
+  EXPECT_EQ(report.chosenName, "axpy_b512");
+}
+
+TEST(FakeDeviceShortlistTest, VariantsTheBundleLacksAreNamedAndSkipped) {
+  TempDir dir;
+  auto gpu = std::make_shared<FakeGpu>();
+  Bundle bundle = blocksBundle(*gpu, manyBlocks(), bowlMs);
+  Options options = simulatedClockOptions();
+  // axpy_b2000 does not exist; axpy_b64 exists with BLOCK=64, not 65.
+  std::string db = writeDatabase(
+      dir.path, {{"axpy_b2000", 2000}, {"axpy_b64", 65}, {"axpy_b416", 416},
+                 {"axpy_b320", 320}});
+  options.databases = {db};
+  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna", options);
+  testing::internal::CaptureStderr();
+  launchAxpy(module.kernel("axpy"));
+  std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_NE(said.find("tuna: kernel 'axpy' in 'fake.tuna' for [d0=1024]: the "
+                      "shortlist in " +
+                      db +
+                      " names variants that the bundle does not have (with "
+                      "that configuration): 'axpy_b2000' (BLOCK=2000), "
+                      "'axpy_b64' (BLOCK=65); timing the others"),
+            std::string::npos)
+      << said;
+  TuningReport report = module.kernel("axpy").reports().at(0);
+  EXPECT_EQ(report.chosenName, "axpy_b416");
+  EXPECT_EQ(withStatus(report, CandidateStatus::NotTimed).size(),
+            manyBlocks().size() - 2);
+
+  // None of the shortlist in the bundle: every candidate is timed.
+  options.databases = {
+      writeDatabase(dir.path, {{"axpy_b2000", 2000}, {"axpy_b64", 65}})};
+  Module other = Module::fromBundle(bundle, Device(gpu), "fake.tuna", options);
+  testing::internal::CaptureStderr();
+  launchAxpy(other.kernel("axpy"));
+  said = testing::internal::GetCapturedStderr();
+  EXPECT_NE(said.find("; tuning every candidate"), std::string::npos) << said;
+  report = other.kernel("axpy").reports().at(0);
+  EXPECT_EQ(report.source, DecisionSource::Tuned);
+  EXPECT_EQ(report.chosenName, "axpy_b384");
+  EXPECT_TRUE(withStatus(report, CandidateStatus::NotTimed).empty());
+}
+
+TEST(FakeDeviceShortlistTest, CaptureLaunchesTheShortlistsFirstUntimed) {
+  TempDir dir;
+  auto gpu = std::make_shared<FakeGpu>();
+  Bundle bundle = blocksBundle(*gpu, manyBlocks(), bowlMs);
+  Options options = simulatedClockOptions();
+  options.databases = {
+      writeDatabase(dir.path, {{"axpy_b352", 352}, {"axpy_b512", 512}})};
+  gpu->capturing = true;
+  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna", options);
+  launchAxpy(module.kernel("axpy"));
+  EXPECT_EQ(gpu->callsDuringCapture, 0);
+  EXPECT_EQ(gpu->lastDims.block[0], 352u);
+  EXPECT_TRUE(module.kernel("axpy").reports().empty());
 }

@@ -142,19 +142,23 @@ void show(const std::vector<CacheEntry> &entries) {
   }
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-  tools::toolName = "tuna-cache";
-  tools::Arguments arguments(argc, argv, kUsage);
+/// What the command line asks for.
+struct Invocation {
   std::string dir = defaultCacheDirectory();
   std::string command;
   std::vector<std::string> files;
   Filter filter;
+};
+
+/// Reads the command line; exits with a message on a bad one.
+Invocation parseArguments(int argc, char **argv) {
+  tools::Arguments arguments(argc, argv, kUsage);
+  Invocation invocation;
+  Filter &filter = invocation.filter;
   std::string arg;
   while (arguments.next(arg)) {
     if (arg == "--dir") {
-      dir = arguments.value(arg);
+      invocation.dir = arguments.value(arg);
     } else if (arg == "--kernel") {
       filter.kernel = arguments.value(arg);
     } else if (arg == "--device") {
@@ -163,19 +167,21 @@ int main(int argc, char **argv) {
       filter.signature = parseValues(arguments.value(arg));
     } else if (tools::Arguments::isOption(arg)) {
       arguments.unknownOption(arg);
-    } else if (command.empty()) {
-      command = arg;
+    } else if (invocation.command.empty()) {
+      invocation.command = arg;
     } else {
-      files.push_back(arg);
+      invocation.files.push_back(arg);
     }
   }
+  const std::string &command = invocation.command;
+  const std::vector<std::string> &files = invocation.files;
   const char *commands[] = {"list", "show", "clear", "export", "import"};
   if (std::find(std::begin(commands), std::end(commands), command) ==
       std::end(commands))
     fail((command.empty() ? std::string("no command")
                           : "unknown command '" + command + "'") +
          "\n" + kUsage);
-  if (dir.empty())
+  if (invocation.dir.empty())
     fail("no cache directory: set TUNA_CACHE_DIR or HOME, or pass --dir");
   bool takesFiles = command == "export" || command == "import";
   if (!takesFiles && !files.empty())
@@ -186,40 +192,54 @@ int main(int argc, char **argv) {
     fail("import needs at least one file");
   if (command == "import" && !filter.empty())
     fail("import takes no filter");
+  return invocation;
+}
 
-  TuningCache cache = TuningCache::inDirectory(dir);
+/// Runs the command; throws tuna::Error.
+void run(const Invocation &invocation) {
+  const std::string &command = invocation.command;
+  TuningCache cache = TuningCache::inDirectory(invocation.dir);
+  if (command == "import") {
+    for (const std::string &file : invocation.files) {
+      MergeCounts counts = cache.merge(readCacheFile(file));
+      std::printf("%s: %d added, %d replaced, %d kept (newer in %s)\n",
+                  file.c_str(), counts.added, counts.replaced, counts.kept,
+                  cache.path().c_str());
+    }
+    return;
+  }
+  if (command == "clear") {
+    int removed = cache.remove(invocation.filter);
+    std::printf("removed %d entr%s from %s\n", removed,
+                removed == 1 ? "y" : "ies", cache.path().c_str());
+    return;
+  }
+  std::vector<CacheEntry> selected;
+  for (CacheEntry &entry : cache.entries())
+    if (invocation.filter(entry))
+      selected.push_back(std::move(entry));
+  if (command == "list") {
+    std::printf("%s: %zu entr%s\n", cache.path().c_str(), selected.size(),
+                selected.size() == 1 ? "y" : "ies");
+    if (!selected.empty())
+      list(selected);
+  } else if (command == "show") {
+    show(selected);
+  } else {
+    writeCacheFile(invocation.files[0], selected);
+    std::printf("wrote %zu entr%s to %s\n", selected.size(),
+                selected.size() == 1 ? "y" : "ies",
+                invocation.files[0].c_str());
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  tools::toolName = "tuna-cache";
+  Invocation invocation = parseArguments(argc, argv);
   try {
-    if (command == "import") {
-      for (const std::string &file : files) {
-        MergeCounts counts = cache.merge(readCacheFile(file));
-        std::printf("%s: %d added, %d replaced, %d kept (newer in %s)\n",
-                    file.c_str(), counts.added, counts.replaced, counts.kept,
-                    cache.path().c_str());
-      }
-      return 0;
-    }
-    if (command == "clear") {
-      int removed = cache.remove(filter);
-      std::printf("removed %d entr%s from %s\n", removed,
-                  removed == 1 ? "y" : "ies", cache.path().c_str());
-      return 0;
-    }
-    std::vector<CacheEntry> selected;
-    for (CacheEntry &entry : cache.entries())
-      if (filter(entry))
-        selected.push_back(std::move(entry));
-    if (command == "list") {
-      std::printf("%s: %zu entr%s\n", cache.path().c_str(), selected.size(),
-                  selected.size() == 1 ? "y" : "ies");
-      if (!selected.empty())
-        list(selected);
-    } else if (command == "show") {
-      show(selected);
-    } else {
-      writeCacheFile(files[0], selected);
-      std::printf("wrote %zu entr%s to %s\n", selected.size(),
-                  selected.size() == 1 ? "y" : "ies", files[0].c_str());
-    }
+    run(invocation);
   } catch (const Error &e) {
     fail(e.what());
   }

@@ -18,6 +18,8 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -69,6 +71,12 @@ static cl::opt<unsigned> threads("j",
                                  cl::init(0), cl::cat(category));
 static cl::opt<bool> timing("timing", cl::desc("Print the time of every phase"),
                             cl::cat(category));
+static cl::list<std::string> variantIds(
+    "variants",
+    cl::desc("Plan every configuration but instantiate and compile only "
+             "these planned variants of each kernel (ids or ranges N-M, "
+             "comma-separated; the default variant is always compiled)"),
+    cl::value_desc("ids"), cl::CommaSeparated, cl::cat(category));
 static cl::opt<std::string>
     ptxasPath("ptxas",
               cl::desc("ptxas to use (default: $CUDA_HOME/bin, "
@@ -142,20 +150,38 @@ static LogicalResult writeFile(StringRef path, StringRef bytes) {
   return success();
 }
 
-/// The file name of an object in --emit-dir: <variant>.<chip>.<extension>,
-/// or <input>.host.so for the host library that holds every host variant.
+/// A parameter name as it may stand in a file name: characters other than
+/// letters, digits, '_', '+' and '-' become '_'.
+static std::string fileNameSafe(StringRef name) {
+  std::string safe = name.str();
+  for (char &c : safe)
+    if (!llvm::isAlnum(c) && c != '_' && c != '+' && c != '-')
+      c = '_';
+  return safe;
+}
+
+/// The file name of an object in --emit-dir: <kernel>.<config>.<chip>.<ext>,
+/// the configuration as name=value pairs joined by commas
+/// (`scale.block=256,vec=4.sm_90.ptx`), so that a variant's code is found by
+/// what the variant is, not by its number; or <input>.host.so for the host
+/// library that holds every host variant.
 static std::string objectFileName(const ::tuna::Object &object,
-                                  StringRef variant) {
+                                  const ::tuna::Kernel &kernel,
+                                  const ::tuna::Variant &variant) {
   if (object.format == "elf-so")
     return (llvm::sys::path::stem(inputFile == "-" ? StringRef("stdin")
                                                    : StringRef(inputFile)) +
             ".host.so")
         .str();
+  std::string name = fileNameSafe(kernel.name) + ".";
+  for (const auto &[index, entry] : llvm::enumerate(variant.config))
+    name += (index ? "," : "") + fileNameSafe(entry.first) + "=" +
+            std::to_string(entry.second);
   StringRef chip = StringRef(object.target).split(':').second;
   StringRef extension = llvm::StringSwitch<StringRef>(object.format)
                             .Case("amdgcn-asm", "s")
                             .Default(object.format);
-  return (variant + "." + chip + "." + extension).str();
+  return (name + "." + chip + "." + extension).str();
 }
 
 static std::string configString(const ::tuna::Variant &variant) {
@@ -172,15 +198,23 @@ static void printSummary(const ::tuna::Bundle &bundle,
   size_t variants = 0;
   for (const ::tuna::Kernel &kernel : bundle.kernels) {
     variants += kernel.variants.size();
+    size_t compiled =
+        llvm::count_if(kernel.variants, [](const ::tuna::Variant &v) {
+          return !v.code.empty();
+        });
     os << "kernel " << kernel.name << ": " << kernel.variants.size()
-       << " variants, default " << kernel.variants[kernel.defaultVariant].name
-       << "\n";
+       << " variants";
+    if (compiled != kernel.variants.size())
+      os << " (" << compiled << " compiled)";
+    os << ", default " << kernel.variants[kernel.defaultVariant].name << "\n";
     size_t nameWidth = 0, configWidth = 0;
     for (const ::tuna::Variant &variant : kernel.variants) {
       nameWidth = std::max(nameWidth, variant.name.size());
       configWidth = std::max(configWidth, configString(variant).size());
     }
     for (const ::tuna::Variant &variant : kernel.variants) {
+      if (variant.code.empty())
+        continue; // Planned, not compiled: one line per kernel says how many.
       os << "  " << llvm::left_justify(variant.name, nameWidth) << "  "
          << llvm::left_justify(configString(variant), configWidth);
       // One group per target: its objects, then the resources reported.
@@ -227,7 +261,54 @@ static TunaExpandOptions expandOptionsFromFlags() {
   expandOptions.maxVariants = maxVariants;
   expandOptions.dedupe = dedupe;
   expandOptions.reportDropped = reportDropped;
+  // --variants names planned variants: every configuration keeps its id.
+  expandOptions.planOnly = !variantIds.empty();
   return expandOptions;
+}
+
+/// The ranges of planned variant ids --variants lists, each [first, last].
+using IdRanges = SmallVector<std::pair<int64_t, int64_t>>;
+
+/// Parses --variants; an error for an item that is not an id or a range.
+static FailureOr<IdRanges> parseVariantIds() {
+  IdRanges ranges;
+  for (StringRef item : variantIds) {
+    auto [first, last] = item.trim().split('-');
+    int64_t from = 0, to = 0;
+    bool bad = first.trim().getAsInteger(10, from) || from < 0;
+    to = from;
+    if (!bad && !last.empty())
+      bad = last.trim().getAsInteger(10, to) || to < from;
+    if (bad)
+      return fail("--variants: '" + item +
+                  "' is not a variant id or a range N-M of them");
+    ranges.push_back({from, to});
+  }
+  return ranges;
+}
+
+/// --variants: instantiates the listed planned variants and every default;
+/// an error names an id past a kernel's table.
+static LogicalResult instantiateListed(ModuleOp module,
+                                       const IdRanges &ranges) {
+  int64_t highest = 0;
+  for (auto [first, last] : ranges)
+    highest = std::max(highest, last);
+  for (DispatchOp table : module.getOps<DispatchOp>()) {
+    int64_t count = llvm::range_size(table.getBody().getOps<VariantOp>());
+    if (highest >= count)
+      return table.emitError()
+             << "--variants: kernel '" << table.getSymName() << "' has "
+             << count << " planned variants (ids 0-" << count - 1
+             << "); there is no variant " << highest;
+  }
+  return instantiatePlannedVariants(module, [&](DispatchOp table, size_t i) {
+    auto id = static_cast<int64_t>(i);
+    return id == table.getDefaultVariant() ||
+           llvm::any_of(ranges, [&](std::pair<int64_t, int64_t> range) {
+             return range.first <= id && id <= range.second;
+           });
+  });
 }
 
 /// --emit-variants: writes the expanded module.
@@ -240,16 +321,29 @@ static LogicalResult writeVariants(ModuleOp module) {
   return writeFile(emitVariants, text);
 }
 
-/// --emit-dir: writes every object of `bundle` into its own file.
+/// --emit-dir: writes every object of `bundle` into its own file. Two
+/// variants of a kernel with one configuration (a hand-written dispatch
+/// table may have them) would share a file: that is an error.
 static LogicalResult writeObjects(const ::tuna::Bundle &bundle) {
   if (std::error_code ec = llvm::sys::fs::create_directories(emitDir))
     return fail("cannot create '" + emitDir + "': " + ec.message());
   std::vector<std::string> names(bundle.objects.size());
+  llvm::StringMap<std::string> writer; // file name -> the variant writing it
   for (const ::tuna::Kernel &kernel : bundle.kernels)
-    for (const ::tuna::Variant &variant : kernel.variants)
-      for (const ::tuna::VariantCode &code : variant.code)
-        names[code.object] =
-            objectFileName(bundle.objects[code.object], variant.name);
+    for (const auto &[index, variant] : llvm::enumerate(kernel.variants))
+      for (const ::tuna::VariantCode &code : variant.code) {
+        std::string name =
+            objectFileName(bundle.objects[code.object], kernel, variant);
+        std::string what =
+            ("variant #" + Twine(index) + " of kernel '" + kernel.name + "'")
+                .str();
+        auto [it, inserted] = writer.try_emplace(name, what);
+        if (!inserted && names[code.object] != name)
+          return fail(it->second + " and " + what +
+                      " have one configuration: --emit-dir cannot name both '" +
+                      name + "'");
+        names[code.object] = std::move(name);
+      }
   for (auto [object, name] : llvm::zip_equal(bundle.objects, names)) {
     llvm::SmallString<128> path(emitDir);
     llvm::sys::path::append(path, name);
@@ -291,10 +385,18 @@ static LogicalResult compileFile(llvm::SourceMgr &sourceMgr,
   timingManager.setEnabled(timing);
   TimingScope timingRoot = timingManager.getRootScope();
 
+  FailureOr<IdRanges> ids = parseVariantIds();
+  if (failed(ids))
+    return failure();
+  auto expanded = [&](ModuleOp module) {
+    if (!variantIds.empty() && failed(instantiateListed(module, *ids)))
+      return failure();
+    return writeVariants(module);
+  };
   CompileReport report;
   FailureOr<::tuna::Bundle> bundle =
       compileSource(sourceMgr, context, expandOptionsFromFlags(), options,
-                    report, timingRoot, writeVariants);
+                    report, timingRoot, expanded);
   for (const std::string &message : report.notes)
     note(message);
   if (failed(bundle))

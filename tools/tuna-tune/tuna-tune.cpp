@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -48,7 +49,7 @@ constexpr const char *kUsage =
     "                     of the shape, unless the memref would then be\n"
     "                     smaller than the product of the key values\n"
     "  --arg aI=VALUE     scalar argument I outside the key (floats: 1)\n"
-    "  --device DEVICE    host (default), cuda or cuda:N\n"
+    "  --device DEVICE    host (default), cuda, cuda:N, hip or hip:N\n"
     "  --check            reject variants whose output differs from the\n"
     "                     default variant's; --atol X, --rtol Y\n"
     "  --no-isolate       time the candidates in this process (default: in a\n"
@@ -58,6 +59,18 @@ constexpr const char *kUsage =
     "  --cache-dir DIR    cache to write (default: as the runtime)\n"
     "  --no-cache         write no cache\n"
     "  -o FILE            merge the decisions into the tuning database FILE\n"
+    "  --shortlist K      with -o: keep the K fastest candidates of each\n"
+    "                     bucket in the database; a first call times only\n"
+    "                     those (default 8; 0: none, the pick is final)\n"
+    "  --no-prune         time every candidate (default: drop those the\n"
+    "                     static model says cannot be competitive first)\n"
+    "  --verify-pruning   time the dropped candidates too, say whether the\n"
+    "                     best survived pruning, and pick it if it did not\n"
+    "  --first-call DB    decide each shape as an application's first call\n"
+    "                     does with the tuning database DB (mode on, no\n"
+    "                     cache, isolated only with TUNA_ISOLATE=1): time\n"
+    "                     a shortlist's candidates only, take other\n"
+    "                     entries as they are; print the wall time\n"
     "  --report FILE      an HTML page with every candidate's time\n"
     "  --strategy NAME    search the candidates of each bucket with\n"
     "                     exhaustive, random or pattern (docs/search.md)\n"
@@ -98,15 +111,21 @@ double number(const std::string &option, const std::string &text) {
 Device parseDevice(const std::string &text) {
   if (text == "host")
     return Device::host();
-  if (text == "cuda")
-    return Device::cuda(0);
-  if (text.rfind("cuda:", 0) == 0) {
-    char *end = nullptr;
-    long ordinal = std::strtol(text.c_str() + 5, &end, 10);
-    if (text.size() > 5 && *end == '\0' && ordinal >= 0)
-      return Device::cuda(static_cast<int>(ordinal));
+  std::string platform = text.substr(0, text.find(':'));
+  if (platform == "cuda" || platform == "hip") {
+    long ordinal = 0;
+    if (text.size() > platform.size()) {
+      const char *digits = text.c_str() + platform.size() + 1;
+      char *end = nullptr;
+      ordinal = std::strtol(digits, &end, 10);
+      if (!*digits || *end != '\0' || ordinal < 0 || ordinal > INT_MAX)
+        ordinal = -1;
+    }
+    if (ordinal >= 0)
+      return platform == "cuda" ? Device::cuda(static_cast<int>(ordinal))
+                                : Device::hip(static_cast<int>(ordinal));
   }
-  fail("--device '" + text + "': expected host, cuda or cuda:N");
+  fail("--device '" + text + "': expected host, cuda, cuda:N, hip or hip:N");
 }
 
 std::vector<Shape> readShapeFile(const std::string &path) {
@@ -249,6 +268,94 @@ void printDefaultConfig(const Kernel &kernel,
   std::printf("\n");
 }
 
+/// "pruned 3 of 12 candidates before timing: 2 spills, 1 wave
+/// quantization" (the rule's name is the reason up to its colon), or
+/// nothing when none was pruned.
+std::string describePruning(const TuningReport &report) {
+  std::map<std::string, int> rules;
+  int pruned = 0, considered = 0;
+  for (const CandidateResult &c : report.candidates) {
+    if (c.status == CandidateStatus::Excluded ||
+        c.status == CandidateStatus::Unrunnable ||
+        c.status == CandidateStatus::Failed)
+      continue;
+    ++considered;
+    if (c.status == CandidateStatus::Pruned) {
+      ++pruned;
+      ++rules[c.reason.substr(0, c.reason.find(':'))];
+    }
+  }
+  if (!pruned)
+    return "";
+  std::string text = "  pruned " + std::to_string(pruned) + " of " +
+                     std::to_string(considered) + " candidates before timing:";
+  const char *separator = " ";
+  for (const auto &[rule, count] : rules) {
+    text += separator + std::to_string(count) + " " + rule;
+    separator = ", ";
+  }
+  return text + "\n";
+}
+
+/// --first-call: "  first call: <k> of <n> candidates timed (shortlist),
+/// decided (tuned) in <t> ms; the launch took <l> ms" (the launch: the
+/// cache and database lookups, the decision, the launch itself).
+std::string describeFirstCall(const TuningReport &report, double launchMs) {
+  int timed = 0, shortlisted = 0;
+  for (const CandidateResult &c : report.candidates) {
+    timed += c.status == CandidateStatus::Measured ||
+             c.status == CandidateStatus::Eliminated ||
+             c.status == CandidateStatus::WrongResult;
+    shortlisted += c.reason == "not on the shortlist";
+  }
+  char times[96];
+  std::snprintf(times, sizeof(times), "%.1f ms; the launch took %.1f ms",
+                report.wallMs, launchMs);
+  return "  first call: " + std::to_string(timed) + " of " +
+         std::to_string(report.candidates.size()) + " candidates timed" +
+         (shortlisted ? " (shortlist)" : "") + ", decided (" +
+         decisionSourceName(report.source) + ") in " + times + "\n";
+}
+
+/// --verify-pruning: times the candidates that pruning dropped and says
+/// whether the fastest of all survived; if not, makes it the pick.
+std::string verifyPrunedCandidates(TunedKernel &kernel, const ShapeArgs &args,
+                                   TuningReport &report) {
+  std::vector<int> pruned;
+  for (const CandidateResult &c : report.candidates)
+    if (c.status == CandidateStatus::Pruned)
+      pruned.push_back(c.variant);
+  if (pruned.empty())
+    return "";
+  TuningReport timed = kernel.measure(nullptr, args.data(), args.size(), pruned);
+  const CandidateResult *fastest = nullptr;
+  for (int v : pruned) {
+    const CandidateResult &c = timed.candidates[v];
+    if (c.status == CandidateStatus::Measured &&
+        (!fastest || c.medianMs < fastest->medianMs))
+      fastest = &c;
+  }
+  const CandidateResult &pick = report.candidates[report.chosen];
+  if (!fastest)
+    return "  verify pruning: no pruned candidate could be timed\n";
+  std::string line = "  verify pruning: fastest pruned " + fastest->name +
+                     " (" + fastest->config + ") " +
+                     timeText(fastest->medianMs) + ", " +
+                     ratioText(fastest->medianMs / pick.medianMs) +
+                     " the pick's time: ";
+  if (pick.status == CandidateStatus::Measured &&
+      fastest->medianMs >= pick.medianMs)
+    return line + "the best survived pruning\n";
+  // The pruned candidates join the decision as timed.
+  std::string reason = report.candidates[fastest->variant].reason;
+  for (int v : pruned)
+    report.candidates[v] = timed.candidates[v];
+  report.chosen = fastest->variant;
+  report.chosenName = fastest->name;
+  return line + "the best did NOT survive pruning (" + reason +
+         "); picking it\n";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -256,7 +363,10 @@ int main(int argc, char **argv) {
   tools::Arguments arguments(argc, argv, kUsage);
   std::string bundlePath, cacheDir = defaultCacheDirectory(), database,
                           reportPath, deviceName = "host";
-  bool noCache = false, check = false, verbose = false, isolate = true;
+  bool noCache = false, check = false, verbose = false, isolate = true,
+       prune = true, verifyPruning = false;
+  int64_t shortlist = -1;
+  std::string firstCallDatabase;
   double atol = -1, rtol = -1, timeoutMs = -1;
   unsigned seed = 1;
   std::vector<std::string> kernelNames;
@@ -300,6 +410,17 @@ int main(int argc, char **argv) {
         noCache = true;
       } else if (arg == "-o") {
         database = value();
+      } else if (arg == "--shortlist") {
+        shortlist = integer(arg, value());
+        if (shortlist < 0)
+          fail("--shortlist " + std::to_string(shortlist) +
+               ": expected a number of candidates >= 0");
+      } else if (arg == "--first-call") {
+        firstCallDatabase = value();
+      } else if (arg == "--no-prune") {
+        prune = false;
+      } else if (arg == "--verify-pruning") {
+        verifyPruning = true;
       } else if (arg == "--report") {
         reportPath = value();
       } else if (arg == "--seed") {
@@ -332,6 +453,14 @@ int main(int argc, char **argv) {
     fail("no shape: give --shape or --shapes");
   if ((atol >= 0 || rtol >= 0) && !check)
     fail("--atol and --rtol are tolerances of --check");
+  if (shortlist >= 0 && database.empty())
+    fail("--shortlist K sets the shortlists of the database: give -o FILE");
+  if (!firstCallDatabase.empty() &&
+      (!database.empty() || verifyPruning || searchSettings.enabled()))
+    fail("--first-call DB measures an application's first call: it takes "
+         "no -o, --verify-pruning or --strategy");
+  if (verifyPruning && !prune)
+    fail("--verify-pruning checks the pruning that --no-prune turns off");
   const search::SearchOptions &searchOptions = searchSettings.options;
   if (!searchSettings.enabled() &&
       (searchOptions.budgetEvaluations || searchOptions.budgetSeconds ||
@@ -355,9 +484,16 @@ int main(int argc, char **argv) {
     options.atol = atol >= 0 ? atol : options.atol;
     options.rtol = rtol >= 0 ? rtol : options.rtol;
     options.verbose |= verbose;
-    options.isolate = isolate;
+    // A first call isolates as an application does: with TUNA_ISOLATE=1.
+    options.isolate = isolate && (firstCallDatabase.empty() || options.isolate);
     options.tuneTimeoutMs = timeoutMs >= 0 ? timeoutMs : options.tuneTimeoutMs;
     options.cacheDir = noCache ? "" : cacheDir;
+    options.prune = options.prune && prune;
+    if (!firstCallDatabase.empty()) {
+      options.mode = TuneMode::On;
+      options.cacheDir.clear();
+      options.databases = {firstCallDatabase};
+    }
     Device device = parseDevice(deviceName);
     Module module = Module::load(bundlePath, device, options);
     if (kernelNames.empty()) {
@@ -409,19 +545,34 @@ int main(int argc, char **argv) {
                     " already decided";
           } else {
             TuningReport report;
+            bool store = false;
+            double launchMs = 0;
             if (searchSettings.enabled()) {
               report = searchShape(*kernel, device.info(), launchArgs.data(),
                                    launchArgs.size(), signature, searchSettings,
                                    searchLog);
               searched.insert({&spec, signature});
-              if (!options.cacheDir.empty())
-                TuningCache::inDirectory(options.cacheDir)
-                    .store(makeCacheEntry(device.info(), spec, report));
+              store = true;
             } else {
+              auto start = std::chrono::steady_clock::now();
               kernel->launch(nullptr, launchArgs.data(), launchArgs.size());
               device.backend().synchronize(nullptr);
+              launchMs = std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - start)
+                             .count();
               report = kernel->reports().back();
             }
+            searchLog += describePruning(report);
+            if (!firstCallDatabase.empty())
+              searchLog += describeFirstCall(report, launchMs);
+            if (verifyPruning) {
+              int before = report.chosen;
+              searchLog += verifyPrunedCandidates(*kernel, launchArgs, report);
+              store |= report.chosen != before;
+            }
+            if (store && !options.cacheDir.empty())
+              TuningCache::inDirectory(options.cacheDir)
+                  .store(makeCacheEntry(device.info(), spec, report));
             const CandidateResult &pick = report.candidates[report.chosen];
             line += decisionSourceName(report.source) +
                     std::string(" bucket ") +
@@ -458,7 +609,8 @@ int main(int argc, char **argv) {
       std::vector<CacheEntry> entries;
       for (const Decision &d : decisions)
         if (d.report.source == DecisionSource::Tuned)
-          entries.push_back(makeCacheEntry(device.info(), *d.kernel, d.report));
+          entries.push_back(makeCacheEntry(device.info(), *d.kernel, d.report,
+                                           shortlist >= 0 ? shortlist : 8));
       MergeCounts counts = TuningCache(database).merge(entries);
       std::printf("database: %s (%d added, %d replaced, %d kept)\n",
                   database.c_str(), counts.added, counts.replaced, counts.kept);

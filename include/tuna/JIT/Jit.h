@@ -86,11 +86,13 @@ struct CompilerOptions {
   /// tuna-compile's default (generic).
   std::string hostCpu;
 
-  /// Compile each variant when the runtime first needs it, instead of all
-  /// of them in compile(): compile() then parses, expands and plans the
-  /// bundle (its objects have no bytes yet), and a Module loaded from it
-  /// compiles the cache's pick or the default alone, or every candidate
-  /// (together, in parallel) when it tunes. Lazy results are cached in
+  /// Instantiate and compile each variant when the runtime first needs it,
+  /// instead of all of them in compile(): compile() then parses and plans
+  /// every configuration (tuna-expand plan-only: the dispatch tables, no
+  /// variant IR, no deduplication) and plans the bundle (its objects have
+  /// no bytes yet), and a Module loaded from it builds and compiles the
+  /// cache's pick or the default alone, or the candidates a tuning or a
+  /// search visits (together, in parallel). Lazy results are cached in
   /// memory only (cacheDir is not used).
   bool lazy = false;
 
@@ -146,6 +148,10 @@ struct Compiled {
   /// Variants compiled so far, counted once per target: all of them for
   /// an eager compile, those asked for so far for a lazy one.
   unsigned compiledVariants() const;
+  /// Variants whose IR was built so far (once each, whatever the number of
+  /// targets): every one that survived deduplication for an eager compile,
+  /// those asked for so far for a lazy one.
+  unsigned instantiatedVariants() const;
 };
 
 /// Compiles MLIR kernels in memory and caches the results. Thread-safe:
@@ -199,14 +205,15 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-/// The compile target for `device`: `nvptx:<arch>` for CUDA, `amdgcn:<arch>`
-/// for HIP, `host` for the host CPU.
+/// The compile target for `device`: `nvptx:<arch>` for CUDA, `amdgcn:<gfx>`
+/// for HIP (the processor of its target ID, without features), `host` for
+/// the host CPU.
 std::string targetFor(const Device &device);
 
 /// The target of the device present: CUDA device 0 when a CUDA driver and
 /// device are there, else the first AMD GPU the kernel driver (KFD) lists,
-/// else `host`. Code for an AMD GPU can be compiled but not yet run by
-/// Tuna's runtime (the HIP backend is not built).
+/// else `host`. The AMD GPU is found without loading ROCm; Device::hip(0)
+/// runs its code.
 std::string detectTarget();
 
 /// `amdgcn:gfxNNN` for the first GPU node of a KFD topology directory (each

@@ -93,7 +93,9 @@ private:
 
 /// Compiles every tuna.dispatch of `module` (already expanded) for every
 /// target of `options`. `module` is left unchanged: each target lowers a
-/// clone. Errors are emitted as MLIR diagnostics at the offending op.
+/// clone. A table entry whose variant was not instantiated (a planned table,
+/// see instantiatePlannedVariants) gets no code; a table still planned is an
+/// error. Errors are emitted as MLIR diagnostics at the offending op.
 FailureOr<::tuna::Bundle> compileBundle(ModuleOp module,
                                         const CompileOptions &options,
                                         CompileReport &report);
@@ -102,12 +104,15 @@ FailureOr<::tuna::Bundle> compileBundle(ModuleOp module,
 /// variant will have (format, target, entry symbol) but without their bytes,
 /// for compiling variants only when they are needed (compileObjects). What
 /// the target compilers report (resources) is unknown (-1) in a plan.
+/// `module` may hold planned tables (tuna-expand plan-only): a plan lists
+/// every entry, instantiated or not.
 FailureOr<::tuna::Bundle> planBundle(ModuleOp module,
                                      const CompileOptions &options,
                                      CompileReport &report);
 
 /// Compiles the variants that own `objects` (indices into `plan.objects`;
-/// `plan` is planBundle's result for the same `module` and `options`), all of
+/// `plan` is planBundle's result for the same `module` and `options`, or for
+/// the planned module `module` was instantiated from), all of
 /// one target together and in parallel, and returns each object's bytes, in
 /// the order of `objects`. Host objects of one call share one library.
 FailureOr<std::vector<std::string>>

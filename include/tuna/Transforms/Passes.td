@@ -24,6 +24,13 @@ def TunaExpand : Pass<"tuna-expand", "::mlir::ModuleOp"> {
 
     Errors name the kernel and the parameter. The default configuration must
     survive step 2.
+
+    With `plan-only`, steps 3 and 4 are left out: the table lists every
+    configuration that survives step 2, each under the symbol its variant
+    will have, and the kernel stays (a host kernel renamed, as the table
+    takes its name) so that `instantiatePlannedVariants` can build any of
+    them later. A space of 10,000 configurations is planned without
+    creating its variants' IR.
   }];
   let options = [
     Option<"maxThreadsPerBlock", "max-threads-per-block", "int64_t",
@@ -33,10 +40,13 @@ def TunaExpand : Pass<"tuna-expand", "::mlir::ModuleOp"> {
            /*default=*/"49152",
            "Drop GPU variants whose static plus dynamic shared memory per "
            "block exceeds this many bytes">,
-    Option<"maxVariants", "max-variants", "int64_t", /*default=*/"4096",
+    Option<"maxVariants", "max-variants", "int64_t", /*default=*/"16384",
            "Refuse spaces with more configurations than this">,
     Option<"dedupe", "dedupe", "bool", /*default=*/"true",
            "Drop variants identical to an earlier one">,
+    Option<"planOnly", "plan-only", "bool", /*default=*/"false",
+           "Write the dispatch table of every planned configuration but "
+           "instantiate no variant (no deduplication)">,
     Option<"reportDropped", "report-dropped", "bool", /*default=*/"false",
            "Emit a remark for every configuration that is dropped, and why">,
   ];

@@ -122,6 +122,17 @@ CudaBackend::CudaBackend(int ordinal) : cu(Driver::get()) {
       attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, what);
   deviceInfo.multiProcessors =
       attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, what);
+  deviceInfo.warpSize = attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE, what);
+  deviceInfo.maxThreadsPerMultiprocessor =
+      attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, what);
+  deviceInfo.maxBlocksPerMultiprocessor =
+      attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, what);
+  deviceInfo.registersPerMultiprocessor =
+      attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, what);
+  deviceInfo.sharedBytesPerMultiprocessor =
+      attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, what);
+  deviceInfo.reservedSharedBytesPerBlock =
+      attribute(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, what);
   const CUdevice_attribute gridAttributes[] = {
       CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
       CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
@@ -209,7 +220,24 @@ FunctionLimits CudaBackend::functionLimits(FunctionHandle handle) {
   limits.maxThreadsPerBlock = get(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
   limits.staticSharedBytes = get(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
   limits.registers = get(CU_FUNC_ATTRIBUTE_NUM_REGS);
+  limits.localBytes = get(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
   return limits;
+}
+
+int CudaBackend::residentBlocksPerMultiprocessor(FunctionHandle handle,
+                                                 const LaunchDims &dims) {
+  auto &f = *static_cast<Function *>(handle);
+  // The answer for dynamic shared memory over the function's current limit
+  // is 0: open the function up first, as a launch would.
+  if (dims.sharedBytes > f.sharedLimit.load(std::memory_order_relaxed))
+    allowSharedBytes(f, dims.sharedBytes);
+  ScopedContext scope(cu, ctx);
+  int blocks = 0;
+  TUNA_CU(cu, f.what, cuOccupancyMaxActiveBlocksPerMultiprocessor, &blocks,
+          f.function,
+          static_cast<int>(dims.block[0] * dims.block[1] * dims.block[2]),
+          dims.sharedBytes);
+  return blocks;
 }
 
 void CudaBackend::launch(FunctionHandle handle, StreamHandle stream,

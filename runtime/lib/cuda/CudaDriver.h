@@ -50,6 +50,7 @@ namespace tuna::cuda {
   X(cuModuleGetFunction)                                                       \
   X(cuFuncGetAttribute)                                                        \
   X(cuFuncSetAttribute)                                                        \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                               \
   X(cuLaunchKernel)                                                            \
   X(cuStreamSynchronize)                                                       \
   X(cuStreamIsCapturing)                                                       \

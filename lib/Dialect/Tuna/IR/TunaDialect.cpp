@@ -354,6 +354,12 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
              << "'tuna.unroll' must be a unit attribute on an scf.for";
     return success();
   }
+  if (attr.getName() == getPlannedKernelAttrName()) {
+    if (!isa<SymbolRefAttr>(attr.getValue()) || !isa<DispatchOp>(op))
+      return op->emitError() << "'tuna.planned_kernel' must be a symbol "
+                                "reference on a tuna.dispatch";
+    return success();
+  }
   if (attr.getName() != getSpaceAttrName())
     return op->emitError() << "unknown tuna attribute '"
                            << attr.getName().getValue() << "'";

@@ -3,10 +3,12 @@
 // The dispatcher talks to devices only through this interface. One Backend
 // object stands for one device (a GPU ordinal, or the host CPU). Backends in
 // this tree: host (runtime/lib/host/), CUDA through the Driver API loaded with
-// dlopen (runtime/lib/cuda/); HIP follows the same shape.
+// dlopen (runtime/lib/cuda/), HIP through its module API loaded with dlopen
+// (runtime/lib/hip/).
 //
 // Handles are opaque pointers owned by the backend that returned them (for
-// CUDA: CUmodule, CUfunction, CUstream, CUevent, CUdeviceptr cast to void *).
+// CUDA: CUmodule, CUfunction, CUstream, CUevent, CUdeviceptr cast to void *;
+// HIP: hipStream_t, hipEvent_t and device pointers).
 // Every method may be called from any thread; a GPU backend makes its context
 // current itself. Failures throw tuna::Error whose message names the driver
 // call, its error string, and the `what` context the caller passed (kernel and
@@ -37,7 +39,9 @@ using EventHandle = void *;    ///< A timing marker on a stream.
 struct DeviceInfo {
   std::string platform;      ///< "host", "cuda", "hip".
   std::string name;          ///< "NVIDIA H100 80GB HBM3", CPU model name.
-  std::string arch;          ///< "sm_90", "gfx942", "host".
+  /// "sm_90", "host"; on HIP the target ID with its features,
+  /// "gfx942:sramecc+:xnack-".
+  std::string arch;
   std::string driverVersion; ///< "12.4" for CUDA; the libc version on host.
   /// Identifies the device for caching tuning results: equal fingerprints
   /// mean a tuning result of one is valid on the other.
@@ -47,6 +51,18 @@ struct DeviceInfo {
   int maxThreadsPerBlock = 0;
   int64_t maxSharedBytesPerBlock = 0; ///< Including the opt-in maximum.
   int multiProcessors = 0;            ///< SMs, CUs, or CPU threads.
+  /// Threads of a warp or wavefront: 32 on NVIDIA GPUs, 64 or 32 on AMD
+  /// GPUs; 0 where the backend does not say.
+  int warpSize = 0;
+  /// What one SM (CU) holds at once, for the occupancy of a launch
+  /// (tuna/runtime/Prune.h); 0 when the backend does not say.
+  int maxThreadsPerMultiprocessor = 0;
+  int maxBlocksPerMultiprocessor = 0;
+  int registersPerMultiprocessor = 0;
+  int64_t sharedBytesPerMultiprocessor = 0;
+  /// Shared memory the system takes from every resident block (CUDA: 1 KiB
+  /// since sm_80).
+  int64_t reservedSharedBytesPerBlock = 0;
   /// The largest grid and block along x, y, z (CUDA: 2^31-1 x 65535 x 65535
   /// blocks of at most 1024 x 1024 x 64). No limit beyond LaunchDims's range
   /// unless the backend states one.
@@ -59,6 +75,9 @@ struct FunctionLimits {
   int maxThreadsPerBlock = 0;
   int64_t staticSharedBytes = 0;
   int registers = -1; ///< -1 when the backend cannot tell.
+  /// Local memory per thread (stack frame and register spills); -1 when the
+  /// backend cannot tell.
+  int64_t localBytes = -1;
 };
 
 /// Launch geometry, already evaluated.
@@ -95,6 +114,13 @@ public:
                                      const std::string &symbol,
                                      std::string_view what) = 0;
   virtual FunctionLimits functionLimits(FunctionHandle function) = 0;
+  /// How many blocks of `function` launched with `dims` can be resident on
+  /// one multiprocessor at once (CUDA: cuOccupancyMaxActiveBlocksPerMultiprocessor);
+  /// 0 when none fits, -1 when the backend cannot tell (the default).
+  virtual int residentBlocksPerMultiprocessor(FunctionHandle /*function*/,
+                                              const LaunchDims & /*dims*/) {
+    return -1;
+  }
 
   /// Enqueues one launch on `stream`. `params[i]` points at the i-th lowered
   /// parameter (see ArgSpec). The hot path: must not allocate on success.
@@ -135,6 +161,13 @@ std::unique_ptr<Backend> makeHostBackend();
 /// Throws tuna::Error (ErrorCode::Unsupported) when the driver cannot be
 /// loaded, the ordinal does not exist, or Tuna was built without CUDA.
 std::unique_ptr<Backend> makeCudaBackend(int ordinal);
+
+/// HIP device `ordinal` through libamdhip64 (dlopen'ed: `library` when not
+/// empty, else $TUNA_HIP_LIBRARY, else libamdhip64.so.6, .so.5, .so).
+/// Throws tuna::Error (ErrorCode::Unsupported) when the library cannot be
+/// loaded or initialized, or the ordinal does not exist.
+std::unique_ptr<Backend> makeHipBackend(int ordinal,
+                                        const std::string &library = "");
 
 } // namespace tuna
 

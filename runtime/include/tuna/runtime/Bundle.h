@@ -34,6 +34,14 @@ void validateBundle(const Bundle &bundle, std::string_view origin);
 /// Serializes a (valid) bundle.
 std::string writeBundle(const Bundle &bundle);
 
+/// validateBundle (naming `origin`) and writeBundle for callers built
+/// without exceptions, such as the compiler: returns true with the bytes in
+/// `bytes`, or false with the message either would have thrown in `error`.
+/// Never throws: this is the one place where the runtime's exceptions are
+/// turned into values (docs/architecture.md, "Error model").
+bool tryWriteBundle(const Bundle &bundle, std::string_view origin,
+                    std::string &bytes, std::string &error) noexcept;
+
 /// Parses and validates a bundle; `origin` (a path, "<embedded>") is used in
 /// messages.
 Bundle readBundle(std::string_view bytes, std::string_view origin);

@@ -9,7 +9,12 @@
 //      "signature": [1048576], "variant": "scale__v5",
 //      "config": {"block": 128, "vec": 4}, "tuning_ms": 4.1,
 //      "time": 1795000000, "candidates": {"scale__v0": 0.0123, ...},
-//      "failed": {"scale__v7": "crashed (signal 11) ..."}}, ...]}
+//      "failed": {"scale__v7": "crashed (signal 11) ..."},
+//      "shortlist": [{"variant": "scale__v5", "config": {...}}, ...]}, ...]}
+//
+// A file with a shortlist in some entry is written as version 2 (older
+// runtimes, which would drop shortlists when they rewrite the file, leave it
+// alone); other files as version 1.
 //
 // Writers take an flock on `<dir>/tuning.json.lock`, read the file, merge
 // their entries (per key, the newer `time` wins), write a temporary file,
@@ -53,6 +58,16 @@ struct CacheKey {
   bool operator==(const CacheKey &other) const { return matches(other, true); }
 };
 
+/// A variant as an entry names it: by name and configuration, so that a
+/// bundle rebuilt with other variants under the same names is noticed.
+struct VariantRef {
+  std::string variant;
+  std::vector<std::pair<std::string, int64_t>> config;
+  bool operator==(const VariantRef &other) const {
+    return variant == other.variant && config == other.config;
+  }
+};
+
 /// One decision: the pick by variant name and configuration, and the median
 /// time of every candidate that was timed.
 struct CacheEntry {
@@ -65,12 +80,24 @@ struct CacheEntry {
   /// a later tuning of the same key never runs them again.
   std::vector<std::pair<std::string, std::string>> failed;
   int64_t time = 0; ///< When it was decided (Unix seconds); newer wins.
+  /// The fastest candidates, best first (tuna-tune -o --shortlist K); when
+  /// present, a first call times these only and decides among them
+  /// (Options::useShortlists) instead of taking `variant` untimed. Never
+  /// empty in a valid entry, no variant twice.
+  std::vector<VariantRef> shortlist;
 };
 
 /// The entry the runtime persists for `report`, a decision of `kernel` on
-/// `device`, stamped with the current time.
+/// `device`, stamped with the current time. With `shortlist` > 0, the entry
+/// carries the pick and then the fastest other measured candidates, at most
+/// `shortlist` in all (makeShortlist).
 CacheEntry makeCacheEntry(const DeviceInfo &device, const Kernel &kernel,
-                          const TuningReport &report);
+                          const TuningReport &report, size_t shortlist = 0);
+
+/// The pick of `report` and then its other measured candidates, fastest
+/// first (ties: variant order), at most `size` in all.
+std::vector<VariantRef> makeShortlist(const Kernel &kernel,
+                                      const TuningReport &report, size_t size);
 
 /// The version of this runtime ("0.1.0"), part of every CacheKey.
 const char *tunaVersion();

@@ -10,13 +10,16 @@
 namespace tuna {
 
 /// A shared reference to one backend. Copies refer to the same device;
-/// Device::host() and Device::cuda(n) return the same device every time.
+/// Device::host(), Device::cuda(n) and Device::hip(n) return the same device
+/// every time.
 class Device {
 public:
   /// The host CPU.
   static Device host();
   /// CUDA device `ordinal`; throws tuna::Error when unavailable.
   static Device cuda(int ordinal = 0);
+  /// HIP (AMD GPU) device `ordinal`; throws tuna::Error when unavailable.
+  static Device hip(int ordinal = 0);
 
   /// A device driven by `backend` (a custom or test backend).
   explicit Device(std::shared_ptr<Backend> backend);

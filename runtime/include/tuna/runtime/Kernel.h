@@ -71,6 +71,9 @@ public:
   /// the report's `chosen` is -1, its other variants say why they cannot run
   /// or are NotTimed. With `samples` > 0 each variant takes at least that
   /// many samples. What search strategies measure with (docs/search.md).
+  /// With no variants nothing is timed or loaded: the report classifies
+  /// every variant for these key values, the candidates that static
+  /// pruning drops (Options::prune) marked Pruned.
   TuningReport measure(StreamHandle stream, const ArgValue *args, size_t count,
                        const std::vector<int> &variants, int samples = 0);
 

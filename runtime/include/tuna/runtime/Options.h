@@ -52,6 +52,19 @@ struct Options {
   double candidateBudgetMs = 200;
   double totalBudgetMs = 2000;
 
+  /// Drop the candidates that the static model (tuna/runtime/Prune.h)
+  /// says cannot be competitive before timing any: no block fits on a
+  /// multiprocessor, register spills where other candidates have none, or
+  /// a wave-quantization cost over `pruneSlowerThan` times the best one's.
+  /// Pruned candidates are reported with status Pruned and the reason.
+  bool prune = true;
+  double pruneSlowerThan = 1.5;
+
+  /// Time only the variants of a persisted shortlist (docs/cache.md,
+  /// "Shortlists") on the first call of a signature that has one, and
+  /// decide among them; off: take the entry's pick without timing.
+  bool useShortlists = true;
+
   /// Search the candidates of a new signature with `search` (a strategy and
   /// its budgets, docs/search.md) instead of timing every one; off by
   /// default. Only the variants the search visits are loaded and timed. Its
@@ -88,6 +101,7 @@ struct Options {
   /// TUNA_ALWAYS_TUNE=0|1, TUNA_PRINT_AUTOTUNING=0|1, TUNA_CHECK=0|1,
   /// TUNA_CACHE_DIR, TUNA_TUNING_DB, TUNA_VERSION_CHECK=0|1,
   /// TUNA_CHECK_ATOL=<float>, TUNA_CHECK_RTOL=<float>, TUNA_ISOLATE=0|1,
+  /// TUNA_PRUNE=0|1, TUNA_SHORTLISTS=0|1,
   /// TUNA_WORKER=<path>, TUNA_TUNE_TIMEOUT_MS=<ms>. A malformed value is a
   /// tuna::Error naming the variable.
   static Options fromEnvironment();

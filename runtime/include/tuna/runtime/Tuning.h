@@ -18,8 +18,10 @@ enum class CandidateStatus {
   Unrunnable,  ///< No code for this device, failed to load, or over a limit.
   Failed,      ///< Crashed or hung in the tuning worker (isolated tuning),
                ///< now or in an earlier tuning the cache remembers.
-  NotTimed     ///< Eligible, but nothing was benchmarked (mode off, or the
-               ///< only candidate).
+  NotTimed,    ///< Eligible, but nothing was benchmarked (mode off, the
+               ///< only candidate, not on the shortlist, not visited).
+  Pruned       ///< Dropped by the static model before any timing
+               ///< (tuna/runtime/Prune.h); `reason` says why.
 };
 
 const char *candidateStatusName(CandidateStatus status);

@@ -27,7 +27,8 @@ typedef enum TunaStatus {
 
 typedef enum TunaDeviceKind {
   TUNA_DEVICE_HOST = 0,
-  TUNA_DEVICE_CUDA = 1
+  TUNA_DEVICE_CUDA = 1,
+  TUNA_DEVICE_HIP = 2
 } TunaDeviceKind;
 
 /* Same order as tuna::ScalarType. */
@@ -87,7 +88,8 @@ void tunaModuleFree(TunaModule *module);
 TunaStatus tunaModuleGetKernel(TunaModule *module, const char *name,
                                TunaKernel **kernel);
 
-/* `stream` is a CUstream for CUDA, NULL for the host. */
+/* `stream` is a CUstream for CUDA, a hipStream_t for HIP, NULL for the
+ * host. */
 TunaStatus tunaKernelLaunch(TunaKernel *kernel, void *stream,
                             const TunaArg *args, size_t count);
 

@@ -26,6 +26,11 @@ def Tuna_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getUnrollAttrName() {
       return ::llvm::StringLiteral("tuna.unroll");
     }
+    /// Name of the attribute of a `tuna.dispatch` whose variants are planned
+    /// but not instantiated (tuna-expand plan-only): the planned kernel.
+    static constexpr ::llvm::StringLiteral getPlannedKernelAttrName() {
+      return ::llvm::StringLiteral("tuna.planned_kernel");
+    }
   }];
 }
 

@@ -1,0 +1,162 @@
+//===- Prune.cpp - Ranking and dropping candidates before timing ----------===//
+//
+// The model (docs/search.md, "Static pruning"):
+//  - Occupancy: resident blocks per multiprocessor, limited by threads,
+//    blocks, registers (allocated per warp of 32 threads in units of 256)
+//    and shared memory (static + dynamic + the per-block reservation).
+//  - Wave quantization: with equal work per block, a throughput-bound
+//    multiprocessor that holds ceil(B / S) of the B blocks finishes last,
+//    so the launch takes S * ceil(B / S) / B times as long as one that
+//    spreads its work evenly over the S multiprocessors. This is the
+//    optimistic (throughput) view: a latency-bound kernel loses more.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tuna/runtime/Prune.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+
+namespace tuna {
+
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kRegisterUnit = 256; ///< Registers are allocated per warp.
+
+int64_t roundUp(int64_t value, int64_t unit) {
+  return (value + unit - 1) / unit * unit;
+}
+
+int64_t threadsOf(const LaunchDims &dims) {
+  return int64_t(dims.block[0]) * dims.block[1] * dims.block[2];
+}
+
+int64_t blocksOf(const LaunchDims &dims) {
+  return int64_t(dims.grid[0]) * dims.grid[1] * dims.grid[2];
+}
+
+/// Spilled bytes per thread: ptxas' figure, else the driver's local memory.
+int64_t spillsOf(const StaticFacts &facts) {
+  return facts.spillBytes >= 0 ? facts.spillBytes : facts.localBytes;
+}
+
+std::string format(const char *pattern, double a, double b = 0) {
+  char text[160];
+  std::snprintf(text, sizeof(text), pattern, a, b);
+  return text;
+}
+
+} // namespace
+
+int residentBlocks(const DeviceInfo &device, const StaticFacts &facts) {
+  int64_t threads = threadsOf(facts.dims);
+  if (device.maxThreadsPerMultiprocessor <= 0 ||
+      device.maxBlocksPerMultiprocessor <= 0 || threads <= 0)
+    return -1;
+  int64_t warps = (threads + kWarpSize - 1) / kWarpSize;
+  int64_t blocks = std::min<int64_t>(
+      device.maxBlocksPerMultiprocessor,
+      device.maxThreadsPerMultiprocessor / (warps * kWarpSize));
+  bool complete = true;
+  if (facts.registers >= 0 && device.registersPerMultiprocessor > 0) {
+    int64_t perWarp = roundUp(int64_t(facts.registers) * kWarpSize,
+                              kRegisterUnit);
+    if (perWarp > 0)
+      blocks = std::min(blocks,
+                        device.registersPerMultiprocessor / perWarp / warps);
+  } else {
+    complete = false;
+  }
+  if (facts.staticSharedBytes >= 0 && device.sharedBytesPerMultiprocessor > 0) {
+    int64_t shared = facts.staticSharedBytes + facts.dims.sharedBytes +
+                     device.reservedSharedBytesPerBlock;
+    if (shared > 0)
+      blocks = std::min(blocks, device.sharedBytesPerMultiprocessor / shared);
+  } else {
+    complete = false;
+  }
+  if (blocks <= 0)
+    return 0;
+  return complete ? static_cast<int>(blocks) : -1;
+}
+
+std::vector<PruneVerdict>
+judgeCandidates(const DeviceInfo &device,
+                const std::vector<StaticFacts> &candidates, double slowerThan) {
+  int64_t sms = device.platform == "host" ? 0 : device.multiProcessors;
+  std::vector<PruneVerdict> verdicts;
+  for (const StaticFacts &facts : candidates) {
+    PruneVerdict verdict;
+    verdict.variant = facts.variant;
+    verdict.residentBlocks = facts.residentBlocks >= 0
+                                 ? facts.residentBlocks
+                                 : residentBlocks(device, facts);
+    int64_t blocks = blocksOf(facts.dims);
+    if (sms > 0 && blocks > 0)
+      verdict.waveCost = double(sms * ((blocks + sms - 1) / sms)) / blocks;
+    if (verdict.residentBlocks == 0)
+      verdict.dropped =
+          "occupancy 0: no block fits on a multiprocessor (" +
+          std::to_string(threadsOf(facts.dims)) + " threads, " +
+          (facts.registers >= 0 ? std::to_string(facts.registers)
+                                : std::string("?")) +
+          " registers per thread, " +
+          std::to_string(std::max<int64_t>(facts.staticSharedBytes, 0) +
+                         facts.dims.sharedBytes) +
+          " bytes of shared memory)";
+    verdicts.push_back(verdict);
+  }
+
+  // 2. Spills, when some candidate is known not to spill.
+  int spillFree = 0;
+  for (size_t c = 0; c < candidates.size(); ++c)
+    spillFree += verdicts[c].dropped.empty() && spillsOf(candidates[c]) == 0;
+  for (size_t c = 0; c < candidates.size() && spillFree; ++c)
+    if (verdicts[c].dropped.empty() && spillsOf(candidates[c]) > 0)
+      verdicts[c].dropped =
+          "spills: " + std::to_string(spillsOf(candidates[c])) + " bytes of " +
+          (candidates[c].spillBytes >= 0 ? "spill stores and loads"
+                                         : "local memory") +
+          " per thread, where " + std::to_string(spillFree) +
+          " candidate(s) have none";
+
+  // 3. Wave quantization, among candidates that fill the machine.
+  double best = 0;
+  for (size_t c = 0; c < candidates.size(); ++c)
+    if (verdicts[c].dropped.empty() && verdicts[c].waveCost > 0 &&
+        blocksOf(candidates[c].dims) >= sms)
+      best = best > 0 ? std::min(best, verdicts[c].waveCost)
+                      : verdicts[c].waveCost;
+  for (size_t c = 0; c < candidates.size() && best > 0; ++c) {
+    int64_t blocks = blocksOf(candidates[c].dims);
+    PruneVerdict &verdict = verdicts[c];
+    if (verdict.dropped.empty() && blocks >= sms &&
+        verdict.waveCost > slowerThan * best)
+      verdict.dropped =
+          "wave quantization: " + std::to_string(blocks) + " blocks on " +
+          std::to_string(sms) + " multiprocessors" +
+          format(" keep them %.0f%% busy, an estimated %.2fx the best "
+                 "candidate's time",
+                 100.0 / verdict.waveCost, verdict.waveCost / best);
+  }
+
+  std::vector<size_t> order(candidates.size());
+  for (size_t c = 0; c < order.size(); ++c)
+    order[c] = c;
+  auto rank = [&](size_t c) {
+    const PruneVerdict &v = verdicts[c];
+    return std::make_tuple(!v.dropped.empty(), v.waveCost,
+                           spillsOf(candidates[c]) > 0, -v.residentBlocks,
+                           v.variant);
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return rank(a) < rank(b); });
+  std::vector<PruneVerdict> ranked;
+  for (size_t c : order)
+    ranked.push_back(verdicts[c]);
+  return ranked;
+}
+
+} // namespace tuna

@@ -1,0 +1,417 @@
+//===- HipBackend.cpp - AMD GPUs through the HIP module API ---------------===//
+//
+// Modules are handed out as pointers to a LoadedModule, which owns the
+// hipModule_t and the records of the functions taken from it; functions as
+// pointers to such a record (the hipFunction_t, the name used in messages,
+// and its static LDS), so a launch needs no lookup.
+//
+// What tuning does (loading, scratch memory, synchronizing, timing) runs in
+// relaxed stream capture mode, as on CUDA.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HipBackend.h"
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace tuna {
+
+namespace hip {
+
+struct HipBackend::Function {
+  hipFunction_t function = nullptr;
+  std::string what; ///< "kernel 'scale' variant 'scale__v3'", for messages.
+};
+
+namespace {
+
+struct LoadedModule {
+  LoadedModule(const Api &api, int device) : api(api), device(device) {}
+  ~LoadedModule() {
+    RelaxedCaptureMode relaxed(api);
+    ScopedDevice scope(api, device);
+    if (module)
+      api.hipModuleUnload(module);
+  }
+
+  const Api &api;
+  int device;
+  hipModule_t module = nullptr;
+  std::mutex mutex; ///< Guards `functions`.
+  std::vector<std::unique_ptr<HipBackend::Function>> functions;
+};
+
+/// A target ID split at ':' into its processor and its features.
+struct TargetId {
+  std::string_view processor;
+  std::vector<std::string_view> features; ///< "xnack-", "sramecc+".
+};
+
+TargetId parseTargetId(std::string_view text) {
+  TargetId id;
+  size_t colon = text.find(':');
+  id.processor = text.substr(0, colon);
+  while (colon != std::string_view::npos) {
+    text.remove_prefix(colon + 1);
+    colon = text.find(':');
+    id.features.push_back(text.substr(0, colon));
+  }
+  return id;
+}
+
+/// Whether code for the generic target `generic` runs on `processor`
+/// (LLVM's AMDGPUUsage, "Generic Processor Versioning").
+bool covers(std::string_view generic, std::string_view processor) {
+  static const std::pair<std::string_view, std::vector<std::string_view>>
+      families[] = {
+          {"gfx9-generic",
+           {"gfx900", "gfx902", "gfx904", "gfx906", "gfx909", "gfx90c"}},
+          {"gfx9-4-generic", {"gfx940", "gfx941", "gfx942", "gfx950"}},
+          {"gfx10-1-generic", {"gfx1010", "gfx1011", "gfx1012", "gfx1013"}},
+          {"gfx10-3-generic",
+           {"gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035",
+            "gfx1036"}},
+          {"gfx11-generic",
+           {"gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150", "gfx1151",
+            "gfx1152", "gfx1153"}},
+          {"gfx12-generic", {"gfx1200", "gfx1201"}}};
+  for (const auto &[name, members] : families)
+    if (name == generic)
+      for (std::string_view member : members)
+        if (member == processor)
+          return true;
+  return false;
+}
+
+hipError_t launchOnce(const Api &hip, hipFunction_t function,
+                      hipStream_t stream, const LaunchDims &dims,
+                      void **params) {
+  return hip.hipModuleLaunchKernel(
+      function, dims.grid[0], dims.grid[1], dims.grid[2], dims.block[0],
+      dims.block[1], dims.block[2], dims.sharedBytes, stream, params, nullptr);
+}
+
+/// "6.2.41133" from HIP's major * 10^7 + minor * 10^5 + patch.
+std::string versionText(int version) {
+  return std::to_string(version / 10000000) + "." +
+         std::to_string(version / 100000 % 100) + "." +
+         std::to_string(version % 100000);
+}
+
+} // namespace
+
+int targetIdScore(std::string_view object, std::string_view device) {
+  TargetId code = parseTargetId(object);
+  TargetId gpu = parseTargetId(device);
+  int score;
+  if (code.processor == gpu.processor)
+    score = 2000;
+  else if (covers(code.processor, gpu.processor))
+    score = 1000;
+  else
+    return -1;
+  for (std::string_view feature : code.features) {
+    bool matched = false;
+    for (std::string_view setting : gpu.features)
+      matched |= setting == feature;
+    if (!matched)
+      return -1;
+    ++score;
+  }
+  return score;
+}
+
+HipBackend::HipBackend(int ordinal, const std::string &library)
+    : hip(Api::get(library)), ordinal(ordinal) {
+  std::string what = "HIP device " + std::to_string(ordinal);
+  int count = 0;
+  hipError_t result = hip.hipGetDeviceCount(&count);
+  // hipErrorNoDevice: ROCm is installed, no GPU is visible.
+  if (result != hipSuccess || ordinal < 0 || ordinal >= count)
+    throw Error(ErrorCode::Unsupported,
+                result != hipSuccess
+                    ? hip.message(result, "hipGetDeviceCount", what)
+                    : what + " requested, but " + hip.library + " reports " +
+                          std::to_string(count) + " device(s)");
+  hipDevice_t device = 0;
+  TUNA_HIP(hip, what, hipDeviceGet, &device, ordinal);
+
+  char name[256] = {};
+  TUNA_HIP(hip, what, hipDeviceGetName, name, sizeof(name) - 1, device);
+  int driver = 0, runtime = 0;
+  TUNA_HIP(hip, what, hipDriverGetVersion, &driver);
+  TUNA_HIP(hip, what, hipRuntimeGetVersion, &runtime);
+
+  deviceInfo.platform = "hip";
+  deviceInfo.ordinal = ordinal;
+  deviceInfo.arch = readTargetId(what);
+  deviceInfo.driverVersion = versionText(driver);
+  if (runtime != driver)
+    deviceInfo.driverVersion += " (runtime " + versionText(runtime) + ")";
+  deviceInfo.maxThreadsPerBlock =
+      attribute(hipDeviceAttributeMaxThreadsPerBlock, what);
+  deviceInfo.maxSharedBytesPerBlock =
+      attribute(hipDeviceAttributeMaxSharedMemoryPerBlock, what);
+  deviceInfo.multiProcessors =
+      attribute(hipDeviceAttributeMultiprocessorCount, what);
+  deviceInfo.warpSize = attribute(hipDeviceAttributeWarpSize, what);
+  for (int d = 0; d < 3; ++d) {
+    deviceInfo.maxGridDim[d] =
+        attribute(hipDeviceAttributeMaxGridDimX + d, what);
+    deviceInfo.maxBlockDim[d] =
+        attribute(hipDeviceAttributeMaxBlockDimX + d, what);
+  }
+  // The tuning cache keys decisions by name, arch and driver: what changes
+  // which variant is fastest beyond the marketing name and the target ID
+  // (a partition mode's CU count, the LDS and wavefront size) goes into
+  // the name.
+  deviceInfo.name = std::string(name) + " (" +
+                    std::to_string(deviceInfo.multiProcessors) + " CUs, " +
+                    std::to_string(deviceInfo.maxSharedBytesPerBlock / 1024) +
+                    " KiB LDS, wave" + std::to_string(deviceInfo.warpSize) +
+                    ")";
+  deviceInfo.fingerprint = "hip|" + deviceInfo.name + "|" + deviceInfo.arch +
+                           "|driver " + deviceInfo.driverVersion;
+}
+
+std::string HipBackend::readTargetId(const std::string &what) const {
+  // ROCm 6 fills hipDeviceProp_tR0600; ROCm 5 its older hipDeviceProp_t,
+  // whose gcnArchName lies elsewhere (docs/toolchain-notes.md).
+  std::vector<char> props(kDevicePropBufferSize, 0);
+  size_t offset;
+  if (hip.hipGetDevicePropertiesR0600) {
+    TUNA_HIP(hip, what, hipGetDevicePropertiesR0600, props.data(), ordinal);
+    offset = kGcnArchNameOffsetR0600;
+  } else {
+    TUNA_HIP(hip, what, hipGetDeviceProperties, props.data(), ordinal);
+    offset = kGcnArchNameOffsetR0000;
+  }
+  const char *field = props.data() + offset;
+  size_t length = strnlen(field, kGcnArchNameSize);
+  std::string name(field, length);
+  if (length == kGcnArchNameSize || name.compare(0, 3, "gfx") != 0)
+    throw Error(ErrorCode::Unsupported,
+                what + ": the device properties from " + hip.library +
+                    " have no gcnArchName starting with 'gfx' where " +
+                    (hip.hipGetDevicePropertiesR0600
+                         ? "hipDeviceProp_tR0600"
+                         : "ROCm 5's hipDeviceProp_t") +
+                    " has it: an unknown ROCm version");
+  return name;
+}
+
+int HipBackend::objectScore(const Object &object) const {
+  constexpr std::string_view prefix = "amdgcn:";
+  // AMDGCN assembly is for reading; only code objects load.
+  if (object.format != "hsaco" ||
+      object.target.compare(0, prefix.size(), prefix) != 0)
+    return -1;
+  return targetIdScore(std::string_view(object.target).substr(prefix.size()),
+                       deviceInfo.arch);
+}
+
+ModuleHandle HipBackend::loadModule(const Object &object,
+                                    std::string_view what) {
+  RelaxedCaptureMode relaxed(hip);
+  ScopedDevice scope(hip, ordinal);
+  auto module = std::make_unique<LoadedModule>(hip, ordinal);
+  hipError_t result = hip.hipModuleLoadData(&module->module, object.data.data());
+  if (result != hipSuccess)
+    throw Error(ErrorCode::Backend,
+                hip.message(result, "hipModuleLoadData", what) +
+                    " (code object for " + object.target + ", device " +
+                    deviceInfo.arch + ")");
+  return module.release();
+}
+
+void HipBackend::unloadModule(ModuleHandle module) noexcept {
+  delete static_cast<LoadedModule *>(module);
+}
+
+FunctionHandle HipBackend::getFunction(ModuleHandle handle,
+                                       const std::string &symbol,
+                                       std::string_view what) {
+  auto &module = *static_cast<LoadedModule *>(handle);
+  auto record = std::make_unique<Function>();
+  record->what = std::string(what);
+  {
+    RelaxedCaptureMode relaxed(hip);
+    ScopedDevice scope(hip, ordinal);
+    TUNA_HIP(hip, record->what + ": symbol '" + symbol + "'",
+             hipModuleGetFunction, &record->function, module.module,
+             symbol.c_str());
+  }
+  std::lock_guard<std::mutex> lock(module.mutex);
+  module.functions.push_back(std::move(record));
+  return module.functions.back().get();
+}
+
+FunctionLimits HipBackend::functionLimits(FunctionHandle handle) {
+  auto &f = *static_cast<Function *>(handle);
+  ScopedDevice scope(hip, ordinal);
+  auto get = [&](hipFunction_attribute which) {
+    int value = 0;
+    TUNA_HIP(hip, f.what, hipFuncGetAttribute, &value, which, f.function);
+    return value;
+  };
+  FunctionLimits limits;
+  limits.maxThreadsPerBlock = get(HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  limits.staticSharedBytes = get(HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+  limits.registers = get(HIP_FUNC_ATTRIBUTE_NUM_REGS);
+  return limits;
+}
+
+void HipBackend::launch(FunctionHandle handle, StreamHandle stream,
+                        const LaunchDims &dims, void **params) {
+  auto &f = *static_cast<Function *>(handle);
+  auto s = static_cast<hipStream_t>(stream);
+  int current = -1;
+  hipError_t result;
+  if (hip.hipGetDevice(&current) == hipSuccess && current == ordinal) {
+    result = launchOnce(hip, f.function, s, dims, params);
+  } else {
+    ScopedDevice scope(hip, ordinal);
+    result = launchOnce(hip, f.function, s, dims, params);
+  }
+  if (result != hipSuccess)
+    launchFailed(f, dims, result);
+}
+
+void HipBackend::launchFailed(const Function &f, const LaunchDims &dims,
+                              hipError_t result) {
+  char geometry[160];
+  std::snprintf(geometry, sizeof(geometry),
+                " (grid %ux%ux%u, block %ux%ux%u, %u bytes of dynamic LDS)",
+                dims.grid[0], dims.grid[1], dims.grid[2], dims.block[0],
+                dims.block[1], dims.block[2], dims.sharedBytes);
+  std::string message =
+      hip.message(result, "hipModuleLaunchKernel", f.what + geometry);
+  // Say which limit the geometry broke, where HIP does not.
+  ScopedDevice scope(hip, ordinal);
+  int maxThreads = 0, staticShared = 0;
+  uint64_t threads = uint64_t(dims.block[0]) * dims.block[1] * dims.block[2];
+  if (hip.hipFuncGetAttribute(&maxThreads,
+                              HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                              f.function) == hipSuccess &&
+      threads > static_cast<uint64_t>(maxThreads))
+    message += "; a block of " + std::to_string(threads) +
+               " threads exceeds the " + std::to_string(maxThreads) +
+               " this function allows on " + deviceInfo.arch;
+  if (hip.hipFuncGetAttribute(&staticShared,
+                              HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                              f.function) == hipSuccess &&
+      int64_t(dims.sharedBytes) + staticShared >
+          deviceInfo.maxSharedBytesPerBlock)
+    message += "; " + std::to_string(dims.sharedBytes) +
+               " bytes of dynamic LDS and " + std::to_string(staticShared) +
+               " static exceed the " +
+               std::to_string(deviceInfo.maxSharedBytesPerBlock) +
+               " bytes a workgroup has on " + deviceInfo.arch;
+  throw Error(ErrorCode::Backend, message);
+}
+
+void HipBackend::synchronize(StreamHandle stream) {
+  RelaxedCaptureMode relaxed(hip);
+  ScopedDevice scope(hip, ordinal);
+  TUNA_HIP(hip, "synchronizing a stream", hipStreamSynchronize,
+           static_cast<hipStream_t>(stream));
+}
+
+bool HipBackend::isCapturing(StreamHandle stream) {
+  ScopedDevice scope(hip, ordinal);
+  hipStreamCaptureStatus status = hipStreamCaptureStatusNone;
+  hipError_t result =
+      hip.hipStreamIsCapturing(static_cast<hipStream_t>(stream), &status);
+  // The null stream while a blocking stream captures: using it would
+  // invalidate that capture.
+  if (result == hipErrorStreamCaptureImplicit)
+    return true;
+  hip.check(result, "hipStreamIsCapturing", "asking whether a stream captures");
+  return status != hipStreamCaptureStatusNone;
+}
+
+void *HipBackend::allocate(size_t bytes) {
+  RelaxedCaptureMode relaxed(hip);
+  ScopedDevice scope(hip, ordinal);
+  void *ptr = nullptr;
+  hip.check(hip.hipMalloc(&ptr, bytes ? bytes : 1), "hipMalloc",
+            "allocating " + std::to_string(bytes) + " bytes on the device");
+  return ptr;
+}
+
+void HipBackend::deallocate(void *ptr) noexcept {
+  if (!ptr)
+    return;
+  RelaxedCaptureMode relaxed(hip);
+  ScopedDevice scope(hip, ordinal);
+  hip.hipFree(ptr);
+}
+
+void HipBackend::copy(void *dst, const void *src, size_t bytes, CopyKind kind,
+                      StreamHandle stream) {
+  RelaxedCaptureMode relaxed(hip);
+  ScopedDevice scope(hip, ordinal);
+  auto s = static_cast<hipStream_t>(stream);
+  std::string what = "copying " + std::to_string(bytes) + " bytes";
+  hipMemcpyKind direction = kind == CopyKind::HostToDevice
+                                ? hipMemcpyHostToDevice
+                            : kind == CopyKind::DeviceToHost
+                                ? hipMemcpyDeviceToHost
+                                : hipMemcpyDeviceToDevice;
+  TUNA_HIP(hip, what, hipMemcpyAsync, dst, src, bytes, direction, s);
+  TUNA_HIP(hip, what, hipStreamSynchronize, s);
+}
+
+EventHandle HipBackend::createEvent() {
+  RelaxedCaptureMode relaxed(hip);
+  ScopedDevice scope(hip, ordinal);
+  hipEvent_t event = nullptr;
+  TUNA_HIP(hip, "creating a timing event", hipEventCreate, &event);
+  return event;
+}
+
+void HipBackend::destroyEvent(EventHandle event) noexcept {
+  if (!event)
+    return;
+  RelaxedCaptureMode relaxed(hip);
+  ScopedDevice scope(hip, ordinal);
+  hip.hipEventDestroy(static_cast<hipEvent_t>(event));
+}
+
+void HipBackend::recordEvent(EventHandle event, StreamHandle stream) {
+  RelaxedCaptureMode relaxed(hip);
+  ScopedDevice scope(hip, ordinal);
+  TUNA_HIP(hip, "timing a kernel", hipEventRecord,
+           static_cast<hipEvent_t>(event), static_cast<hipStream_t>(stream));
+}
+
+float HipBackend::elapsedMs(EventHandle start, EventHandle end) {
+  RelaxedCaptureMode relaxed(hip);
+  ScopedDevice scope(hip, ordinal);
+  TUNA_HIP(hip, "timing a kernel", hipEventSynchronize,
+           static_cast<hipEvent_t>(end));
+  float ms = 0;
+  TUNA_HIP(hip, "timing a kernel", hipEventElapsedTime, &ms,
+           static_cast<hipEvent_t>(start), static_cast<hipEvent_t>(end));
+  return ms;
+}
+
+int HipBackend::attribute(hipDeviceAttribute_t which,
+                          const std::string &what) const {
+  int value = 0;
+  TUNA_HIP(hip, what, hipDeviceGetAttribute, &value, which, ordinal);
+  return value;
+}
+
+} // namespace hip
+
+std::unique_ptr<Backend> makeHipBackend(int ordinal,
+                                        const std::string &library) {
+  return std::make_unique<hip::HipBackend>(ordinal, library);
+}
+
+} // namespace tuna

@@ -1,0 +1,772 @@
+//===- HipBackendTest.cpp - The HIP backend against a fake HIP runtime ----===//
+//
+// fakehip/FakeHip.cpp is a HIP runtime without a GPU: the backend loads it
+// (makeHipBackend's `library`, or TUNA_HIP_LIBRARY) as it loads
+// libamdhip64.so, so these tests run the backend's real code: loading and
+// identity, code-object choice, argument packing, limits, timing, capture,
+// every error path, and the whole tuning protocol. What the fake cannot
+// show (real AMDGCN code running) is test/gpu/HipGpuTest.cpp's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestBundles.h"
+
+#include "hip/HipBackend.h"
+
+#include "tuna/runtime/Bundle.h"
+#include "tuna/runtime/Cache.h"
+#include "tuna/runtime/Runtime.h"
+#include "tuna/runtime/tuna.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <dlfcn.h>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace tuna;
+using namespace tuna::test;
+
+namespace {
+
+/// The fake library's control functions, reached through the same handle
+/// the backend's dlopen gets.
+struct FakeHip {
+  explicit FakeHip(const char *path) : path(path) {
+    handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      throw std::runtime_error(dlerror());
+    resolve(reset, "tunaFakeHipReset");
+    resolve(fail, "tunaFakeHipFail");
+    resolve(calls, "tunaFakeHipCalls");
+    resolve(setCapturing, "tunaFakeHipSetCapturing");
+    resolve(callsDuringCapture, "tunaFakeHipCallsDuringCapture");
+    resolve(live, "tunaFakeHipLive");
+    resolve(lastLaunch, "tunaFakeHipLastLaunch");
+    resolve(currentDevice, "tunaFakeHipCurrentDevice");
+  }
+  template <typename F> void resolve(F &f, const char *name) {
+    f = reinterpret_cast<F>(dlsym(handle, name));
+    if (!f)
+      throw std::runtime_error(name);
+  }
+
+  std::string path;
+  void *handle;
+  void (*reset)(const char *, int, int, int);
+  void (*fail)(const char *, int, int);
+  int (*calls)(const char *);
+  void (*setCapturing)(int);
+  int (*callsDuringCapture)();
+  void (*live)(long *, long *, long *);
+  void (*lastLaunch)(unsigned *, void **, int *);
+  int (*currentDevice)();
+};
+
+FakeHip &rocm6() {
+  static FakeHip fake(TUNA_FAKE_HIP_PATH);
+  return fake;
+}
+
+FakeHip &rocm5() {
+  static FakeHip fake(TUNA_FAKE_HIP_ROCM5_PATH);
+  return fake;
+}
+
+/// One fake function per line: symbol, cost (ms), max threads, static LDS.
+std::string fakeCodeObject(const std::string &target) {
+  return "TUNA-FAKE-HSACO " + target +
+         "\n"
+         "axpy_b64 3 1024 0 16\n"
+         "axpy_b256 1 1024 0 32\n"
+         "axpy_b1024 2.5 1024 0 64\n"
+         "axpy_wrong 0.5 1024 0 16\n"
+         "axpy_lds 0.25 1024 40000 16\n"
+         "axpy_b512 0.25 256 0 128\n";
+}
+
+Variant blockVariant(const std::string &name, int64_t block, int64_t lds) {
+  Variant variant;
+  variant.name = name;
+  variant.config = {{"BLOCK", block}, {"LDS", lds}};
+  variant.grid[0] = {dim(0), constant(block), op(ExprNode::Op::CeilDiv)};
+  variant.block[0] = {constant(block)};
+  variant.sharedMemBytes = {constant(lds)};
+  VariantCode code;
+  code.object = 0;
+  code.symbol = name;
+  variant.code.push_back(code);
+  return variant;
+}
+
+/// axpy with BLOCK and dynamic LDS as parameters, one hsaco for `target`.
+Bundle hipBundle(const std::string &target = "gfx942") {
+  Bundle bundle;
+  Object object;
+  object.target = "amdgcn:" + target;
+  object.format = "hsaco";
+  object.triple = "amdgcn-amd-amdhsa";
+  object.data = fakeCodeObject(target);
+  bundle.objects.push_back(object);
+  Kernel kernel = axpyKernel();
+  kernel.params = {"BLOCK", "LDS"};
+  kernel.variants = {blockVariant("axpy_b64", 64, 256),
+                     blockVariant("axpy_b256", 256, 1024),
+                     blockVariant("axpy_b1024", 1024, 0),
+                     blockVariant("axpy_wrong", 128, 0),
+                     blockVariant("axpy_lds", 64, 32768),
+                     blockVariant("axpy_b512", 512, 0)};
+  bundle.kernels.push_back(kernel);
+  return bundle;
+}
+
+Options simulatedClock() {
+  Options options;
+  options.minSampleMs = 0; // One launch per sample on the fake clock.
+  options.check = true;
+  return options;
+}
+
+class HipBackendTest : public testing::Test {
+protected:
+  void SetUp() override { fake().reset("gfx942:sramecc+:xnack-", 1, 65536, 64); }
+  void TearDown() override {
+    long allocations, events, modules;
+    fake().live(&allocations, &events, &modules);
+    EXPECT_EQ(allocations, 0) << "device memory leaked";
+    EXPECT_EQ(events, 0) << "events leaked";
+    EXPECT_EQ(modules, 0) << "modules leaked";
+  }
+  virtual FakeHip &fake() { return rocm6(); }
+
+  std::shared_ptr<Backend> backend(int ordinal = 0) {
+    return std::shared_ptr<Backend>(makeHipBackend(ordinal, fake().path));
+  }
+
+  /// The message of the tuna::Error `body` throws; fails if none.
+  template <typename Body>
+  std::string errorOf(Body body, ErrorCode code = ErrorCode::Backend) {
+    try {
+      body();
+    } catch (const Error &e) {
+      EXPECT_EQ(e.code(), code) << e.what();
+      return e.what();
+    }
+    ADD_FAILURE() << "no error";
+    return "";
+  }
+
+  void launchAxpy(TunedKernel &kernel, StreamHandle stream = nullptr,
+                  int64_t n = 1000) {
+    std::vector<float> x(n, 1.0f), y(n, 0.0f);
+    kernel.launch(stream, memref(x.data(), {n}), memref(y.data(), {n}), 3.0f,
+                  n);
+    EXPECT_EQ(y, std::vector<float>(n, 3.0f));
+  }
+};
+
+class HipRocm5Test : public HipBackendTest {
+protected:
+  FakeHip &fake() override { return rocm5(); }
+};
+
+std::string lastGeometry(FakeHip &fake, void **stream = nullptr,
+                         int *device = nullptr) {
+  unsigned g[7];
+  void *s;
+  int d;
+  fake.lastLaunch(g, stream ? stream : &s, device ? device : &d);
+  return "grid " + std::to_string(g[0]) + "x" + std::to_string(g[1]) + "x" +
+         std::to_string(g[2]) + " block " + std::to_string(g[3]) + "x" +
+         std::to_string(g[4]) + "x" + std::to_string(g[5]) + " lds " +
+         std::to_string(g[6]);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Device identity
+//===----------------------------------------------------------------------===//
+
+TEST_F(HipBackendTest, DeviceIdentityFromRocm6Properties) {
+  auto hip = backend();
+  const DeviceInfo &info = hip->info();
+  EXPECT_EQ(info.platform, "hip");
+  EXPECT_EQ(info.arch, "gfx942:sramecc+:xnack-");
+  EXPECT_EQ(info.name, "AMD Instinct MI300X (fake) (304 CUs, 64 KiB LDS, "
+                       "wave64)");
+  EXPECT_EQ(info.warpSize, 64);
+  EXPECT_EQ(info.multiProcessors, 304);
+  EXPECT_EQ(info.maxSharedBytesPerBlock, 65536);
+  EXPECT_EQ(info.maxThreadsPerBlock, 1024);
+  EXPECT_EQ(info.maxGridDim[1], 65536);
+  EXPECT_EQ(info.maxBlockDim[2], 1024);
+  EXPECT_EQ(info.driverVersion, "6.3.42134");
+  EXPECT_EQ(info.fingerprint,
+            "hip|AMD Instinct MI300X (fake) (304 CUs, 64 KiB LDS, wave64)|"
+            "gfx942:sramecc+:xnack-|driver 6.3.42134");
+  EXPECT_EQ(fake().calls("hipGetDevicePropertiesR0600"), 1);
+  EXPECT_EQ(fake().calls("hipGetDeviceProperties"), 0);
+  int inits = fake().calls("hipInit");
+  backend();
+  EXPECT_EQ(fake().calls("hipInit"), inits) << "initialized once per process";
+}
+
+TEST_F(HipRocm5Test, DeviceIdentityFromRocm5Properties) {
+  fake().reset("gfx90a:sramecc+:xnack-", 1, 65536, 64);
+  auto hip = backend();
+  EXPECT_EQ(hip->info().arch, "gfx90a:sramecc+:xnack-");
+  EXPECT_EQ(hip->info().driverVersion, "5.2.21153");
+  EXPECT_EQ(fake().calls("hipGetDeviceProperties"), 1);
+}
+
+TEST_F(HipBackendTest, Wave32DeviceIsAnotherFingerprint) {
+  std::string wave64 = backend()->info().fingerprint;
+  fake().reset("gfx1100", 1, 65536, 32);
+  auto rdna = backend();
+  EXPECT_EQ(rdna->info().warpSize, 32);
+  EXPECT_EQ(rdna->info().arch, "gfx1100");
+  EXPECT_EQ(rdna->info().name, "AMD Instinct MI300X (fake) (304 CUs, 64 KiB "
+                               "LDS, wave32)");
+  EXPECT_NE(rdna->info().fingerprint, wave64);
+}
+
+TEST_F(HipBackendTest, UnreadableArchNameIsAnError) {
+  fake().reset("", 1, 65536, 64);
+  std::string message = errorOf([&] { backend(); }, ErrorCode::Unsupported);
+  EXPECT_NE(message.find("HIP device 0: the device properties from " +
+                         fake().path +
+                         " have no gcnArchName starting with 'gfx' where "
+                         "hipDeviceProp_tR0600 has it"),
+            std::string::npos)
+      << message;
+}
+
+//===----------------------------------------------------------------------===//
+// Loading the library, finding the device
+//===----------------------------------------------------------------------===//
+
+TEST_F(HipBackendTest, MissingLibraryIsAClearError) {
+  std::string message = errorOf(
+      [] { makeHipBackend(0, "/nonexistent/libamdhip64.so"); },
+      ErrorCode::Unsupported);
+  EXPECT_EQ(message.rfind("HIP runtime '/nonexistent/libamdhip64.so' not "
+                          "found: ",
+                          0),
+            0u)
+      << message;
+}
+
+TEST_F(HipBackendTest, LibraryWithoutHipIsAClearError) {
+  std::string message =
+      errorOf([] { makeHipBackend(0, "libm.so.6"); }, ErrorCode::Unsupported);
+  EXPECT_NE(message.find("HIP runtime (libm.so.6) lacks hipGetErrorName, "
+                         "hipGetErrorString, hipInit"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("ROCm 5.2 or newer is needed"), std::string::npos);
+}
+
+TEST_F(HipBackendTest, FailingInitIsAClearErrorAndRetried) {
+  // Another name for the fake: loaded (and initialized) afresh.
+  TempDir dir;
+  std::string link = dir.path + "/libamdhip64.so.6";
+  ASSERT_EQ(symlink(fake().path.c_str(), link.c_str()), 0);
+  fake().fail("hipInit", 100, 0);
+  std::string message =
+      errorOf([&] { makeHipBackend(0, link); }, ErrorCode::Unsupported);
+  EXPECT_EQ(message, "initializing the HIP runtime (" + link +
+                         "; is there an AMD GPU with its driver?): hipInit "
+                         "failed: hipErrorNoDevice (100): no ROCm-capable "
+                         "device is detected");
+  fake().reset("gfx942:sramecc+:xnack-", 1, 65536, 64);
+  EXPECT_EQ(makeHipBackend(0, link)->info().arch, "gfx942:sramecc+:xnack-");
+}
+
+TEST_F(HipBackendTest, NoDeviceAndBadOrdinalAreClearErrors) {
+  fake().reset("gfx942", 0, 65536, 64);
+  EXPECT_EQ(errorOf([&] { backend(); }, ErrorCode::Unsupported),
+            "HIP device 0: hipGetDeviceCount failed: hipErrorNoDevice (100): "
+            "no ROCm-capable device is detected");
+  fake().reset("gfx942", 2, 65536, 64);
+  EXPECT_EQ(errorOf([&] { backend(2); }, ErrorCode::Unsupported),
+            "HIP device 2 requested, but " + fake().path +
+                " reports 2 device(s)");
+  EXPECT_EQ(errorOf([&] { backend(-1); }, ErrorCode::Unsupported),
+            "HIP device -1 requested, but " + fake().path +
+                " reports 2 device(s)");
+}
+
+TEST_F(HipBackendTest, EveryIdentityCallIsChecked) {
+  for (const char *call :
+       {"hipDeviceGet", "hipDeviceGetName", "hipGetDevicePropertiesR0600",
+        "hipDriverGetVersion", "hipRuntimeGetVersion",
+        "hipDeviceGetAttribute"}) {
+    fake().reset("gfx942", 1, 65536, 64);
+    fake().fail(call, 101, 0);
+    std::string message = errorOf([&] { backend(); });
+    EXPECT_EQ(message, std::string("HIP device 0: ") + call +
+                           " failed: hipErrorInvalidDevice (101): invalid "
+                           "device ordinal");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Code-object choice
+//===----------------------------------------------------------------------===//
+
+TEST(HipTargetIdTest, ProcessorAndFeaturesMustMatch) {
+  using hip::targetIdScore;
+  const char *mi300 = "gfx942:sramecc+:xnack-";
+  EXPECT_GT(targetIdScore("gfx942", mi300), 0);
+  EXPECT_GT(targetIdScore("gfx942:sramecc+:xnack-", mi300),
+            targetIdScore("gfx942:xnack-", mi300));
+  EXPECT_GT(targetIdScore("gfx942:xnack-", mi300),
+            targetIdScore("gfx942", mi300));
+  EXPECT_EQ(targetIdScore("gfx942:xnack+", mi300), -1);
+  EXPECT_EQ(targetIdScore("gfx942:sramecc-", mi300), -1);
+  EXPECT_EQ(targetIdScore("gfx90a", mi300), -1);
+  EXPECT_EQ(targetIdScore("gfx94", mi300), -1);
+  EXPECT_EQ(targetIdScore("gfx9420", mi300), -1);
+  // A feature the device does not have cannot be requested.
+  EXPECT_EQ(targetIdScore("gfx1100:xnack-", "gfx1100"), -1);
+  EXPECT_GT(targetIdScore("gfx1100", "gfx1100"), 0);
+  // Generic targets run on their family, below the exact processor.
+  EXPECT_GT(targetIdScore("gfx9-4-generic", mi300), 0);
+  EXPECT_GT(targetIdScore("gfx942", mi300),
+            targetIdScore("gfx9-4-generic:xnack-", mi300));
+  EXPECT_EQ(targetIdScore("gfx9-generic", "gfx90a"), -1);
+  EXPECT_GT(targetIdScore("gfx11-generic", "gfx1100"), 0);
+  EXPECT_EQ(targetIdScore("gfx11-generic", "gfx942"), -1);
+}
+
+TEST_F(HipBackendTest, ObjectScoreTakesCodeObjectsForThisDevice) {
+  auto hip = backend();
+  auto score = [&](const std::string &target, const std::string &format) {
+    Object object;
+    object.target = target;
+    object.format = format;
+    return hip->objectScore(object);
+  };
+  EXPECT_GT(score("amdgcn:gfx942", "hsaco"), 0);
+  EXPECT_GT(score("amdgcn:gfx942:sramecc+:xnack-", "hsaco"),
+            score("amdgcn:gfx942", "hsaco"));
+  EXPECT_EQ(score("amdgcn:gfx942", "amdgcn-asm"), -1);
+  EXPECT_EQ(score("amdgcn:gfx90a", "hsaco"), -1);
+  EXPECT_EQ(score("nvptx:sm_90", "ptx"), -1);
+  EXPECT_EQ(score("host", "elf-so"), -1);
+}
+
+TEST_F(HipBackendTest, BundleWithoutCodeForThisDeviceIsAClearError) {
+  Bundle bundle = hipBundle("gfx90a");
+  Object ptx;
+  ptx.target = "nvptx:sm_90";
+  ptx.format = "ptx";
+  ptx.data = "//";
+  bundle.objects.push_back(ptx);
+  std::string message = errorOf(
+      [&] {
+        Module module =
+            Module::fromBundle(bundle, Device(backend()), "k.tuna", Options());
+        std::vector<float> x(4), y(4);
+        module.kernel("axpy").launch(nullptr, memref(x.data(), {4}),
+                                     memref(y.data(), {4}), 1.0f, int64_t(4));
+      },
+      ErrorCode::Unsupported);
+  EXPECT_EQ(message, "kernel 'axpy' in 'k.tuna' has no code for this device "
+                     "(hip gfx942:sramecc+:xnack-, AMD Instinct MI300X (fake) "
+                     "(304 CUs, 64 KiB LDS, wave64)); the bundle has code "
+                     "for: amdgcn:gfx90a (hsaco) nvptx:sm_90 (ptx)");
+  EXPECT_EQ(fake().calls("hipModuleLoadData"), 0);
+}
+
+TEST_F(HipBackendTest, LoadFailuresNameTheKernelAndTheCall) {
+  auto hip = backend();
+  Object object;
+  object.target = "amdgcn:gfx942";
+  object.format = "hsaco";
+  object.data = "not a code object";
+  EXPECT_EQ(errorOf([&] { hip->loadModule(object, "kernel 'axpy'"); }),
+            "kernel 'axpy': hipModuleLoadData failed: hipErrorInvalidImage "
+            "(200): device kernel image is invalid (code object for "
+            "amdgcn:gfx942, device gfx942:sramecc+:xnack-)");
+  // An hsaco for another gfx, loaded anyway: ROCm's own refusal, named.
+  object.data = fakeCodeObject("gfx1100");
+  object.target = "amdgcn:gfx1100";
+  std::string message =
+      errorOf([&] { hip->loadModule(object, "kernel 'axpy'"); });
+  EXPECT_NE(message.find("hipErrorNoBinaryForGpu (209)"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("code object for amdgcn:gfx1100, device "
+                         "gfx942:sramecc+:xnack-"),
+            std::string::npos)
+      << message;
+
+  object.data = fakeCodeObject("gfx942");
+  ModuleHandle module = hip->loadModule(object, "kernel 'axpy'");
+  EXPECT_EQ(errorOf([&] {
+              hip->getFunction(module, "axpy_nope", "kernel 'axpy' variant 'v'");
+            }),
+            "kernel 'axpy' variant 'v': symbol 'axpy_nope': "
+            "hipModuleGetFunction failed: hipErrorNotFound (500): named "
+            "symbol not found");
+  FunctionHandle f = hip->getFunction(module, "axpy_lds", "kernel 'axpy'");
+  FunctionLimits limits = hip->functionLimits(f);
+  EXPECT_EQ(limits.maxThreadsPerBlock, 1024);
+  EXPECT_EQ(limits.staticSharedBytes, 40000);
+  EXPECT_EQ(limits.registers, 16);
+  fake().fail("hipFuncGetAttribute", 1, 0);
+  EXPECT_EQ(errorOf([&] { hip->functionLimits(f); }),
+            "kernel 'axpy': hipFuncGetAttribute failed: hipErrorInvalidValue "
+            "(1): invalid argument");
+  hip->unloadModule(module);
+}
+
+//===----------------------------------------------------------------------===//
+// Launch, limits, memory, timing
+//===----------------------------------------------------------------------===//
+
+TEST_F(HipBackendTest, LaunchPacksArgumentsAndGeometry) {
+  auto hip = backend();
+  Object object;
+  object.target = "amdgcn:gfx942";
+  object.format = "hsaco";
+  object.data = fakeCodeObject("gfx942");
+  ModuleHandle module = hip->loadModule(object, "axpy");
+  FunctionHandle f = hip->getFunction(module, "axpy_b256", "axpy");
+
+  std::vector<float> x = {1, 2, 3, 4}, y = {10, 20, 30, 40};
+  MemRefView xv = memref(x.data(), {4}), yv = memref(y.data(), {4});
+  float alpha = 2;
+  int64_t n = 3;
+  void *params[] = {&xv.allocated, &xv.aligned, &xv.offset,
+                    &xv.sizes[0],  &xv.strides[0], &yv.allocated,
+                    &yv.aligned,   &yv.offset,  &yv.sizes[0],
+                    &yv.strides[0], &alpha,     &n};
+  LaunchDims dims;
+  dims.grid[0] = 3;
+  dims.grid[1] = 2;
+  dims.block[0] = 256;
+  dims.sharedBytes = 1024;
+  auto stream = reinterpret_cast<StreamHandle>(0x5eed);
+  hip->launch(f, stream, dims, params);
+  EXPECT_EQ(y, (std::vector<float>{12, 24, 36, 40}));
+  void *launchedOn = nullptr;
+  EXPECT_EQ(lastGeometry(fake(), &launchedOn), "grid 3x2x1 block 256x1x1 lds 1024");
+  EXPECT_EQ(launchedOn, stream) << "the application's hipStream_t";
+
+  // Over the function's threads, and over the LDS of a workgroup.
+  LaunchDims big = dims;
+  big.block[0] = 2048;
+  EXPECT_EQ(errorOf([&] { hip->launch(f, stream, big, params); }),
+            "axpy (grid 3x2x1, block 2048x1x1, 1024 bytes of dynamic LDS): "
+            "hipModuleLaunchKernel failed: hipErrorInvalidConfiguration (9): "
+            "invalid configuration argument; a block of 2048 threads exceeds "
+            "the 1024 this function allows on gfx942:sramecc+:xnack-");
+  FunctionHandle lds = hip->getFunction(module, "axpy_lds", "axpy_lds");
+  LaunchDims over = dims;
+  over.sharedBytes = 32768;
+  EXPECT_EQ(errorOf([&] { hip->launch(lds, stream, over, params); }),
+            "axpy_lds (grid 3x2x1, block 256x1x1, 32768 bytes of dynamic "
+            "LDS): hipModuleLaunchKernel failed: hipErrorInvalidConfiguration "
+            "(9): invalid configuration argument; 32768 bytes of dynamic LDS "
+            "and 40000 static exceed the 65536 bytes a workgroup has on "
+            "gfx942:sramecc+:xnack-");
+  hip->unloadModule(module);
+}
+
+TEST_F(HipBackendTest, LaunchFromAnotherDevicesThreadSwitchesAndRestores) {
+  fake().reset("gfx942:sramecc+:xnack-", 2, 65536, 64);
+  auto hip = backend(1);
+  Object object;
+  object.target = "amdgcn:gfx942";
+  object.format = "hsaco";
+  object.data = fakeCodeObject("gfx942");
+  ModuleHandle module = hip->loadModule(object, "axpy");
+  FunctionHandle f = hip->getFunction(module, "axpy_b64", "axpy");
+  EXPECT_EQ(fake().currentDevice(), 0) << "restored after loading";
+  std::vector<float> x(1), y(1);
+  MemRefView xv = memref(x.data(), {1}), yv = memref(y.data(), {1});
+  float alpha = 1;
+  int64_t n = 1;
+  void *params[] = {&xv.allocated, &xv.aligned, &xv.offset, &xv.sizes[0],
+                    &xv.strides[0], &yv.allocated, &yv.aligned, &yv.offset,
+                    &yv.sizes[0], &yv.strides[0], &alpha, &n};
+  hip->launch(f, nullptr, LaunchDims(), params);
+  int device = -1;
+  lastGeometry(fake(), nullptr, &device);
+  EXPECT_EQ(device, 1) << "launched on the backend's device";
+  EXPECT_EQ(fake().currentDevice(), 0) << "the thread's device restored";
+  hip->unloadModule(module);
+}
+
+TEST_F(HipBackendTest, MemoryAndTimingCallsAreChecked) {
+  auto hip = backend();
+  fake().fail("hipMalloc", 2, 0);
+  EXPECT_EQ(errorOf([&] { hip->allocate(4096); }),
+            "allocating 4096 bytes on the device: hipMalloc failed: "
+            "hipErrorOutOfMemory (2): out of memory");
+
+  fake().reset("gfx942:sramecc+:xnack-", 1, 65536, 64);
+  void *buffer = hip->allocate(16);
+  float host[4] = {1, 2, 3, 4}, back[4] = {};
+  hip->copy(buffer, host, sizeof(host), CopyKind::HostToDevice, nullptr);
+  hip->copy(back, buffer, sizeof(back), CopyKind::DeviceToHost, nullptr);
+  EXPECT_EQ(back[3], 4.0f);
+  fake().fail("hipMemcpyAsync", 1, 0);
+  EXPECT_EQ(errorOf([&] {
+              hip->copy(back, buffer, 16, CopyKind::DeviceToHost, nullptr);
+            }),
+            "copying 16 bytes: hipMemcpyAsync failed: hipErrorInvalidValue "
+            "(1): invalid argument");
+  hip->deallocate(buffer);
+
+  EventHandle start = hip->createEvent(), end = hip->createEvent();
+  hip->recordEvent(start, nullptr);
+  hip->recordEvent(end, nullptr);
+  EXPECT_EQ(hip->elapsedMs(start, end), 0.0f);
+  for (const char *call :
+       {"hipEventSynchronize", "hipEventElapsedTime", "hipEventRecord"}) {
+    fake().reset("gfx942:sramecc+:xnack-", 1, 65536, 64);
+    fake().fail(call, 1, 0);
+    std::string message = errorOf([&] {
+      hip->recordEvent(end, nullptr);
+      hip->elapsedMs(start, end);
+    });
+    EXPECT_EQ(message, std::string("timing a kernel: ") + call +
+                           " failed: hipErrorInvalidValue (1): invalid "
+                           "argument");
+  }
+  fake().fail("hipStreamSynchronize", 1, 0);
+  EXPECT_EQ(errorOf([&] { hip->synchronize(nullptr); }),
+            "synchronizing a stream: hipStreamSynchronize failed: "
+            "hipErrorInvalidValue (1): invalid argument");
+  hip->destroyEvent(start);
+  hip->destroyEvent(end);
+  fake().fail("hipEventCreate", 2, 0);
+  EXPECT_EQ(errorOf([&] { hip->createEvent(); }),
+            "creating a timing event: hipEventCreate failed: "
+            "hipErrorOutOfMemory (2): out of memory");
+  fake().fail("hipStreamIsCapturing", 1, 0);
+  EXPECT_EQ(errorOf([&] { hip->isCapturing(nullptr); }),
+            "asking whether a stream captures: hipStreamIsCapturing failed: "
+            "hipErrorInvalidValue (1): invalid argument");
+}
+
+TEST_F(HipBackendTest, ImplicitCaptureCountsAsCapturing) {
+  auto hip = backend();
+  EXPECT_FALSE(hip->isCapturing(nullptr));
+  fake().setCapturing(1);
+  EXPECT_TRUE(hip->isCapturing(nullptr));
+  fake().setCapturing(0);
+  fake().fail("hipStreamIsCapturing", 906, 0);
+  EXPECT_TRUE(hip->isCapturing(nullptr));
+}
+
+//===----------------------------------------------------------------------===//
+// The tuning protocol
+//===----------------------------------------------------------------------===//
+
+TEST_F(HipBackendTest, TunesPicksAndLaunchesTheWinner) {
+  Module module = Module::fromBundle(hipBundle("gfx942:sramecc+:xnack-"),
+                                     Device(backend()), "hip.tuna",
+                                     simulatedClock());
+  TunedKernel &kernel = module.kernel("axpy");
+  auto stream = reinterpret_cast<StreamHandle>(0xabc);
+  launchAxpy(kernel, stream);
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.chosenName, "axpy_b256");
+  EXPECT_TRUE(report.checked);
+  EXPECT_DOUBLE_EQ(report.candidates[0].medianMs, 3.0);
+  EXPECT_DOUBLE_EQ(report.candidates[1].medianMs, 1.0);
+  EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
+  EXPECT_EQ(report.candidates[4].status, CandidateStatus::Unrunnable);
+  EXPECT_EQ(report.candidates[4].reason,
+            "72768 bytes of shared memory, the device has 65536");
+  EXPECT_EQ(report.candidates[5].reason,
+            "512 threads per block, the device allows 256 for this function");
+  void *launchedOn = nullptr;
+  EXPECT_EQ(lastGeometry(fake(), &launchedOn),
+            "grid 4x1x1 block 256x1x1 lds 1024");
+  EXPECT_EQ(launchedOn, stream);
+  EXPECT_GT(fake().calls("hipEventElapsedTime"), 0);
+
+  // A known signature: one launch, nothing else.
+  int launches = fake().calls("hipModuleLaunchKernel");
+  int events = fake().calls("hipEventRecord");
+  launchAxpy(kernel, stream);
+  EXPECT_EQ(fake().calls("hipModuleLaunchKernel"), launches + 1);
+  EXPECT_EQ(fake().calls("hipEventRecord"), events);
+}
+
+TEST_F(HipBackendTest, CacheKeepsThePickUnderTheHipFingerprint) {
+  TempDir dir;
+  Options options = simulatedClock();
+  options.cacheDir = dir.path;
+  {
+    Module module = Module::fromBundle(hipBundle(), Device(backend()),
+                                       "hip.tuna", options);
+    launchAxpy(module.kernel("axpy"));
+  }
+  std::vector<CacheEntry> entries =
+      TuningCache::inDirectory(dir.path).entries();
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].key.device, backend()->info().name);
+  EXPECT_EQ(entries[0].key.arch, "gfx942:sramecc+:xnack-");
+  EXPECT_EQ(entries[0].key.driver, "6.3.42134");
+  EXPECT_EQ(entries[0].variant, "axpy_b256");
+
+  int timed = fake().calls("hipEventElapsedTime");
+  Module again =
+      Module::fromBundle(hipBundle(), Device(backend()), "hip.tuna", options);
+  launchAxpy(again.kernel("axpy"));
+  EXPECT_EQ(fake().calls("hipEventElapsedTime"), timed) << "a cache hit";
+  EXPECT_EQ(lastGeometry(fake()), "grid 4x1x1 block 256x1x1 lds 1024");
+
+  // Another device (a gfx90a) does not take the gfx942's pick.
+  fake().reset("gfx90a:sramecc+:xnack-", 1, 65536, 64);
+  Module other = Module::fromBundle(hipBundle("gfx90a"), Device(backend()),
+                                    "hip.tuna", options);
+  launchAxpy(other.kernel("axpy"));
+  EXPECT_GT(fake().calls("hipEventElapsedTime"), 0) << "tuned anew";
+}
+
+TEST_F(HipBackendTest, CaptureLaunchesTheDefaultUntunedThenTunesOutside) {
+  Module module = Module::fromBundle(hipBundle(), Device(backend()),
+                                     "hip.tuna", simulatedClock());
+  TunedKernel &kernel = module.kernel("axpy");
+  fake().setCapturing(1);
+  launchAxpy(kernel);
+  EXPECT_EQ(fake().callsDuringCapture(), 0)
+      << "no allocation, copy, synchronization, event or module load";
+  EXPECT_EQ(lastGeometry(fake()), "grid 16x1x1 block 64x1x1 lds 256")
+      << "the default, axpy_b64";
+  EXPECT_TRUE(kernel.reports().empty());
+
+  fake().setCapturing(0);
+  launchAxpy(kernel);
+  ASSERT_EQ(kernel.reports().size(), 1u);
+  EXPECT_EQ(kernel.reports()[0].chosenName, "axpy_b256");
+}
+
+TEST_F(HipBackendTest, FailingLoadsLeaveNoVariantAndSayWhy) {
+  Module module = Module::fromBundle(hipBundle(), Device(backend()),
+                                     "hip.tuna", simulatedClock());
+  fake().fail("hipModuleLoadData", 200, 0);
+  std::string message = errorOf([&] { launchAxpy(module.kernel("axpy")); },
+                                ErrorCode::Unsupported);
+  EXPECT_NE(message.find("kernel 'axpy' in 'hip.tuna' for [d0=1000]: no "
+                         "variant can run on AMD Instinct MI300X (fake)"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("\n  axpy_b256: kernel 'axpy' in 'hip.tuna' variant "
+                         "'axpy_b256': hipModuleLoadData failed: "
+                         "hipErrorInvalidImage (200): device kernel image is "
+                         "invalid (code object for amdgcn:gfx942, device "
+                         "gfx942:sramecc+:xnack-)"),
+            std::string::npos)
+      << message;
+}
+
+TEST_F(HipBackendTest, IsolatedTuningTimesInAWorkerOnTheSameHipDevice) {
+  // The worker opens Device::hip(0) through TUNA_HIP_LIBRARY, as inherited.
+  setenv("TUNA_HIP_LIBRARY", fake().path.c_str(), 1);
+  Options options = simulatedClock();
+  options.isolate = true;
+  Module module =
+      Module::fromBundle(hipBundle(), Device::hip(0), "hip.tuna", options);
+  int launches = fake().calls("hipModuleLaunchKernel");
+  launchAxpy(module.kernel("axpy"));
+  TuningReport report = module.kernel("axpy").reports().at(0);
+  EXPECT_EQ(report.chosenName, "axpy_b256");
+  EXPECT_DOUBLE_EQ(report.candidates[0].medianMs, 3.0);
+  EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
+  EXPECT_EQ(fake().calls("hipModuleLaunchKernel"), launches + 1)
+      << "timed in the worker; this process launched the winner once";
+}
+
+//===----------------------------------------------------------------------===//
+// Device::hip, the C API
+//===----------------------------------------------------------------------===//
+
+TEST_F(HipBackendTest, DeviceHipAndTheCApiUseTunaHipLibrary) {
+  // Device::hip(n) keeps its device for the process: every test that uses
+  // it must agree on the library.
+  setenv("TUNA_HIP_LIBRARY", fake().path.c_str(), 1);
+  Device device = Device::hip(0);
+  EXPECT_EQ(device.info().platform, "hip");
+  EXPECT_TRUE(Device::hip(0) == device);
+
+  Bundle bundle = hipBundle();
+  // The C API takes its options from the environment: no check, so no
+  // variant that computes a wrong result.
+  std::vector<Variant> &variants = bundle.kernels[0].variants;
+  variants.erase(variants.begin() + 3);
+  std::string bytes = writeBundle(bundle);
+  TunaModule *module = nullptr;
+  ASSERT_EQ(tunaModuleLoadMemory(bytes.data(), bytes.size(), "c.tuna",
+                                 TUNA_DEVICE_HIP, 0, &module),
+            TUNA_SUCCESS)
+      << tunaLastError();
+  TunaKernel *kernel = nullptr;
+  ASSERT_EQ(tunaModuleGetKernel(module, "axpy", &kernel), TUNA_SUCCESS);
+  std::vector<float> x(100, 1.0f), y(100, 0.0f);
+  TunaArg args[4] = {};
+  args[0].kind = args[1].kind = TUNA_ARG_MEMREF;
+  args[0].type = args[1].type = TUNA_F32;
+  args[0].memref.allocated = args[0].memref.aligned = x.data();
+  args[1].memref.allocated = args[1].memref.aligned = y.data();
+  for (TunaArg *arg : {&args[0], &args[1]}) {
+    arg->memref.rank = 1;
+    arg->memref.sizes[0] = 100;
+    arg->memref.strides[0] = 1;
+  }
+  args[2].kind = args[3].kind = TUNA_ARG_SCALAR;
+  args[2].type = TUNA_F32;
+  args[2].floatValue = 2.0;
+  args[3].type = TUNA_INDEX;
+  args[3].intValue = 100;
+  ASSERT_EQ(tunaKernelLaunch(kernel, nullptr, args, 4), TUNA_SUCCESS)
+      << tunaLastError();
+  EXPECT_EQ(y, std::vector<float>(100, 2.0f));
+  tunaModuleFree(module);
+
+  EXPECT_EQ(tunaModuleLoadMemory(bytes.data(), bytes.size(), "c.tuna",
+                                 TUNA_DEVICE_HIP, 7, &module),
+            TUNA_ERROR_UNSUPPORTED);
+  EXPECT_EQ(std::string(tunaLastError()),
+            "HIP device 7 requested, but " + fake().path +
+                " reports 1 device(s)");
+}
+
+TEST_F(HipBackendTest, TunaTuneTunesOnAHipDevice) {
+  TempDir dir;
+  std::string bundle = dir.path + "/hip.tuna";
+  writeBundleFile(hipBundle(), bundle);
+  std::string run = "TUNA_HIP_LIBRARY=" + fake().path + " " + TUNA_TUNE_PATH +
+                    " " + bundle + " --shape d0=1000 --check --cache-dir " +
+                    dir.path + " -o " + dir.path + "/db.json --device ";
+  std::string out = " > " + dir.path + "/out.txt 2>&1";
+  auto said = [&] {
+    std::ifstream file(dir.path + "/out.txt");
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+  };
+  ASSERT_EQ(std::system((run + "hip:0" + out).c_str()), 0) << said();
+  std::vector<CacheEntry> entries = readCacheFile(dir.path + "/db.json");
+  ASSERT_EQ(entries.size(), 1u) << said();
+  EXPECT_EQ(entries[0].variant, "axpy_b256");
+  EXPECT_EQ(entries[0].key.arch, "gfx942:sramecc+:xnack-");
+
+  for (const char *device : {"hip:", "hip:x", "hip:-1", "hipp", "hip:99"}) {
+    EXPECT_NE(std::system((run + device + out).c_str()), 0) << device;
+    std::string message = said();
+    EXPECT_TRUE(message.find("expected host, cuda, cuda:N, hip or hip:N") !=
+                    std::string::npos ||
+                message.find("HIP device 99 requested") != std::string::npos)
+        << device << ": " << message;
+  }
+}

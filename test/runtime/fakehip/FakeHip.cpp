@@ -1,0 +1,509 @@
+//===- FakeHip.cpp - A HIP runtime without a GPU, for the HIP backend's tests -===//
+//
+// Exports the HIP entry points tuna's HIP backend resolves, so that the
+// backend runs end to end with TUNA_HIP_LIBRARY (or makeHipBackend's
+// `library`) naming this file. "Device memory" is host memory, a launch runs
+// the axpy of test/runtime's bundles on it, and timing events read a clock
+// that each launch advances by its function's scripted cost, so tuning picks
+// are exact. Every call is counted, any call can be made to fail with a
+// chosen hipError_t, and the calls that a stream capture forbids are counted
+// while a capture is simulated.
+//
+// A code object is text:
+//   TUNA-FAKE-HSACO <target>
+//   <symbol> <cost ms> <max threads per block> <static LDS bytes> <registers>
+//   ...
+// <target> is the processor it was "compiled" for; loading it on another
+// processor fails with hipErrorNoBinaryForGpu, as ROCm does. A symbol with
+// "wrong" in its name computes a wrong result.
+//
+// Built twice: as ROCm 6 (hipGetDevicePropertiesR0600 and the R0600 layout)
+// and, with TUNA_FAKE_HIP_ROCM5, as ROCm 5 (no R0600 symbol).
+//
+//===----------------------------------------------------------------------===//
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using hipError_t = int;
+
+constexpr hipError_t hipSuccess = 0;
+constexpr hipError_t hipErrorInvalidValue = 1;
+constexpr hipError_t hipErrorInvalidConfiguration = 9;
+constexpr hipError_t hipErrorInvalidDevice = 101;
+constexpr hipError_t hipErrorInvalidImage = 200;
+constexpr hipError_t hipErrorNoBinaryForGpu = 209;
+constexpr hipError_t hipErrorNotFound = 500;
+
+const char *errorName(hipError_t error) {
+  switch (error) {
+  case 0: return "hipSuccess";
+  case 1: return "hipErrorInvalidValue";
+  case 2: return "hipErrorOutOfMemory";
+  case 9: return "hipErrorInvalidConfiguration";
+  case 100: return "hipErrorNoDevice";
+  case 101: return "hipErrorInvalidDevice";
+  case 200: return "hipErrorInvalidImage";
+  case 209: return "hipErrorNoBinaryForGpu";
+  case 500: return "hipErrorNotFound";
+  case 700: return "hipErrorIllegalAddress";
+  case 701: return "hipErrorLaunchOutOfResources";
+  case 900: return "hipErrorStreamCaptureUnsupported";
+  case 906: return "hipErrorStreamCaptureImplicit";
+  default: return "hipErrorUnknown";
+  }
+}
+
+const char *errorString(hipError_t error) {
+  switch (error) {
+  case 0: return "no error";
+  case 1: return "invalid argument";
+  case 2: return "out of memory";
+  case 9: return "invalid configuration argument";
+  case 100: return "no ROCm-capable device is detected";
+  case 101: return "invalid device ordinal";
+  case 200: return "device kernel image is invalid";
+  case 209: return "no kernel image is available for execution on the device";
+  case 500: return "named symbol not found";
+  case 700: return "an illegal memory access was encountered";
+  case 701: return "too many resources requested for launch";
+  case 900: return "operation not permitted when stream is capturing";
+  default: return "unknown error";
+  }
+}
+
+struct Function {
+  std::string name;
+  double costMs = 1;
+  int maxThreads = 1024;
+  int staticLds = 0;
+  int registers = 32;
+};
+
+struct Module {
+  std::vector<std::unique_ptr<Function>> functions;
+};
+
+struct Event {
+  double ms = -1;
+};
+
+struct Launch {
+  unsigned grid[3], block[3], sharedBytes;
+  void *stream;
+  int device;
+};
+
+/// Everything the fake knows; reset by tunaFakeHipReset.
+struct State {
+  std::mutex mutex;
+  std::string arch = "gfx942:sramecc+:xnack-";
+  std::string name = "AMD Instinct MI300X (fake)";
+  int deviceCount = 1;
+  int ldsBytes = 65536;
+  int waveSize = 64;
+  int computeUnits = 304;
+  double clockMs = 0;
+  bool capturing = false;
+  int callsDuringCapture = 0;
+  long liveAllocations = 0, liveEvents = 0, liveModules = 0;
+  std::map<std::string, int> calls;
+  /// call -> {error, calls to let through first}.
+  std::map<std::string, std::pair<hipError_t, int>> failures;
+  Launch last = {};
+};
+
+State &state() {
+  static State s;
+  return s;
+}
+
+thread_local int currentDevice = 0;
+thread_local int captureMode = 0;
+
+/// Counts `call`; returns the error it was told to fail with, or success.
+hipError_t enter(const char *call) {
+  State &s = state();
+  ++s.calls[call];
+  auto it = s.failures.find(call);
+  if (it == s.failures.end())
+    return hipSuccess;
+  if (it->second.second > 0) {
+    --it->second.second;
+    return hipSuccess;
+  }
+  return it->second.first;
+}
+
+/// enter() for a call that a real capture forbids.
+hipError_t enterForbiddenDuringCapture(const char *call) {
+  state().callsDuringCapture += state().capturing;
+  return enter(call);
+}
+
+std::string processor(const std::string &target) {
+  return target.substr(0, target.find(':'));
+}
+
+void writeProperties(void *props, size_t archOffset) {
+  State &s = state();
+  std::strncpy(static_cast<char *>(props), s.name.c_str(), 255);
+  std::strncpy(static_cast<char *>(props) + archOffset, s.arch.c_str(), 255);
+}
+
+} // namespace
+
+#define FAKE_ENTER(call)                                                       \
+  std::lock_guard<std::mutex> lock(state().mutex);                             \
+  if (hipError_t injected = enter(call))                                       \
+    return injected;
+
+#define FAKE_ENTER_FORBIDDEN(call)                                             \
+  std::lock_guard<std::mutex> lock(state().mutex);                             \
+  if (hipError_t injected = enterForbiddenDuringCapture(call))                 \
+    return injected;
+
+extern "C" {
+
+//===----------------------------------------------------------------------===//
+// The HIP API
+//===----------------------------------------------------------------------===//
+
+const char *hipGetErrorName(hipError_t error) { return errorName(error); }
+const char *hipGetErrorString(hipError_t error) { return errorString(error); }
+
+hipError_t hipInit(unsigned) {
+  FAKE_ENTER("hipInit");
+  return hipSuccess;
+}
+
+hipError_t hipDriverGetVersion(int *version) {
+  FAKE_ENTER("hipDriverGetVersion");
+#ifdef TUNA_FAKE_HIP_ROCM5
+  *version = 50221153;
+#else
+  *version = 60342134;
+#endif
+  return hipSuccess;
+}
+
+hipError_t hipRuntimeGetVersion(int *version) {
+  FAKE_ENTER("hipRuntimeGetVersion");
+#ifdef TUNA_FAKE_HIP_ROCM5
+  *version = 50221153;
+#else
+  *version = 60342134;
+#endif
+  return hipSuccess;
+}
+
+hipError_t hipGetDeviceCount(int *count) {
+  FAKE_ENTER("hipGetDeviceCount");
+  *count = state().deviceCount;
+  return state().deviceCount ? hipSuccess : 100;
+}
+
+hipError_t hipDeviceGet(int *device, int ordinal) {
+  FAKE_ENTER("hipDeviceGet");
+  if (ordinal < 0 || ordinal >= state().deviceCount)
+    return hipErrorInvalidDevice;
+  *device = ordinal;
+  return hipSuccess;
+}
+
+hipError_t hipDeviceGetName(char *name, int length, int) {
+  FAKE_ENTER("hipDeviceGetName");
+  std::strncpy(name, state().name.c_str(), length);
+  return hipSuccess;
+}
+
+hipError_t hipDeviceGetAttribute(int *value, int attribute, int device) {
+  FAKE_ENTER("hipDeviceGetAttribute");
+  State &s = state();
+  if (device < 0 || device >= s.deviceCount)
+    return hipErrorInvalidDevice;
+  switch (attribute) {
+  case 23: *value = 9; break;                  // ComputeCapabilityMajor
+  case 26: *value = 1024; break;               // MaxBlockDimX
+  case 27: *value = 1024; break;               // MaxBlockDimY
+  case 28: *value = 1024; break;               // MaxBlockDimZ
+  case 29: *value = INT32_MAX; break;          // MaxGridDimX
+  case 30: *value = 65536; break;              // MaxGridDimY
+  case 31: *value = 65536; break;              // MaxGridDimZ
+  case 56: *value = 1024; break;               // MaxThreadsPerBlock
+  case 63: *value = s.computeUnits; break;     // MultiprocessorCount
+  case 74: *value = s.ldsBytes; break;         // MaxSharedMemoryPerBlock
+  case 87: *value = s.waveSize; break;         // WarpSize
+  default: return hipErrorInvalidValue;
+  }
+  return hipSuccess;
+}
+
+#ifndef TUNA_FAKE_HIP_ROCM5
+hipError_t hipGetDevicePropertiesR0600(void *props, int device) {
+  FAKE_ENTER("hipGetDevicePropertiesR0600");
+  if (device < 0 || device >= state().deviceCount)
+    return hipErrorInvalidDevice;
+  writeProperties(props, 1160);
+  return hipSuccess;
+}
+#endif
+
+/// ROCm 5's layout (in ROCm 6, the plain symbol keeps that layout too).
+hipError_t hipGetDeviceProperties(void *props, int device) {
+  FAKE_ENTER("hipGetDeviceProperties");
+  if (device < 0 || device >= state().deviceCount)
+    return hipErrorInvalidDevice;
+  writeProperties(props, 396);
+  return hipSuccess;
+}
+
+hipError_t hipGetDevice(int *device) {
+  FAKE_ENTER("hipGetDevice");
+  *device = currentDevice;
+  return hipSuccess;
+}
+
+hipError_t hipSetDevice(int device) {
+  FAKE_ENTER("hipSetDevice");
+  if (device < 0 || device >= state().deviceCount)
+    return hipErrorInvalidDevice;
+  currentDevice = device;
+  return hipSuccess;
+}
+
+hipError_t hipModuleLoadData(void **module, const void *image) {
+  // Loading is allowed in relaxed capture mode only.
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().callsDuringCapture += state().capturing && captureMode != 2;
+  if (hipError_t injected = enter("hipModuleLoadData"))
+    return injected;
+  std::istringstream text(static_cast<const char *>(image));
+  std::string magic, target;
+  text >> magic >> target;
+  if (magic != "TUNA-FAKE-HSACO")
+    return hipErrorInvalidImage;
+  if (processor(target) != processor(state().arch))
+    return hipErrorNoBinaryForGpu;
+  auto loaded = std::make_unique<Module>();
+  Function f;
+  while (text >> f.name >> f.costMs >> f.maxThreads >> f.staticLds >>
+         f.registers)
+    loaded->functions.push_back(std::make_unique<Function>(f));
+  *module = loaded.release();
+  ++state().liveModules;
+  return hipSuccess;
+}
+
+hipError_t hipModuleUnload(void *module) {
+  FAKE_ENTER("hipModuleUnload");
+  delete static_cast<Module *>(module);
+  --state().liveModules;
+  return hipSuccess;
+}
+
+hipError_t hipModuleGetFunction(void **function, void *module,
+                                const char *name) {
+  FAKE_ENTER("hipModuleGetFunction");
+  for (auto &f : static_cast<Module *>(module)->functions)
+    if (f->name == name) {
+      *function = f.get();
+      return hipSuccess;
+    }
+  return hipErrorNotFound;
+}
+
+hipError_t hipFuncGetAttribute(int *value, int attribute, void *function) {
+  FAKE_ENTER("hipFuncGetAttribute");
+  auto &f = *static_cast<Function *>(function);
+  switch (attribute) {
+  case 0: *value = f.maxThreads; break;
+  case 1: *value = f.staticLds; break;
+  case 4: *value = f.registers; break;
+  default: return hipErrorInvalidValue;
+  }
+  return hipSuccess;
+}
+
+/// Runs test/runtime's axpy(x, y, alpha, n): y += alpha * x, with x and y
+/// rank-1 memrefs (allocated, aligned, offset, size, stride each).
+hipError_t hipModuleLaunchKernel(void *function, unsigned gx, unsigned gy,
+                                 unsigned gz, unsigned bx, unsigned by,
+                                 unsigned bz, unsigned sharedBytes,
+                                 void *stream, void **params, void **extra) {
+  FAKE_ENTER("hipModuleLaunchKernel");
+  State &s = state();
+  auto &f = *static_cast<Function *>(function);
+  if (!params || extra)
+    return hipErrorInvalidValue;
+  uint64_t threads = uint64_t(bx) * by * bz;
+  if (threads > uint64_t(f.maxThreads) ||
+      int64_t(sharedBytes) + f.staticLds > s.ldsBytes)
+    return hipErrorInvalidConfiguration;
+  s.last = {{gx, gy, gz}, {bx, by, bz}, sharedBytes, stream, currentDevice};
+  s.clockMs += f.costMs;
+  float *x = *static_cast<float **>(params[1]) +
+             *static_cast<int64_t *>(params[2]);
+  float *y = *static_cast<float **>(params[6]) +
+             *static_cast<int64_t *>(params[7]);
+  float alpha = *static_cast<float *>(params[10]);
+  int64_t n = *static_cast<int64_t *>(params[11]);
+  bool wrong = f.name.find("wrong") != std::string::npos;
+  for (int64_t i = 0; i < n; ++i)
+    y[i] += alpha * x[i] + (wrong ? 1.0f : 0.0f);
+  return hipSuccess;
+}
+
+hipError_t hipStreamSynchronize(void *) {
+  FAKE_ENTER_FORBIDDEN("hipStreamSynchronize");
+  return hipSuccess;
+}
+
+hipError_t hipStreamIsCapturing(void *, int *status) {
+  FAKE_ENTER("hipStreamIsCapturing");
+  *status = state().capturing ? 1 : 0;
+  return hipSuccess;
+}
+
+hipError_t hipThreadExchangeStreamCaptureMode(int *mode) {
+  FAKE_ENTER("hipThreadExchangeStreamCaptureMode");
+  std::swap(*mode, captureMode);
+  return hipSuccess;
+}
+
+hipError_t hipMalloc(void **ptr, size_t bytes) {
+  FAKE_ENTER_FORBIDDEN("hipMalloc");
+  *ptr = ::operator new(bytes);
+  ++state().liveAllocations;
+  return hipSuccess;
+}
+
+hipError_t hipFree(void *ptr) {
+  FAKE_ENTER("hipFree");
+  ::operator delete(ptr);
+  --state().liveAllocations;
+  return hipSuccess;
+}
+
+hipError_t hipMemcpyAsync(void *dst, const void *src, size_t bytes, int kind,
+                          void *) {
+  FAKE_ENTER_FORBIDDEN("hipMemcpyAsync");
+  if (kind < 1 || kind > 3)
+    return hipErrorInvalidValue;
+  std::memcpy(dst, src, bytes);
+  return hipSuccess;
+}
+
+hipError_t hipEventCreate(void **event) {
+  FAKE_ENTER_FORBIDDEN("hipEventCreate");
+  *event = new Event;
+  ++state().liveEvents;
+  return hipSuccess;
+}
+
+hipError_t hipEventDestroy(void *event) {
+  FAKE_ENTER("hipEventDestroy");
+  delete static_cast<Event *>(event);
+  --state().liveEvents;
+  return hipSuccess;
+}
+
+hipError_t hipEventRecord(void *event, void *) {
+  FAKE_ENTER_FORBIDDEN("hipEventRecord");
+  static_cast<Event *>(event)->ms = state().clockMs;
+  return hipSuccess;
+}
+
+hipError_t hipEventSynchronize(void *) {
+  FAKE_ENTER_FORBIDDEN("hipEventSynchronize");
+  return hipSuccess;
+}
+
+hipError_t hipEventElapsedTime(float *ms, void *start, void *end) {
+  FAKE_ENTER_FORBIDDEN("hipEventElapsedTime");
+  auto *a = static_cast<Event *>(start), *b = static_cast<Event *>(end);
+  if (a->ms < 0 || b->ms < 0)
+    return hipErrorInvalidValue;
+  *ms = static_cast<float>(b->ms - a->ms);
+  return hipSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// Control, for the tests
+//===----------------------------------------------------------------------===//
+
+/// Forgets all state: one device of `arch` ("gfx942:sramecc+:xnack-"), with
+/// `ldsBytes` of LDS per workgroup and wavefronts of `waveSize`.
+void tunaFakeHipReset(const char *arch, int deviceCount, int ldsBytes,
+                      int waveSize) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.arch = arch;
+  s.deviceCount = deviceCount;
+  s.ldsBytes = ldsBytes;
+  s.waveSize = waveSize;
+  s.clockMs = 0;
+  s.capturing = false;
+  s.callsDuringCapture = 0;
+  s.calls.clear();
+  s.failures.clear();
+  s.last = {};
+  currentDevice = 0;
+}
+
+/// Makes `call` fail with `error` after `after` more successful calls (and
+/// every time after that, until the next reset).
+void tunaFakeHipFail(const char *call, int error, int after) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().failures[call] = {error, after};
+}
+
+int tunaFakeHipCalls(const char *call) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  auto it = state().calls.find(call);
+  return it == state().calls.end() ? 0 : it->second;
+}
+
+void tunaFakeHipSetCapturing(int capturing) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().capturing = capturing != 0;
+}
+
+int tunaFakeHipCallsDuringCapture() {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  return state().callsDuringCapture;
+}
+
+/// Live allocations, events and modules (what was not yet freed).
+void tunaFakeHipLive(long *allocations, long *events, long *modules) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  *allocations = state().liveAllocations;
+  *events = state().liveEvents;
+  *modules = state().liveModules;
+}
+
+/// The latest launch: grid[3], block[3], dynamic LDS, stream, device.
+void tunaFakeHipLastLaunch(unsigned *geometry, void **stream, int *device) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  const Launch &l = state().last;
+  for (int d = 0; d < 3; ++d) {
+    geometry[d] = l.grid[d];
+    geometry[3 + d] = l.block[d];
+  }
+  geometry[6] = l.sharedBytes;
+  *stream = l.stream;
+  *device = l.device;
+}
+
+/// The calling thread's current device.
+int tunaFakeHipCurrentDevice() { return currentDevice; }
+
+} // extern "C"
