@@ -59,7 +59,8 @@
 // The N tile is 256 for every variant: the accumulator is one LLVM struct
 // of 128 floats whose type cannot depend on a parameter.
 // gm > 1 orders the blocks in groups of gm block rows (Triton's GROUP_M)
-// for L2 reuse, as matmul_f16 does.
+// for L2 reuse, as matmul_f16 does; order = 1 groups gm block columns
+// instead. l1 = 1 copies with cp.async.ca (through L1) instead of .cg.
 // Shapes: mask = 0 variants need M, N and K multiples of bm, 256 and bk;
 // mask = 1 variants take any M and any N and K that are multiples of 8 (a
 // 16-byte copy never straddles the end of a row): copies past M, N or K
@@ -67,11 +68,16 @@
 // the last k tile is partial. The default is a mask = 1 variant, so that
 // every shape the kernel accepts has one; the tuner picks mask = 0 where the
 // shape allows. M, N, K >= 1 and stages + deep >= 3 (at least one tile in
-// flight) are constraints too. Needs sm_90a (`--target=nvptx:sm_90a`) and
-// `--max-shared-memory=232448`: even the smallest variant uses 161 KiB of
-// shared memory.
+// flight) and room for the epilogue's bm x 264 floats in the stages'
+// bytes are constraints too. Needs sm_90a (`--target=nvptx:sm_90a`) and
+// `--max-shared-memory=232448`: every variant needs more than 48 KiB of
+// shared memory (the 14 configurations below 161 KiB or more). They all
+// have order = 0 and l1 = 0; kernels-mlir/wide_spaces.py writes the kernel with a space of
+// 1,040 (`matmul_f16_wgmma_wide`, docs/kernels.md).
 
-#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 8 == 0, k mod 8 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
+#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 8 == 0, k mod 8 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
+// The epilogue's fp32 tile (bm rows of 264 floats) reuses the stages' bytes.
+#epilogue = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] : (stages * (bm + 256) * bk * 2 - bm * 1056 >= 0)>
 !acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 
 module attributes {gpu.container_module} {
@@ -80,27 +86,28 @@ module attributes {gpu.container_module} {
                                %m: index, %n: index, %k: index) kernel attributes {
       tuna.space = #tuna.space<
         params = [#tuna.param<"bm">, #tuna.param<"bk">, #tuna.param<"stages">, #tuna.param<"gm">,
-                  #tuna.param<"deep">, #tuna.param<"mask">],
-        configs = [{bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0, mask = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 4, deep = 0, mask = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 16, deep = 0, mask = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 1, mask = 0},
-                   {bm = 128, bk = 64, stages = 3, gm = 8, deep = 1, mask = 0},
-                   {bm = 128, bk = 64, stages = 3, gm = 1, deep = 1, mask = 0},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0},
-                   {bm = 128, bk = 128, stages = 2, gm = 8, deep = 1, mask = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1},
-                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0, mask = 1},
-                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1}],
-        defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1},
-        constraints = [#tiles],
+                  #tuna.param<"deep">, #tuna.param<"mask">, #tuna.param<"order">,
+                  #tuna.param<"l1">],
+        configs = [{bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 0, order = 0, l1 = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0, mask = 0, order = 0, l1 = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 4, deep = 0, mask = 0, order = 0, l1 = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 16, deep = 0, mask = 0, order = 0, l1 = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 1, mask = 0, order = 0, l1 = 0},
+                   {bm = 128, bk = 64, stages = 3, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0},
+                   {bm = 128, bk = 64, stages = 3, gm = 1, deep = 1, mask = 0, order = 0, l1 = 0},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0},
+                   {bm = 128, bk = 128, stages = 2, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0, mask = 1, order = 0, l1 = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0}],
+        defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0},
+        constraints = [#tiles, #epilogue],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
-        grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (n ceildiv 256, m ceildiv bm)>,
-        block = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (bm * 2)>,
-        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (stages * (bm + 256) * bk * 2 + 1024)>
+        grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] -> (n ceildiv 256, m ceildiv bm)>,
+        block = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] -> (bm * 2)>,
+        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] -> (stages * (bm + 256) * bk * 2 + 1024)>
       >} {
       %bm = tuna.param "bm" : index
       %bk = tuna.param "bk" : index
@@ -108,6 +115,8 @@ module attributes {gpu.container_module} {
       %gm = tuna.param "gm" : index
       %deep = tuna.param "deep" : index
       %mask = tuna.param "mask" : index
+      %order = tuna.param "order" : index
+      %l1 = tuna.param "l1" : index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -130,20 +139,27 @@ module attributes {gpu.container_module} {
       %by = gpu.block_id y
       %nthreads = arith.muli %bm, %c2 : index
       %wg = arith.divui %tid, %c128 : index
-      // Grouped block order (gm block rows of a block column in a row).
+      // Grouped block order: consecutive blocks walk gm block rows of a
+      // block column (order = 0), or gm block columns of a block row
+      // (order = 1), then the next column (row) of the group.
       %gx = gpu.grid_dim x
       %gy = gpu.grid_dim y
       %pid0 = arith.muli %by, %gx : index
       %pid = arith.addi %pid0, %bx : index
-      %gwidth = arith.muli %gm, %gx : index
+      %by_cols = arith.cmpi eq, %order, %c1 : index
+      %gfree = arith.select %by_cols, %gy, %gx : index
+      %gall = arith.select %by_cols, %gx, %gy : index
+      %gwidth = arith.muli %gm, %gfree : index
       %group = arith.divui %pid, %gwidth : index
       %gfirst = arith.muli %group, %gm : index
-      %grest = arith.subi %gy, %gfirst : index
+      %grest = arith.subi %gall, %gfirst : index
       %gsize = arith.minui %grest, %gm : index
       %ging = arith.remui %pid, %gwidth : index
-      %pm0 = arith.remui %ging, %gsize : index
-      %pm = arith.addi %gfirst, %pm0 : index
-      %pn = arith.divui %ging, %gsize : index
+      %pg0 = arith.remui %ging, %gsize : index
+      %pg = arith.addi %gfirst, %pg0 : index
+      %pf = arith.divui %ging, %gsize : index
+      %pm = arith.select %by_cols, %pf, %pg : index
+      %pn = arith.select %by_cols, %pg, %pf : index
       %row0 = arith.muli %pm, %bm : index
       %col0 = arith.muli %pn, %bn : index
 
@@ -196,6 +212,8 @@ module attributes {gpu.container_module} {
       // store is whole. mask = 1: copies past M, N or K read nothing and
       // zero-fill (src-size 0 at offset 0), stores past M or N are skipped.
       %whole = arith.cmpi eq, %mask, %c0 : index
+      // l1 = 0: cp.async.cg (the copies bypass L1), l1 = 1: cp.async.ca.
+      %bypass = arith.cmpi eq, %l1, %c0 : index
 
       // Prologue: tiles 0 .. stages - 3 + deep, one cp.async group each.
       scf.for %s = %c0 to %pre step %c1 {
@@ -224,7 +242,11 @@ module attributes {gpu.container_module} {
             %sr2 = arith.addi %sr1, %sr : index
             %si = arith.addi %sr2, %scol : index
             scf.if %whole {
-              %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              scf.if %bypass {
+                %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              } else {
+                %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              }
             } else {
               // Rows past M read row 0 (nothing: src-size 0); both the row
               // and its source size are the thread's own for every tile.
@@ -237,7 +259,11 @@ module attributes {gpu.container_module} {
               %gk = arith.addi %ka, %col : index
               %k_in = arith.cmpi ult, %gk, %k : index
               %nsrc = arith.select %k_in, %nrow, %c0 : index
-              %t = nvgpu.device_async_copy %a[%gic], %sa[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              scf.if %bypass {
+                %t = nvgpu.device_async_copy %a[%gic], %sa[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              } else {
+                %t = nvgpu.device_async_copy %a[%gic], %sa[%si], 8, %nsrc : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              }
             }
           } {tuna.unroll}
           scf.for %i = %c0 to %b_iters step %c1 {
@@ -259,7 +285,11 @@ module attributes {gpu.container_module} {
             %s2 = arith.addi %s1, %sr : index
             %si = arith.addi %s2, %scol : index
             scf.if %whole {
-              %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              scf.if %bypass {
+                %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              } else {
+                %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              }
             } else {
               // Columns past N read column 0 (nothing), as rows past M above;
               // rows past K (the last tile's) read nothing either.
@@ -271,7 +301,11 @@ module attributes {gpu.container_module} {
               %gk = arith.addi %ka, %r : index
               %k_in = arith.cmpi ult, %gk, %k : index
               %nsrc = arith.select %k_in, %ncol, %c0 : index
-              %t = nvgpu.device_async_copy %b[%gic], %sb[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              scf.if %bypass {
+                %t = nvgpu.device_async_copy %b[%gic], %sb[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              } else {
+                %t = nvgpu.device_async_copy %b[%gic], %sb[%si], 8, %nsrc : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              }
             }
           } {tuna.unroll}
         }
@@ -419,7 +453,11 @@ module attributes {gpu.container_module} {
             %sr2 = arith.addi %sr1, %sr : index
             %si = arith.addi %sr2, %scol : index
             scf.if %whole {
-              %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              scf.if %bypass {
+                %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              } else {
+                %t = nvgpu.device_async_copy %a[%gi], %sa[%si], 8 : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              }
             } else {
               // Rows past M read row 0 (nothing: src-size 0); both the row
               // and its source size are the thread's own for every tile.
@@ -432,7 +470,11 @@ module attributes {gpu.container_module} {
               %gk = arith.addi %ka, %col : index
               %k_in = arith.cmpi ult, %gk, %k : index
               %nsrc = arith.select %k_in, %nrow, %c0 : index
-              %t = nvgpu.device_async_copy %a[%gic], %sa[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              scf.if %bypass {
+                %t = nvgpu.device_async_copy %a[%gic], %sa[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              } else {
+                %t = nvgpu.device_async_copy %a[%gic], %sa[%si], 8, %nsrc : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              }
             }
           } {tuna.unroll}
           scf.for %i = %c0 to %b_iters step %c1 {
@@ -454,7 +496,11 @@ module attributes {gpu.container_module} {
             %s2 = arith.addi %s1, %sr : index
             %si = arith.addi %s2, %scol : index
             scf.if %whole {
-              %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              scf.if %bypass {
+                %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              } else {
+                %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 8 : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              }
             } else {
               // Columns past N read column 0 (nothing), as rows past M above;
               // rows past K (the last tile's) read nothing either.
@@ -466,7 +512,11 @@ module attributes {gpu.container_module} {
               %gk = arith.addi %ka, %r : index
               %k_in = arith.cmpi ult, %gk, %k : index
               %nsrc = arith.select %k_in, %ncol, %c0 : index
-              %t = nvgpu.device_async_copy %b[%gic], %sb[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              scf.if %bypass {
+                %t = nvgpu.device_async_copy %b[%gic], %sb[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              } else {
+                %t = nvgpu.device_async_copy %b[%gic], %sb[%si], 8, %nsrc : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+              }
             }
           } {tuna.unroll}
         }

@@ -1,11 +1,11 @@
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=0.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=S3 --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=3,gm=8,deep=1,mask=0.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=DEEP --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=1,mask=0.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=BM64 --input-file=%t/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=0.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=BK128 --input-file=%t/matmul_f16_wgmma.bm=128,bk=128,stages=2,gm=8,deep=1,mask=0.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=MASK --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=1.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=0,order=0,l1=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=S3 --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=3,gm=8,deep=1,mask=0,order=0,l1=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=DEEP --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=1,mask=0,order=0,l1=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=BM64 --input-file=%t/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=0,order=0,l1=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=BK128 --input-file=%t/matmul_f16_wgmma.bm=128,bk=128,stages=2,gm=8,deep=1,mask=0,order=0,l1=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MASK --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=1,order=0,l1=0.sm_90a.ptx
 // Every variant needs more than the default 48 KiB of shared memory.
 // RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   -o %t.small.tuna 2>&1 | FileCheck %s --check-prefix=SMALL
