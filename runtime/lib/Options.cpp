@@ -65,6 +65,9 @@ Options Options::fromEnvironment() {
     options.workerPath = worker;
   options.tuneTimeoutMs =
       readNumber("TUNA_TUNE_TIMEOUT_MS", options.tuneTimeoutMs);
+  options.communicator = defaultCommunicator();
+  options.agreeTimeoutMs =
+      readNumber("TUNA_AGREE_TIMEOUT_MS", options.agreeTimeoutMs);
   return options;
 }
 

@@ -97,6 +97,8 @@ Bundle axpyBundle() {
 namespace {
 class ScriptedHost final : public Backend {
 public:
+  explicit ScriptedHost(std::map<std::string, double> costs)
+      : costs(std::move(costs)) {}
   const DeviceInfo &info() const override { return host->info(); }
   int objectScore(const Object &object) const override {
     return host->objectScore(object);
@@ -110,10 +112,6 @@ public:
   }
   FunctionHandle getFunction(ModuleHandle module, const std::string &symbol,
                              std::string_view what) override {
-    static const std::map<std::string, double> costs = {{"axpy_work0", 1.0},
-                                                        {"axpy_work4", 2.0},
-                                                        {"axpy_work64", 20.0},
-                                                        {"axpy_wrong", 0.5}};
     FunctionHandle function = host->getFunction(module, symbol, what);
     auto cost = costs.find(symbol);
     std::lock_guard<std::mutex> lock(mutex);
@@ -150,6 +148,7 @@ public:
   }
 
 private:
+  std::map<std::string, double> costs; ///< Per symbol, in ms.
   std::unique_ptr<Backend> host = makeHostBackend();
   std::mutex mutex; ///< Guards costMs and clockMs.
   std::map<FunctionHandle, double> costMs;
@@ -157,7 +156,23 @@ private:
 };
 } // namespace
 
-Device scriptedHost() { return Device(std::make_shared<ScriptedHost>()); }
+Device scriptedHost() {
+  return scriptedHost({{"axpy_work0", 1.0},
+                       {"axpy_work4", 2.0},
+                       {"axpy_work64", 20.0},
+                       {"axpy_wrong", 0.5}});
+}
+
+Device scriptedHost(std::map<std::string, double> costMs) {
+  return Device(std::make_shared<ScriptedHost>(std::move(costMs)));
+}
+
+Device perturbedHost(int rank) {
+  return scriptedHost({{"axpy_work0", 1.0 + 2.0 * rank},
+                       {"axpy_work4", 2.5},
+                       {"axpy_work64", 20.0},
+                       {"axpy_wrong", 0.5}});
+}
 
 void runTogether(int count, const std::function<void(int)> &body) {
   std::atomic<int> ready{0};

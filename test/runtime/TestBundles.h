@@ -6,6 +6,7 @@
 #include "tuna/runtime/Manifest.h"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,15 @@ const std::string &faultyKernelLibrary();
 /// 0.5 ms, others 1 ms), so which variant wins does not depend on the
 /// machine's speed or load (or a sanitizer).
 Device scriptedHost();
+/// The same with the cost of each function given (in ms; others 1 ms).
+Device scriptedHost(std::map<std::string, double> costMs);
+
+/// A scripted host for rank `rank` of a job whose ranks time differently:
+/// axpy_work0 costs 1 + 2 * rank ms, axpy_work4 2.5 ms, axpy_work64 20 ms,
+/// axpy_wrong 0.5 ms (wrong: rejected with Options::check). Alone, rank 0
+/// picks axpy_work0 and every other rank axpy_work4; agreeing on the lowest
+/// slowest-rank median, 2 ranks or more pick axpy_work4.
+Device perturbedHost(int rank);
 
 /// Runs body(0) ... body(count - 1) on `count` threads released at once,
 /// and waits for them.
