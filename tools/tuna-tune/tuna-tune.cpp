@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandLine.h"
+#include "Ranks.h"
 #include "Report.h"
 #include "SearchShape.h"
 #include "Shapes.h"
@@ -48,7 +49,8 @@ constexpr const char *kUsage =
     "                     of the shape, unless the memref would then be\n"
     "                     smaller than the product of the key values\n"
     "  --arg aI=VALUE     scalar argument I outside the key (floats: 1)\n"
-    "  --device DEVICE    host (default), cuda or cuda:N\n"
+    "  --device DEVICE    host (default), cuda, cuda:N, or cuda:local (under\n"
+    "                     mpirun: the GPU numbered as the rank on its host)\n"
     "  --check            reject variants whose output differs from the\n"
     "                     default variant's; --atol X, --rtol Y\n"
     "  --no-isolate       time the candidates in this process (default: in a\n"
@@ -95,18 +97,21 @@ double number(const std::string &option, const std::string &text) {
   return value;
 }
 
-Device parseDevice(const std::string &text) {
+/// `localRank`: this process's rank on its host, for cuda:local.
+Device parseDevice(const std::string &text, int localRank) {
   if (text == "host")
     return Device::host();
   if (text == "cuda")
     return Device::cuda(0);
+  if (text == "cuda:local")
+    return Device::cuda(localRank);
   if (text.rfind("cuda:", 0) == 0) {
     char *end = nullptr;
     long ordinal = std::strtol(text.c_str() + 5, &end, 10);
     if (text.size() > 5 && *end == '\0' && ordinal >= 0)
       return Device::cuda(static_cast<int>(ordinal));
   }
-  fail("--device '" + text + "': expected host, cuda or cuda:N");
+  fail("--device '" + text + "': expected host, cuda, cuda:N or cuda:local");
 }
 
 std::vector<Shape> readShapeFile(const std::string &path) {
@@ -249,10 +254,91 @@ void printDefaultConfig(const Kernel &kernel,
   std::printf("\n");
 }
 
+/// What every item of a run shares.
+struct ItemContext {
+  Device &device;
+  const ArgSettings &settings;
+  const SearchSettings &searchSettings;
+  const std::string &cacheDir;
+  unsigned seed;
+  size_t total; ///< Items in the run.
+  /// Buckets a search decided (a search publishes nothing in the kernel).
+  std::set<std::pair<const Kernel *, std::vector<int64_t>>> searched;
+};
+
+/// The bucket of `shape`'s key values.
+std::vector<int64_t> bucketOf(const Kernel &kernel, const Shape &shape) {
+  std::vector<int64_t> bucket;
+  for (size_t k = 0; k < shape.size(); ++k)
+    bucket.push_back(bucketValue(kernel.key[k], shape[k]));
+  return bucket;
+}
+
+/// Tunes item `item` (kernel, shape) on random inputs seeded by the run's
+/// seed and the item, so that any rank draws the same inputs for it.
+ItemResult tuneItem(TunedKernel &kernel, const Shape &shape, size_t item,
+                    ItemContext &context) {
+  const Kernel &spec = kernel.spec();
+  ItemResult result;
+  result.item = item;
+  std::string line = "[" + std::to_string(item + 1) + "/" +
+                     std::to_string(context.total) + "] " + spec.name + " " +
+                     keyText(shape) + ": ";
+  std::string searchLog;
+  try {
+    std::mt19937 rng(context.seed + static_cast<unsigned>(item));
+    ShapeArgs launchArgs(context.device.backend(), spec, shape,
+                         context.settings, rng);
+    std::vector<int64_t> signature =
+        kernel.signature(launchArgs.data(), launchArgs.size());
+    if (kernel.chosenVariant(signature) >= 0 ||
+        context.searched.count({&spec, signature})) {
+      line += "bucket " + formatSignature(signature.data(), signature.size()) +
+              " already decided";
+    } else {
+      TuningReport report;
+      if (context.searchSettings.enabled()) {
+        report = searchShape(kernel, context.device.info(), launchArgs.data(),
+                             launchArgs.size(), signature,
+                             context.searchSettings, searchLog);
+        context.searched.insert({&spec, signature});
+        if (!context.cacheDir.empty())
+          TuningCache::inDirectory(context.cacheDir)
+              .store(makeCacheEntry(context.device.info(), spec, report));
+      } else {
+        kernel.launch(nullptr, launchArgs.data(), launchArgs.size());
+        context.device.backend().synchronize(nullptr);
+        report = kernel.reports().back();
+      }
+      const CandidateResult &pick = report.candidates[report.chosen];
+      line += decisionSourceName(report.source) + std::string(" bucket ") +
+              formatSignature(signature.data(), signature.size()) + ": " +
+              pick.name + " (" + pick.config + ")";
+      if (pick.status == CandidateStatus::Measured) {
+        line += " " + timeText(pick.medianMs);
+        const CandidateResult &fallback =
+            report.candidates[spec.defaultVariant];
+        if (report.chosen != spec.defaultVariant &&
+            fallback.status == CandidateStatus::Measured)
+          line += ", " + ratioText(fallback.medianMs / pick.medianMs) +
+                  " faster than the default " + fallback.name;
+      }
+      result.decision = {&spec, shape, std::move(report)};
+      result.decided = true;
+    }
+  } catch (const Error &e) {
+    line += std::string("error: ") + e.what();
+    result.failed = true;
+  }
+  result.output = line + "\n" + searchLog;
+  return result;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   tools::toolName = "tuna-tune";
+  Ranks ranks(argc, argv);
   tools::Arguments arguments(argc, argv, kUsage);
   std::string bundlePath, cacheDir = defaultCacheDirectory(), database,
                           reportPath, deviceName = "host";
@@ -358,7 +444,8 @@ int main(int argc, char **argv) {
     options.isolate = isolate;
     options.tuneTimeoutMs = timeoutMs >= 0 ? timeoutMs : options.tuneTimeoutMs;
     options.cacheDir = noCache ? "" : cacheDir;
-    Device device = parseDevice(deviceName);
+    Device device = parseDevice(deviceName, ranks.localRank());
+    ranks.checkSameDevice(device.info());
     Module module = Module::load(bundlePath, device, options);
     if (kernelNames.empty()) {
       if (module.kernelNames().size() != 1) {
@@ -386,67 +473,53 @@ int main(int argc, char **argv) {
       kernels.push_back(&kernel);
     }
 
-    std::mt19937 rng(seed);
-    std::set<std::pair<const Kernel *, std::vector<int64_t>>> searched;
-    size_t total = kernels.size() * shapes.size(), done = 0;
-    Progress progress(total);
-    progress.update(0);
-    for (TunedKernel *kernel : kernels) {
-      const Kernel &spec = kernel->spec();
+    // Items in order, kernels by shapes; under mpirun each rank tunes the
+    // buckets it owns (Ranks.h).
+    std::vector<std::string> buckets;
+    for (TunedKernel *kernel : kernels)
+      for (const Shape &shape : shapes)
+        buckets.push_back(kernel->spec().name + " " +
+                          keyText(bucketOf(kernel->spec(), shape)));
+    std::vector<int> owners = ranks.owners(buckets);
+    ItemContext context{device, settings, searchSettings, options.cacheDir,
+                        seed, kernels.size() * shapes.size(), {}};
+    std::vector<ItemResult> results;
+    Progress progress(context.total);
+    if (ranks.size() == 1)
+      progress.update(0);
+    size_t item = 0;
+    for (TunedKernel *kernel : kernels)
       for (const Shape &shape : shapes) {
-        std::string line = "[" + std::to_string(++done) + "/" +
-                           std::to_string(total) + "] " + spec.name + " " +
-                           keyText(shape) + ": ";
-        std::string searchLog;
-        try {
-          ShapeArgs launchArgs(device.backend(), spec, shape, settings, rng);
-          std::vector<int64_t> signature =
-              kernel->signature(launchArgs.data(), launchArgs.size());
-          if (kernel->chosenVariant(signature) >= 0 ||
-              searched.count({&spec, signature})) {
-            line += "bucket " +
-                    formatSignature(signature.data(), signature.size()) +
-                    " already decided";
-          } else {
-            TuningReport report;
-            if (searchSettings.enabled()) {
-              report = searchShape(*kernel, device.info(), launchArgs.data(),
-                                   launchArgs.size(), signature, searchSettings,
-                                   searchLog);
-              searched.insert({&spec, signature});
-              if (!options.cacheDir.empty())
-                TuningCache::inDirectory(options.cacheDir)
-                    .store(makeCacheEntry(device.info(), spec, report));
-            } else {
-              kernel->launch(nullptr, launchArgs.data(), launchArgs.size());
-              device.backend().synchronize(nullptr);
-              report = kernel->reports().back();
-            }
-            const CandidateResult &pick = report.candidates[report.chosen];
-            line += decisionSourceName(report.source) +
-                    std::string(" bucket ") +
-                    formatSignature(signature.data(), signature.size()) + ": " +
-                    pick.name + " (" + pick.config + ")";
-            if (pick.status == CandidateStatus::Measured) {
-              line += " " + timeText(pick.medianMs);
-              const CandidateResult &fallback =
-                  report.candidates[spec.defaultVariant];
-              if (report.chosen != spec.defaultVariant &&
-                  fallback.status == CandidateStatus::Measured)
-                line += ", " + ratioText(fallback.medianMs / pick.medianMs) +
-                        " faster than the default " + fallback.name;
-            }
-            decisions.push_back({&spec, shape, std::move(report)});
+        if (owners[item] == ranks.rank()) {
+          results.push_back(tuneItem(*kernel, shape, item, context));
+          if (ranks.size() == 1) {
+            progress.clear();
+            std::printf("%s", results.back().output.c_str());
+            std::fflush(stdout);
+            progress.update(item + 1);
           }
-        } catch (const Error &e) {
-          line += std::string("error: ") + e.what();
-          ++failures;
         }
-        progress.clear();
-        std::printf("%s\n%s", line.c_str(), searchLog.c_str());
-        std::fflush(stdout);
-        progress.update(done);
+        ++item;
       }
+    // Rank 0 prints every rank's lines and writes the outputs.
+    results = ranks.gather(std::move(results), module);
+    for (const ItemResult &result : results) {
+      if (ranks.size() > 1 && ranks.rank() == 0)
+        std::printf("%s", result.output.c_str());
+      failures += result.failed;
+      if (result.decided)
+        decisions.push_back(result.decision);
+    }
+    if (ranks.rank() != 0)
+      return failures ? 1 : 0;
+    if (ranks.size() > 1) {
+      std::vector<int> decided(ranks.size());
+      for (const ItemResult &result : results)
+        decided[result.rank] += result.decided;
+      std::printf("spread over %d ranks, decisions per rank:", ranks.size());
+      for (int count : decided)
+        std::printf(" %d", count);
+      std::printf("\n");
     }
 
     for (TunedKernel *kernel : kernels)
