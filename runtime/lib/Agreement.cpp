@@ -99,7 +99,8 @@ int agreedVariant(const std::vector<RankOutcome> &outcomes) {
 Agreement::Agreement(TunedKernel::Impl &kernel, const int64_t *keyValues,
                      const int64_t *signature,
                      TunedKernel::Impl::Persisted &remembered)
-    : kernel(kernel), communicator(*kernel.module.options.communicator),
+    : exclusive(kernel.module.options.communicator->agreementMutex()),
+      kernel(kernel), communicator(*kernel.module.options.communicator),
       timeoutMs(kernel.module.options.agreeTimeoutMs), keyValues(keyValues),
       signature(signature, signature + kernel.spec.key.size()) {
   const DeviceInfo &info = kernel.backend.info();

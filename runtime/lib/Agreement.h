@@ -20,6 +20,7 @@
 #include "KernelImpl.h"
 
 #include <functional>
+#include <mutex>
 
 namespace tuna {
 
@@ -64,6 +65,8 @@ private:
   /// Loads `variant` and checks it can run here; throws if not.
   void admitAgreed(TuningReport &report, int variant) const;
 
+  /// One agreement at a time per communicator.
+  std::unique_lock<std::mutex> exclusive;
   TunedKernel::Impl &kernel;
   Communicator &communicator;
   double timeoutMs;

@@ -41,24 +41,15 @@ namespace {
 int rank = 0, size = 1;
 
 Options rankOptions(const std::string &cacheDir) {
-  Options options;
-  options.minRuns = 3;
-  options.maxRuns = 10;
-  options.candidateBudgetMs = 50;
-  options.totalBudgetMs = 1000;
-  options.check = true;
+  Options options = fastOptions();
   options.cacheDir = cacheDir;
   options.communicator = defaultCommunicator();
   return options;
 }
 
 void launchAxpy(TunedKernel &kernel, int64_t n) {
-  std::vector<float> x(n, 1.0f), y(n, 0.0f);
-  kernel.launch(nullptr, memref(x.data(), {n}), memref(y.data(), {n}), 2.0f,
-                n);
-  for (float value : y)
-    if (value != 2.0f)
-      throw Error(ErrorCode::Internal, "axpy computed a wrong result");
+  if (!launchAxpyOnes(kernel, n))
+    throw Error(ErrorCode::Internal, "axpy computed a wrong result");
 }
 
 /// Fails this rank's test with `message`.

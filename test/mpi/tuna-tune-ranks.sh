@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tuna-tune spread over the ranks of an MPI job decides what one tuna-tune
-# decides: the same buckets, the same picks, one database.
+# decides: the same buckets, the same picks, one database; and so does
+# tuna-tune --agree, where every rank tunes every shape and they agree.
 #   tuna-tune-ranks.sh MPIEXEC NP TUNA_TUNE WRITE_BUNDLE
 set -euo pipefail
 mpiexec=$1 np=$2 tune=$3 write_bundle=$4
@@ -28,4 +29,10 @@ diff <(entries "$dir/one.json") <(entries "$dir/many.json")
 grep -q 'already decided' "$dir/many.txt"
 # Buckets 1024, 2048, 512 on rank 0, 4096 and 8192 on rank 1 (round-robin).
 [ "$np" -ne 2 ] || grep -q 'decisions per rank: 3 2$' "$dir/many.txt"
+timeout -k 5 120 "$mpiexec" --oversubscribe -np "$np" "$tune" "${args[@]}" \
+  --agree -o "$dir/agreed.json" >"$dir/agreed.txt"
+cat "$dir/agreed.txt"
+diff <(picks "$dir/one.txt") <(picks "$dir/agreed.txt" | sed '/^agreed on/d')
+diff <(entries "$dir/one.json") <(entries "$dir/agreed.json")
+grep -q "agreed on $np ranks: every rank launches the same variant for each of 5 decisions" "$dir/agreed.txt"
 echo "tuna-tune-ranks: $np ranks decided as one"

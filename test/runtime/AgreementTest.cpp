@@ -83,22 +83,13 @@ private:
 };
 
 Options rankOptions(std::shared_ptr<Communicator> communicator) {
-  Options options;
-  options.minRuns = 3;
-  options.maxRuns = 10;
-  options.candidateBudgetMs = 50;
-  options.totalBudgetMs = 1000;
-  options.check = true;
+  Options options = fastOptions();
   options.communicator = std::move(communicator);
   return options;
 }
 
 void launchAxpy(TunedKernel &kernel, int64_t n) {
-  std::vector<float> x(n, 1.0f), y(n, 0.0f);
-  kernel.launch(nullptr, memref(x.data(), {n}), memref(y.data(), {n}), 2.0f,
-                n);
-  for (float value : y)
-    ASSERT_EQ(value, 2.0f);
+  EXPECT_TRUE(launchAxpyOnes(kernel, n));
 }
 
 /// What each rank saw: its reports, or the message of what it threw.

@@ -2,6 +2,9 @@
 
 #include "TestBundles.h"
 
+#include "tuna/runtime/MemRef.h"
+
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -172,6 +175,23 @@ Device perturbedHost(int rank) {
                        {"axpy_work4", 2.5},
                        {"axpy_work64", 20.0},
                        {"axpy_wrong", 0.5}});
+}
+
+Options fastOptions() {
+  Options options;
+  options.minRuns = 3;
+  options.maxRuns = 10;
+  options.candidateBudgetMs = 50;
+  options.totalBudgetMs = 1000;
+  options.check = true;
+  return options;
+}
+
+bool launchAxpyOnes(TunedKernel &kernel, int64_t n) {
+  std::vector<float> x(n, 1.0f), y(n, 0.0f);
+  kernel.launch(nullptr, memref(x.data(), {n}), memref(y.data(), {n}), 2.0f,
+                n);
+  return std::all_of(y.begin(), y.end(), [](float v) { return v == 2.0f; });
 }
 
 void runTogether(int count, const std::function<void(int)> &body) {

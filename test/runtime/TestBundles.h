@@ -3,7 +3,9 @@
 #define TUNA_TEST_RUNTIME_TESTBUNDLES_H
 
 #include "tuna/runtime/Device.h"
+#include "tuna/runtime/Kernel.h"
 #include "tuna/runtime/Manifest.h"
+#include "tuna/runtime/Options.h"
 
 #include <functional>
 #include <map>
@@ -53,6 +55,14 @@ Device scriptedHost(std::map<std::string, double> costMs);
 /// picks axpy_work0 and every other rank axpy_work4; agreeing on the lowest
 /// slowest-rank median, 2 ranks or more pick axpy_work4.
 Device perturbedHost(int rank);
+
+/// Options for quick tunings on scripted hosts: 3 to 10 samples, small
+/// budgets, and the correctness check (which rejects axpy_wrong).
+Options fastOptions();
+
+/// Launches axpy with x = 1, y = 0 and alpha = 2 on `n` elements; whether y
+/// came out 2 everywhere.
+bool launchAxpyOnes(TunedKernel &kernel, int64_t n);
 
 /// Runs body(0) ... body(count - 1) on `count` threads released at once,
 /// and waits for them.

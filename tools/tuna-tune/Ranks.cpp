@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 
@@ -168,6 +169,37 @@ std::vector<ItemResult> Ranks::gather(std::vector<ItemResult> mine,
               return a.item < b.item;
             });
   return merged;
+}
+
+std::vector<ItemResult> Ranks::keepAgreed(std::vector<ItemResult> all) const {
+  std::vector<ItemResult> kept;
+  for (ItemResult &result : all)
+    if (result.rank == 0)
+      kept.push_back(std::move(result));
+  int agreed = 0;
+  for (ItemResult &mine : kept) {
+    if (!mine.decided)
+      continue;
+    std::string differences;
+    for (const ItemResult &other : all)
+      if (other.rank != 0 && other.item == mine.item &&
+          (!other.decided || other.decision.report.chosenName !=
+                                 mine.decision.report.chosenName))
+        differences += " rank " + std::to_string(other.rank) + ": " +
+                       (other.decided ? other.decision.report.chosenName
+                                      : std::string("no decision"));
+    if (differences.empty()) {
+      ++agreed;
+      continue;
+    }
+    mine.output += "  error: the ranks launch different variants (rank 0: " +
+                   mine.decision.report.chosenName + ";" + differences + ")\n";
+    mine.failed = true;
+  }
+  std::printf("agreed on %d ranks: every rank launches the same variant for "
+              "each of %d decisions\n",
+              size(), agreed);
+  return kept;
 }
 
 } // namespace tuna::tune

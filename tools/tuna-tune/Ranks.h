@@ -53,6 +53,14 @@ public:
   /// its kernel and bucket): round-robin over the distinct buckets.
   std::vector<int> owners(const std::vector<std::string> &buckets) const;
 
+  /// The job's communicator; null for one rank.
+  std::shared_ptr<Communicator> job() const { return communicator; }
+
+  /// --agree: of every rank's results (gather()), rank 0's, each marked
+  /// failed where another rank decided another variant; prints how many
+  /// decisions all ranks share.
+  std::vector<ItemResult> keepAgreed(std::vector<ItemResult> all) const;
+
   /// Every rank's results, in item order, at rank 0 (elsewhere: `mine`).
   /// Decisions name kernels of `module`.
   std::vector<ItemResult> gather(std::vector<ItemResult> mine,

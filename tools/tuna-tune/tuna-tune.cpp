@@ -68,6 +68,9 @@ constexpr const char *kUsage =
     "  --budget-s S       a search stops proposing after S seconds per bucket\n"
     "  --resume FILE      a search keeps its measurements in FILE and\n"
     "                     continues from it (one kernel, one shape)\n"
+    "  --agree            under mpirun: every rank tunes every shape and the\n"
+    "                     ranks agree on each pick (default: the shapes are\n"
+    "                     split over the ranks)\n"
     "  --seed N           seed of the random inputs and of a search\n"
     "                     (default 1)\n"
     "  --verbose          print every candidate's time while tuning\n";
@@ -342,7 +345,8 @@ int main(int argc, char **argv) {
   tools::Arguments arguments(argc, argv, kUsage);
   std::string bundlePath, cacheDir = defaultCacheDirectory(), database,
                           reportPath, deviceName = "host";
-  bool noCache = false, check = false, verbose = false, isolate = true;
+  bool noCache = false, check = false, verbose = false, isolate = true,
+       agree = false;
   double atol = -1, rtol = -1, timeoutMs = -1;
   unsigned seed = 1;
   std::vector<std::string> kernelNames;
@@ -382,6 +386,8 @@ int main(int argc, char **argv) {
         isolate = false;
       } else if (arg == "--timeout-ms") {
         timeoutMs = number(arg, value());
+      } else if (arg == "--agree") {
+        agree = true;
       } else if (arg == "--no-cache") {
         noCache = true;
       } else if (arg == "-o") {
@@ -424,6 +430,9 @@ int main(int argc, char **argv) {
        !searchOptions.resumeFile.empty()))
     fail("--budget-evals, --budget-s and --resume are settings of --strategy");
   searchSettings.options.seed = seed;
+  if (agree && searchSettings.enabled())
+    fail("--agree decides by the runtime's protocol; --strategy searches "
+         "outside it");
   if (searchSettings.enabled()) {
     try {
       search::validate(searchOptions);
@@ -444,6 +453,8 @@ int main(int argc, char **argv) {
     options.isolate = isolate;
     options.tuneTimeoutMs = timeoutMs >= 0 ? timeoutMs : options.tuneTimeoutMs;
     options.cacheDir = noCache ? "" : cacheDir;
+    if (agree)
+      options.communicator = ranks.job();
     Device device = parseDevice(deviceName, ranks.localRank());
     ranks.checkSameDevice(device.info());
     Module module = Module::load(bundlePath, device, options);
@@ -480,7 +491,9 @@ int main(int argc, char **argv) {
       for (const Shape &shape : shapes)
         buckets.push_back(kernel->spec().name + " " +
                           keyText(bucketOf(kernel->spec(), shape)));
-    std::vector<int> owners = ranks.owners(buckets);
+    // --agree: every rank tunes every item, with the others.
+    std::vector<int> owners = agree ? std::vector<int>(buckets.size(), ranks.rank())
+                                    : ranks.owners(buckets);
     ItemContext context{device, settings, searchSettings, options.cacheDir,
                         seed, kernels.size() * shapes.size(), {}};
     std::vector<ItemResult> results;
@@ -503,6 +516,8 @@ int main(int argc, char **argv) {
       }
     // Rank 0 prints every rank's lines and writes the outputs.
     results = ranks.gather(std::move(results), module);
+    if (agree && ranks.size() > 1 && ranks.rank() == 0)
+      results = ranks.keepAgreed(std::move(results));
     for (const ItemResult &result : results) {
       if (ranks.size() > 1 && ranks.rank() == 0)
         std::printf("%s", result.output.c_str());
@@ -512,7 +527,7 @@ int main(int argc, char **argv) {
     }
     if (ranks.rank() != 0)
       return failures ? 1 : 0;
-    if (ranks.size() > 1) {
+    if (ranks.size() > 1 && !agree) {
       std::vector<int> decided(ranks.size());
       for (const ItemResult &result : results)
         decided[result.rank] += result.decided;

@@ -18,14 +18,15 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 namespace tuna {
 
-/// The ranks of a job. The runtime calls it with the device's tuning mutex
-/// held, from the thread that launches a new signature; calls are never
-/// concurrent within one process.
+/// The ranks of a job. The runtime calls it from the thread that launches
+/// a new signature, one call at a time in a process (also with several
+/// devices), never concurrently.
 class Communicator {
 public:
   virtual ~Communicator();
@@ -41,6 +42,13 @@ public:
   /// never hang. After a throw the communicator may be unusable.
   virtual void allGather(const void *mine, size_t bytes, void *all,
                          double timeoutMs) = 0;
+
+  /// Held by the runtime through each agreement, so that tunings on several
+  /// devices of one process never interleave their exchanges.
+  std::mutex &agreementMutex() { return agreement; }
+
+private:
+  std::mutex agreement;
 };
 
 /// Every rank's `mine` (of any length), in rank order: two allGather calls,

@@ -7,7 +7,11 @@
 //   tuna::mpi::enable();            // C++: MPI_COMM_WORLD
 //   tunaMpiEnable(MPI_COMM_WORLD);  // C
 //
-// docs/runtime-api.md, "Several ranks", says what the ranks must do.
+// The runtime calls MPI from the thread that launches a new signature, one
+// call at a time: an application that launches from threads other than the
+// one that initialized MPI needs MPI_Init_thread with at least
+// MPI_THREAD_SERIALIZED. docs/runtime-api.md, "Several ranks", says what
+// the ranks must do.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TUNA_MPI_MPI_H
