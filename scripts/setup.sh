@@ -11,6 +11,7 @@ packages=(
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
   rocm-device-libs
   clang-22 libclang-rt-22-dev
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

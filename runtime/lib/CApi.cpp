@@ -84,6 +84,26 @@ ArgValue toArgValue(const TunaArg &arg, size_t index) {
   return value;
 }
 
+/// A TunaCommunicator seen as a tuna::Communicator.
+class CallbackCommunicator final : public Communicator {
+public:
+  explicit CallbackCommunicator(const TunaCommunicator &callbacks)
+      : callbacks(callbacks) {}
+  int rank() const override { return callbacks.rank; }
+  int size() const override { return callbacks.size; }
+  void allGather(const void *mine, size_t bytes, void *all,
+                 double timeoutMs) override {
+    char error[512] = "";
+    if (callbacks.allGather(callbacks.context, mine, bytes, all, timeoutMs,
+                            error, sizeof(error)))
+      throw Error(ErrorCode::Backend,
+                  error[0] ? error : "the communicator's allGather failed");
+  }
+
+private:
+  TunaCommunicator callbacks;
+};
+
 /// Copies `text` into `buffer` of `size` bytes, cut and NUL-terminated.
 void copyOut(const std::string &text, char *buffer, size_t size) {
   if (size == 0)
@@ -166,6 +186,23 @@ TunaStatus tunaKernelLastChoice(TunaKernel *kernel, char *name,
     const TuningReport &latest = reports.back();
     copyOut(latest.chosenName, name, nameSize);
     copyOut(latest.candidates[latest.chosen].config, config, configSize);
+  });
+}
+
+TunaStatus tunaSetCommunicator(const TunaCommunicator *communicator) {
+  if (communicator &&
+      (!communicator->allGather || communicator->size < 1 ||
+       communicator->rank < 0 || communicator->rank >= communicator->size))
+    return fail(TUNA_ERROR_INVALID_ARGUMENT,
+                "tunaSetCommunicator: rank " +
+                    std::to_string(communicator->rank) + " of size " +
+                    std::to_string(communicator->size) +
+                    (communicator->allGather ? "" : " without allGather") +
+                    ": expected 0 <= rank < size and an allGather");
+  return guard([&] {
+    setDefaultCommunicator(
+        communicator ? std::make_shared<CallbackCommunicator>(*communicator)
+                     : nullptr);
   });
 }
 

@@ -159,6 +159,10 @@ struct TunedKernel::Impl {
   bool ensureLoaded(VariantState &variant);
   /// "kernel 'scale' in 'kernels.tuna'".
   std::string describe() const;
+  /// A hash of the variants (names, configurations, symbols) and the bytes
+  /// of their objects, which the ranks of a job compare (Agreement.h).
+  /// Call with the device's tuning mutex held.
+  const std::string &bundleHash();
 
   Module::Impl &module;
   const Kernel &spec;
@@ -181,6 +185,7 @@ struct TunedKernel::Impl {
   /// Whether a launch during capture was reported (verbose); guarded by the
   /// device's tuning mutex.
   bool captureNoticed = false;
+  std::string bundleHashText; ///< bundleHash(), once computed.
 };
 
 } // namespace tuna

@@ -69,6 +69,9 @@ Options Options::fromEnvironment() {
       readNumber("TUNA_TUNE_TIMEOUT_MS", options.tuneTimeoutMs);
   options.totalBudgetMs =
       readNumber("TUNA_TUNE_BUDGET_MS", options.totalBudgetMs);
+  options.communicator = defaultCommunicator();
+  options.agreeTimeoutMs =
+      readNumber("TUNA_AGREE_TIMEOUT_MS", options.agreeTimeoutMs);
   return options;
 }
 

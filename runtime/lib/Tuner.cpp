@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Agreement.h"
 #include "Compare.h"
 #include "Isolation.h"
 #include "KernelImpl.h"
@@ -995,11 +996,20 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
   // decision replaces the tuning; a fresh one is persisted in the cache
   // (Always takes only the variants that failed from the lookups, Off
   // skips both).
-  TuningReport report =
-      Tuner(*this, options, stream, args, count, keyValues, signature)
-          .run(persisted(signature, /*wait=*/true));
+  Persisted remembered = persisted(signature, /*wait=*/true);
+  auto decideHere = [&] {
+    return Tuner(*this, options, stream, args, count, keyValues, signature)
+        .run(remembered);
+  };
+  // Several ranks decide together (Agreement.h); in mode off each takes
+  // the default.
+  std::optional<Agreement> agreement;
+  if (options.communicator && options.mode != TuneMode::Off)
+    agreement.emplace(*this, keyValues, signature, remembered);
+  TuningReport report = agreement ? agreement->decide(decideHere) : decideHere();
   if (!options.cacheDir.empty() && options.mode != TuneMode::Off &&
-      report.source == DecisionSource::Tuned)
+      report.source == DecisionSource::Tuned &&
+      (!agreement || agreement->recordsDecision()))
     TuningCache::inDirectory(options.cacheDir)
         .store(makeCacheEntry(backend.info(), spec, report));
   int chosen = report.chosen;

@@ -25,16 +25,6 @@ namespace {
 constexpr int64_t kN = 1 << 14;
 constexpr float kAlpha = 2.0f;
 
-Options fastOptions() {
-  Options options;
-  options.minRuns = 3;
-  options.maxRuns = 10;
-  options.candidateBudgetMs = 50;
-  options.totalBudgetMs = 1000;
-  options.check = true;
-  return options;
-}
-
 /// Inputs of one axpy launch and the expected result.
 struct AxpyData {
   explicit AxpyData(int64_t n) : x(n), y(n), expected(n) {

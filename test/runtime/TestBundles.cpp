@@ -2,6 +2,9 @@
 
 #include "TestBundles.h"
 
+#include "tuna/runtime/MemRef.h"
+
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -97,6 +100,8 @@ Bundle axpyBundle() {
 namespace {
 class ScriptedHost final : public Backend {
 public:
+  explicit ScriptedHost(std::map<std::string, double> costs)
+      : costs(std::move(costs)) {}
   const DeviceInfo &info() const override { return host->info(); }
   int objectScore(const Object &object) const override {
     return host->objectScore(object);
@@ -110,10 +115,6 @@ public:
   }
   FunctionHandle getFunction(ModuleHandle module, const std::string &symbol,
                              std::string_view what) override {
-    static const std::map<std::string, double> costs = {{"axpy_work0", 1.0},
-                                                        {"axpy_work4", 2.0},
-                                                        {"axpy_work64", 20.0},
-                                                        {"axpy_wrong", 0.5}};
     FunctionHandle function = host->getFunction(module, symbol, what);
     auto cost = costs.find(symbol);
     std::lock_guard<std::mutex> lock(mutex);
@@ -150,6 +151,7 @@ public:
   }
 
 private:
+  std::map<std::string, double> costs; ///< Per symbol, in ms.
   std::unique_ptr<Backend> host = makeHostBackend();
   std::mutex mutex; ///< Guards costMs and clockMs.
   std::map<FunctionHandle, double> costMs;
@@ -157,7 +159,40 @@ private:
 };
 } // namespace
 
-Device scriptedHost() { return Device(std::make_shared<ScriptedHost>()); }
+Device scriptedHost() {
+  return scriptedHost({{"axpy_work0", 1.0},
+                       {"axpy_work4", 2.0},
+                       {"axpy_work64", 20.0},
+                       {"axpy_wrong", 0.5}});
+}
+
+Device scriptedHost(std::map<std::string, double> costMs) {
+  return Device(std::make_shared<ScriptedHost>(std::move(costMs)));
+}
+
+Device perturbedHost(int rank) {
+  return scriptedHost({{"axpy_work0", 1.0 + 2.0 * rank},
+                       {"axpy_work4", 2.5},
+                       {"axpy_work64", 20.0},
+                       {"axpy_wrong", 0.5}});
+}
+
+Options fastOptions() {
+  Options options;
+  options.minRuns = 3;
+  options.maxRuns = 10;
+  options.candidateBudgetMs = 50;
+  options.totalBudgetMs = 1000;
+  options.check = true;
+  return options;
+}
+
+bool launchAxpyOnes(TunedKernel &kernel, int64_t n) {
+  std::vector<float> x(n, 1.0f), y(n, 0.0f);
+  kernel.launch(nullptr, memref(x.data(), {n}), memref(y.data(), {n}), 2.0f,
+                n);
+  return std::all_of(y.begin(), y.end(), [](float v) { return v == 2.0f; });
+}
 
 void runTogether(int count, const std::function<void(int)> &body) {
   std::atomic<int> ready{0};

@@ -3,9 +3,12 @@
 #define TUNA_TEST_RUNTIME_TESTBUNDLES_H
 
 #include "tuna/runtime/Device.h"
+#include "tuna/runtime/Kernel.h"
 #include "tuna/runtime/Manifest.h"
+#include "tuna/runtime/Options.h"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -43,6 +46,23 @@ const std::string &faultyKernelLibrary();
 /// 0.5 ms, others 1 ms), so which variant wins does not depend on the
 /// machine's speed or load (or a sanitizer).
 Device scriptedHost();
+/// The same with the cost of each function given (in ms; others 1 ms).
+Device scriptedHost(std::map<std::string, double> costMs);
+
+/// A scripted host for rank `rank` of a job whose ranks time differently:
+/// axpy_work0 costs 1 + 2 * rank ms, axpy_work4 2.5 ms, axpy_work64 20 ms,
+/// axpy_wrong 0.5 ms (wrong: rejected with Options::check). Alone, rank 0
+/// picks axpy_work0 and every other rank axpy_work4; agreeing on the lowest
+/// slowest-rank median, 2 ranks or more pick axpy_work4.
+Device perturbedHost(int rank);
+
+/// Options for quick tunings on scripted hosts: 3 to 10 samples, small
+/// budgets, and the correctness check (which rejects axpy_wrong).
+Options fastOptions();
+
+/// Launches axpy with x = 1, y = 0 and alpha = 2 on `n` elements; whether y
+/// came out 2 everywhere.
+bool launchAxpyOnes(TunedKernel &kernel, int64_t n);
 
 /// Runs body(0) ... body(count - 1) on `count` threads released at once,
 /// and waits for them.

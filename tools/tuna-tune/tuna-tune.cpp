@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CommandLine.h"
+#include "Ranks.h"
 #include "Report.h"
 #include "SearchShape.h"
 #include "Shapes.h"
@@ -50,7 +51,9 @@ constexpr const char *kUsage =
     "                     of the shape, unless the memref would then be\n"
     "                     smaller than the product of the key values\n"
     "  --arg aI=VALUE     scalar argument I outside the key (floats: 1)\n"
-    "  --device DEVICE    host (default), cuda, cuda:N, hip or hip:N\n"
+    "  --device DEVICE    host (default), cuda, cuda:N, hip, hip:N, or\n"
+    "                     cuda:local (under mpirun: the GPU numbered as the\n"
+    "                     rank on its host)\n"
     "  --check            run every candidate once and reject those whose\n"
     "                     output differs from the output most of them\n"
     "                     agree on (a default that disagrees is an error);\n"
@@ -87,6 +90,9 @@ constexpr const char *kUsage =
     "  --budget-s S       a search stops proposing after S seconds per bucket\n"
     "  --resume FILE      a search keeps its measurements in FILE and\n"
     "                     continues from it (one kernel, one shape)\n"
+    "  --agree            under mpirun: every rank tunes every shape and the\n"
+    "                     ranks agree on each pick (default: the shapes are\n"
+    "                     split over the ranks)\n"
     "  --seed N           seed of the random inputs and of a search\n"
     "                     (default 1)\n"
     "  --verbose          print every candidate's time while tuning\n";
@@ -116,9 +122,12 @@ double number(const std::string &option, const std::string &text) {
   return value;
 }
 
-Device parseDevice(const std::string &text) {
+/// `localRank`: this process's rank on its host, for cuda:local.
+Device parseDevice(const std::string &text, int localRank) {
   if (text == "host")
     return Device::host();
+  if (text == "cuda:local")
+    return Device::cuda(localRank);
   std::string platform = text.substr(0, text.find(':'));
   if (platform == "cuda" || platform == "hip") {
     long ordinal = 0;
@@ -133,7 +142,8 @@ Device parseDevice(const std::string &text) {
       return platform == "cuda" ? Device::cuda(static_cast<int>(ordinal))
                                 : Device::hip(static_cast<int>(ordinal));
   }
-  fail("--device '" + text + "': expected host, cuda, cuda:N, hip or hip:N");
+  fail("--device '" + text + "': expected host, cuda, cuda:N, hip, hip:N or "
+       "cuda:local");
 }
 
 std::vector<Shape> readShapeFile(const std::string &path) {
@@ -390,15 +400,124 @@ std::string verifyPrunedCandidates(TunedKernel &kernel, const ShapeArgs &args,
          "); picking it\n";
 }
 
+/// What every item of a run shares.
+struct ItemContext {
+  Device &device;
+  const ArgSettings &settings;
+  const SearchSettings &searchSettings;
+  const std::string &cacheDir;
+  unsigned seed;
+  size_t total;       ///< Items in the run.
+  bool check;         ///< --check: print what the check did.
+  bool verifyPruning; ///< --verify-pruning.
+  bool firstCall;     ///< --first-call: describe the first call.
+  /// Buckets a search decided (a search publishes nothing in the kernel).
+  std::set<std::pair<const Kernel *, std::vector<int64_t>>> searched;
+};
+
+/// The bucket of `shape`'s key values.
+std::vector<int64_t> bucketOf(const Kernel &kernel, const Shape &shape) {
+  std::vector<int64_t> bucket;
+  for (size_t k = 0; k < shape.size(); ++k)
+    bucket.push_back(bucketValue(kernel.key[k], shape[k]));
+  return bucket;
+}
+
+/// Tunes item `item` (kernel, shape) on random inputs seeded by the run's
+/// seed and the item, so that any rank draws the same inputs for it.
+ItemResult tuneItem(TunedKernel &kernel, const Shape &shape, size_t item,
+                    ItemContext &context) {
+  const Kernel &spec = kernel.spec();
+  ItemResult result;
+  result.item = item;
+  std::string line = "[" + std::to_string(item + 1) + "/" +
+                     std::to_string(context.total) + "] " + spec.name + " " +
+                     keyText(shape) + ": ";
+  std::string searchLog;
+  try {
+    std::mt19937 rng(context.seed + static_cast<unsigned>(item));
+    ShapeArgs launchArgs(context.device.backend(), spec, shape,
+                         context.settings, rng);
+    std::vector<int64_t> signature =
+        kernel.signature(launchArgs.data(), launchArgs.size());
+    if (kernel.chosenVariant(signature) >= 0 ||
+        context.searched.count({&spec, signature})) {
+      line += "bucket " + formatSignature(signature.data(), signature.size()) +
+              " already decided";
+    } else {
+      TuningReport report;
+      bool store = false;
+      double launchMs = 0;
+      if (context.searchSettings.enabled()) {
+        report = searchShape(kernel, context.device.info(), launchArgs.data(),
+                             launchArgs.size(), signature,
+                             context.searchSettings, searchLog);
+        context.searched.insert({&spec, signature});
+        store = true;
+      } else {
+        auto start = std::chrono::steady_clock::now();
+        kernel.launch(nullptr, launchArgs.data(), launchArgs.size());
+        context.device.backend().synchronize(nullptr);
+        launchMs = std::chrono::duration<double, std::milli>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+        report = kernel.reports().back();
+      }
+      searchLog += describePruning(report);
+      if (context.firstCall)
+        searchLog += describeFirstCall(report, launchMs);
+      if (context.verifyPruning) {
+        int before = report.chosen;
+        searchLog += verifyPrunedCandidates(kernel, launchArgs, report);
+        store |= report.chosen != before;
+      }
+      if (store && !context.cacheDir.empty())
+        TuningCache::inDirectory(context.cacheDir)
+            .store(makeCacheEntry(context.device.info(), spec, report));
+      const CandidateResult &pick = report.candidates[report.chosen];
+      line += decisionSourceName(report.source) + std::string(" bucket ") +
+              formatSignature(signature.data(), signature.size()) + ": " +
+              pick.name + " (" + pick.config + ")";
+      if (pick.status == CandidateStatus::Measured) {
+        line += " " + timeText(pick.medianMs);
+        const CandidateResult &fallback =
+            report.candidates[spec.defaultVariant];
+        if (report.chosen != spec.defaultVariant &&
+            fallback.status == CandidateStatus::Measured)
+          line += ", " + ratioText(fallback.medianMs / pick.medianMs) +
+                  " faster than the default " + fallback.name;
+      }
+      if (context.check && report.source == DecisionSource::Tuned) {
+        searchLog = checkSummary(spec, report) + searchLog;
+        if (report.defaultRejected) {
+          searchLog += "  error: the default variant '" +
+                       report.candidates[spec.defaultVariant].name +
+                       "' gives a wrong result; fix it or make another "
+                       "variant the default\n";
+          result.failed = true;
+        }
+      }
+      result.decision = {&spec, shape, std::move(report)};
+      result.decided = true;
+    }
+  } catch (const Error &e) {
+    line += std::string("error: ") + e.what();
+    result.failed = true;
+  }
+  result.output = line + "\n" + searchLog;
+  return result;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   tools::toolName = "tuna-tune";
+  Ranks ranks(argc, argv);
   tools::Arguments arguments(argc, argv, kUsage);
   std::string bundlePath, cacheDir = defaultCacheDirectory(), database,
                           reportPath, deviceName = "host", referenceSpec;
   bool noCache = false, check = false, verbose = false, isolate = true,
-       prune = true, verifyPruning = false;
+       prune = true, verifyPruning = false, agree = false;
   int64_t shortlist = -1;
   std::string firstCallDatabase;
   double atol = -1, rtol = -1, timeoutMs = -1, budgetMs = -1;
@@ -445,6 +564,8 @@ int main(int argc, char **argv) {
         isolate = false;
       } else if (arg == "--timeout-ms") {
         timeoutMs = number(arg, value());
+      } else if (arg == "--agree") {
+        agree = true;
       } else if (arg == "--no-cache") {
         noCache = true;
       } else if (arg == "-o") {
@@ -506,6 +627,9 @@ int main(int argc, char **argv) {
        !searchOptions.resumeFile.empty()))
     fail("--budget-evals, --budget-s and --resume are settings of --strategy");
   searchSettings.options.seed = seed;
+  if (agree && searchSettings.enabled())
+    fail("--agree decides by the runtime's protocol; --strategy searches "
+         "outside it");
   if (searchSettings.enabled()) {
     try {
       search::validate(searchOptions);
@@ -534,7 +658,10 @@ int main(int argc, char **argv) {
       options.cacheDir.clear();
       options.databases = {firstCallDatabase};
     }
-    Device device = parseDevice(deviceName);
+    if (agree)
+      options.communicator = ranks.job();
+    Device device = parseDevice(deviceName, ranks.localRank());
+    ranks.checkSameDevice(device.info());
     Module module = Module::load(bundlePath, device, options);
     if (kernelNames.empty()) {
       if (module.kernelNames().size() != 1) {
@@ -587,92 +714,65 @@ int main(int argc, char **argv) {
       kernels.push_back(&kernel);
     }
 
-    std::mt19937 rng(seed);
-    std::set<std::pair<const Kernel *, std::vector<int64_t>>> searched;
-    size_t total = kernels.size() * shapes.size(), done = 0;
-    Progress progress(total);
-    progress.update(0);
-    for (TunedKernel *kernel : kernels) {
-      const Kernel &spec = kernel->spec();
+    // Items in order, kernels by shapes; under mpirun each rank tunes the
+    // buckets it owns (Ranks.h).
+    std::vector<std::string> buckets;
+    for (TunedKernel *kernel : kernels)
+      for (const Shape &shape : shapes)
+        buckets.push_back(kernel->spec().name + " " +
+                          keyText(bucketOf(kernel->spec(), shape)));
+    // --agree: every rank tunes every item, with the others.
+    std::vector<int> owners = agree ? std::vector<int>(buckets.size(), ranks.rank())
+                                    : ranks.owners(buckets);
+    ItemContext context{device,
+                        settings,
+                        searchSettings,
+                        options.cacheDir,
+                        seed,
+                        kernels.size() * shapes.size(),
+                        check,
+                        verifyPruning,
+                        !firstCallDatabase.empty(),
+                        {}};
+    std::vector<ItemResult> results;
+    Progress progress(context.total);
+    if (ranks.size() == 1)
+      progress.update(0);
+    size_t item = 0;
+    for (TunedKernel *kernel : kernels)
       for (const Shape &shape : shapes) {
-        std::string line = "[" + std::to_string(++done) + "/" +
-                           std::to_string(total) + "] " + spec.name + " " +
-                           keyText(shape) + ": ";
-        std::string searchLog;
-        try {
-          ShapeArgs launchArgs(device.backend(), spec, shape, settings, rng);
-          std::vector<int64_t> signature =
-              kernel->signature(launchArgs.data(), launchArgs.size());
-          if (kernel->chosenVariant(signature) >= 0 ||
-              searched.count({&spec, signature})) {
-            line += "bucket " +
-                    formatSignature(signature.data(), signature.size()) +
-                    " already decided";
-          } else {
-            TuningReport report;
-            bool store = false;
-            double launchMs = 0;
-            if (searchSettings.enabled()) {
-              report = searchShape(*kernel, device.info(), launchArgs.data(),
-                                   launchArgs.size(), signature, searchSettings,
-                                   searchLog);
-              searched.insert({&spec, signature});
-              store = true;
-            } else {
-              auto start = std::chrono::steady_clock::now();
-              kernel->launch(nullptr, launchArgs.data(), launchArgs.size());
-              device.backend().synchronize(nullptr);
-              launchMs = std::chrono::duration<double, std::milli>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
-              report = kernel->reports().back();
-            }
-            searchLog += describePruning(report);
-            if (!firstCallDatabase.empty())
-              searchLog += describeFirstCall(report, launchMs);
-            if (verifyPruning) {
-              int before = report.chosen;
-              searchLog += verifyPrunedCandidates(*kernel, launchArgs, report);
-              store |= report.chosen != before;
-            }
-            if (store && !options.cacheDir.empty())
-              TuningCache::inDirectory(options.cacheDir)
-                  .store(makeCacheEntry(device.info(), spec, report));
-            const CandidateResult &pick = report.candidates[report.chosen];
-            line += decisionSourceName(report.source) +
-                    std::string(" bucket ") +
-                    formatSignature(signature.data(), signature.size()) + ": " +
-                    pick.name + " (" + pick.config + ")";
-            if (pick.status == CandidateStatus::Measured) {
-              line += " " + timeText(pick.medianMs);
-              const CandidateResult &fallback =
-                  report.candidates[spec.defaultVariant];
-              if (report.chosen != spec.defaultVariant &&
-                  fallback.status == CandidateStatus::Measured)
-                line += ", " + ratioText(fallback.medianMs / pick.medianMs) +
-                        " faster than the default " + fallback.name;
-            }
-            if (check && report.source == DecisionSource::Tuned) {
-              searchLog = checkSummary(spec, report) + searchLog;
-              if (report.defaultRejected) {
-                searchLog += "  error: the default variant '" +
-                             report.candidates[spec.defaultVariant].name +
-                             "' gives a wrong result; fix it or make "
-                             "another variant the default\n";
-                ++failures;
-              }
-            }
-            decisions.push_back({&spec, shape, std::move(report)});
+        if (owners[item] == ranks.rank()) {
+          results.push_back(tuneItem(*kernel, shape, item, context));
+          if (ranks.size() == 1) {
+            progress.clear();
+            std::printf("%s", results.back().output.c_str());
+            std::fflush(stdout);
+            progress.update(item + 1);
           }
-        } catch (const Error &e) {
-          line += std::string("error: ") + e.what();
-          ++failures;
         }
-        progress.clear();
-        std::printf("%s\n%s", line.c_str(), searchLog.c_str());
-        std::fflush(stdout);
-        progress.update(done);
+        ++item;
       }
+    // Rank 0 prints every rank's lines and writes the outputs.
+    results = ranks.gather(std::move(results), module);
+    if (agree && ranks.size() > 1 && ranks.rank() == 0)
+      results = ranks.keepAgreed(std::move(results));
+    for (const ItemResult &result : results) {
+      if (ranks.size() > 1 && ranks.rank() == 0)
+        std::printf("%s", result.output.c_str());
+      failures += result.failed;
+      if (result.decided)
+        decisions.push_back(result.decision);
+    }
+    if (ranks.rank() != 0)
+      return failures ? 1 : 0;
+    if (ranks.size() > 1 && !agree) {
+      std::vector<int> decided(ranks.size());
+      for (const ItemResult &result : results)
+        decided[result.rank] += result.decided;
+      std::printf("spread over %d ranks, decisions per rank:", ranks.size());
+      for (int count : decided)
+        std::printf(" %d", count);
+      std::printf("\n");
     }
 
     for (TunedKernel *kernel : kernels)

@@ -2,7 +2,10 @@
 #ifndef TUNA_RUNTIME_OPTIONS_H
 #define TUNA_RUNTIME_OPTIONS_H
 
+#include "tuna/runtime/Communicator.h"
 #include "tuna/runtime/Search.h"
+
+#include <memory>
 
 #include <string>
 #include <vector>
@@ -101,14 +104,25 @@ struct Options {
   /// candidate) is ended and the candidate it was timing marked failed.
   double tuneTimeoutMs = 10000;
 
+  /// The ranks of a multi-process job, which then launch the same variant
+  /// for every signature: each new signature is agreed across them
+  /// (docs/runtime-api.md, "Several ranks"). Null: this process decides
+  /// alone. fromEnvironment() takes defaultCommunicator().
+  std::shared_ptr<Communicator> communicator;
+  /// How long a rank waits for the others at each step of an agreement
+  /// (they may still be tuning); then the launch throws, naming the ranks
+  /// that did not join.
+  double agreeTimeoutMs = 60000;
+
   /// The defaults overridden by the environment: TUNA_AUTOTUNE=0|1,
   /// TUNA_ALWAYS_TUNE=0|1, TUNA_PRINT_AUTOTUNING=0|1, TUNA_CHECK=0|1,
   /// TUNA_CACHE_DIR, TUNA_TUNING_DB, TUNA_VERSION_CHECK=0|1,
   /// TUNA_CHECK_ATOL=<float>, TUNA_CHECK_RTOL=<float>, TUNA_ISOLATE=0|1,
   /// TUNA_PRUNE=0|1, TUNA_SHORTLISTS=0|1,
   /// TUNA_WORKER=<path>, TUNA_TUNE_TIMEOUT_MS=<ms>,
-  /// TUNA_TUNE_BUDGET_MS=<ms>. A malformed value is a
-  /// tuna::Error naming the variable.
+  /// TUNA_TUNE_BUDGET_MS=<ms>, TUNA_AGREE_TIMEOUT_MS=<ms>; and takes
+  /// defaultCommunicator(). A malformed value is a tuna::Error naming the
+  /// variable.
   static Options fromEnvironment();
 };
 

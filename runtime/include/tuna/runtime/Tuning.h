@@ -65,6 +65,10 @@ struct TuningReport {
   std::vector<CandidateResult> candidates; ///< One per variant, in order.
   double wallMs = 0; ///< Whole decision, including loading code.
   DecisionSource source = DecisionSource::Default;
+  /// In a job of several ranks (Options::communicator): how many agreed on
+  /// `chosen`, and this rank's own pick, before they did (-1 alone).
+  int ranks = 1;
+  int ownChoice = -1;
 };
 
 } // namespace tuna

@@ -102,6 +102,25 @@ TunaStatus tunaKernelLastChoice(TunaKernel *kernel, char *name,
                                 size_t nameSize, char *config,
                                 size_t configSize);
 
+/* The ranks of a multi-process job (tuna/runtime/Communicator.h): modules
+ * loaded afterwards launch the same variant on every rank for each
+ * signature. allGather: every rank passes `bytes` bytes at `mine`; on return
+ * `all` holds size * bytes bytes, rank r's at r * bytes; it returns 0, or,
+ * when the ranks have not all joined within `timeoutMs` (it must never wait
+ * longer), nonzero with a NUL-terminated reason naming the missing ranks
+ * in `error` (`errorSize` bytes). */
+typedef struct TunaCommunicator {
+  int rank;
+  int size;
+  void *context;
+  int (*allGather)(void *context, const void *mine, size_t bytes, void *all,
+                   double timeoutMs, char *error, size_t errorSize);
+} TunaCommunicator;
+
+/* Sets (a copy of) `communicator` as tuna::defaultCommunicator(), which
+ * modules loaded afterwards use; NULL goes back to a job of one rank. */
+TunaStatus tunaSetCommunicator(const TunaCommunicator *communicator);
+
 const char *tunaLastError(void);
 
 #ifdef __cplusplus

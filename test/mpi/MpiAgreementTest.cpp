@@ -1,0 +1,190 @@
+//===- MpiAgreementTest.cpp - Ranks of an MPI job agreeing ----------------===//
+//
+//   mpirun -np N tuna-mpi-agreement-test SCENARIO
+//
+// Every rank tunes axpy on perturbedHost(rank) (test/runtime/TestBundles.h):
+// alone, rank 0 would pick axpy_work4's rival axpy_work0, every other rank
+// axpy_work4. Scenarios:
+//   agree      the ranks launch the same variant for every signature, rank
+//              0 alone writes the cache (one directory per rank, under a
+//              fresh directory that rank 0 makes), and a second
+//              round of modules takes rank 0's cached pick everywhere;
+//   late       the last rank never launches: the others fail within the
+//              agreement's timeout, naming it;
+//   dies       the last rank is killed before launching: the same;
+//   signature  the last rank launches another shape: every rank fails,
+//              naming it;
+//   bundle     the last rank loads a different bundle: the same.
+// Exit status 0 when the scenario's expectation holds on this rank; a
+// rank that fails prints "rank R: error: ..." (run-mpi-test.sh checks it).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestBundles.h"
+
+#include "tuna/mpi/Mpi.h"
+#include "tuna/runtime/Cache.h"
+#include "tuna/runtime/Runtime.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace tuna;
+using namespace tuna::test;
+
+namespace {
+
+int rank = 0, size = 1;
+
+Options rankOptions(const std::string &cacheDir) {
+  Options options = fastOptions();
+  options.cacheDir = cacheDir;
+  options.communicator = defaultCommunicator();
+  return options;
+}
+
+void launchAxpy(TunedKernel &kernel, int64_t n) {
+  if (!launchAxpyOnes(kernel, n))
+    throw Error(ErrorCode::Internal, "axpy computed a wrong result");
+}
+
+/// Fails this rank's test with `message`.
+int failed(const std::string &message) {
+  std::fprintf(stderr, "rank %d: FAILED: %s\n", rank, message.c_str());
+  return 1;
+}
+
+int agreeIn(const std::string &cacheDir);
+
+/// Every rank's `value`, at rank 0 (blocking: used once all ranks agree).
+std::vector<int> gatherAtRoot(int value) {
+  std::vector<int> all(size);
+  MPI_Gather(&value, 1, MPI_INT, all.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return all;
+}
+
+int agree() {
+  // Rank 0 makes the root of the ranks' cache directories; its TempDir
+  // removes it once every rank is done.
+  std::unique_ptr<TempDir> root;
+  char path[4096] = "";
+  if (rank == 0) {
+    root = std::make_unique<TempDir>();
+    std::snprintf(path, sizeof(path), "%s", root->path.c_str());
+  }
+  MPI_Bcast(path, sizeof(path), MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::string cacheDir = std::string(path) + "/rank" + std::to_string(rank);
+  int status = agreeIn(cacheDir);
+  MPI_Barrier(MPI_COMM_WORLD);
+  return status;
+}
+
+int agreeIn(const std::string &cacheDir) {
+  const std::vector<int64_t> shapes = {1024, 4096, 1024, 65536};
+  {
+    Module module = Module::fromBundle(axpyBundle(), perturbedHost(rank),
+                                       "axpy.tuna", rankOptions(cacheDir));
+    TunedKernel &kernel = module.kernel("axpy");
+    for (int64_t n : shapes)
+      launchAxpy(kernel, n);
+    std::vector<TuningReport> reports = kernel.reports();
+    if (reports.size() != 3)
+      return failed(std::to_string(reports.size()) + " decisions, not 3");
+    for (const TuningReport &report : reports) {
+      std::vector<int> picks = gatherAtRoot(report.chosen);
+      std::vector<int> own = gatherAtRoot(report.ownChoice);
+      if (report.source != DecisionSource::Tuned || report.ranks != size ||
+          report.chosenName != "axpy_work4")
+        return failed("picked " + report.chosenName + " (" +
+                      decisionSourceName(report.source) + ", " +
+                      std::to_string(report.ranks) + " ranks)");
+      if (rank == 0) {
+        for (int r = 0; r < size; ++r)
+          if (picks[r] != picks[0])
+            return failed("rank " + std::to_string(r) + " picked another "
+                          "variant");
+        if (own[0] == picks[0])
+          return failed("rank 0's own pick was the agreed one: the "
+                        "timings were not perturbed");
+        std::printf("signature [%lld]: all %d ranks launch %s; rank 0's own "
+                    "pick was variant %d\n",
+                    static_cast<long long>(report.signature[0]), size,
+                    report.chosenName.c_str(), own[0]);
+      }
+    }
+  }
+  size_t entries = TuningCache::inDirectory(cacheDir).entries().size();
+  if (entries != (rank == 0 ? 3u : 0u))
+    return failed("the cache of rank " + std::to_string(rank) + " has " +
+                  std::to_string(entries) + " entries");
+  // Only rank 0 remembers: every rank takes its picks, timing nothing.
+  Module module = Module::fromBundle(axpyBundle(), perturbedHost(rank),
+                                     "axpy.tuna", rankOptions(cacheDir));
+  TunedKernel &kernel = module.kernel("axpy");
+  for (int64_t n : shapes)
+    launchAxpy(kernel, n);
+  for (const TuningReport &report : kernel.reports())
+    if (report.source != DecisionSource::Cache ||
+        report.chosenName != "axpy_work4")
+      return failed("second round: " + report.chosenName + " from " +
+                    decisionSourceName(report.source));
+  if (rank == 0)
+    std::printf("agree: passed on %d ranks\n", size);
+  return 0;
+}
+
+/// The scenarios where the last rank breaks the contract; the others must
+/// fail with a clear error (run-mpi-test.sh checks its text).
+int breakContract(const std::string &scenario) {
+  bool last = rank == size - 1;
+  if (last && scenario == "dies")
+    std::raise(SIGKILL);
+  Bundle bundle = axpyBundle();
+  if (last && scenario == "bundle")
+    bundle.kernels[0].variants[2].config[0].second = 65;
+  Options options = rankOptions("");
+  options.agreeTimeoutMs = 1500;
+  Module module = Module::fromBundle(std::move(bundle), perturbedHost(rank),
+                                     "axpy.tuna", options);
+  if (last && scenario == "late") {
+    // Never joins: waits for the others, who end the job.
+    MPI_Barrier(MPI_COMM_WORLD);
+    return failed("the job went on without this rank");
+  }
+  try {
+    launchAxpy(module.kernel("axpy"),
+               last && scenario == "signature" ? 2048 : 1024);
+  } catch (const Error &e) {
+    std::fprintf(stderr, "rank %d: error: %s\n", rank, e.what());
+    std::fflush(stderr);
+    if (scenario == "late" || scenario == "dies")
+      MPI_Abort(MPI_COMM_WORLD, 3);
+    return 3;
+  }
+  return failed("the launch did not fail");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  tuna::mpi::enable();
+  std::string scenario = argc > 1 ? argv[1] : "";
+  int status;
+  if (scenario == "agree")
+    status = agree();
+  else if (scenario == "late" || scenario == "dies" ||
+           scenario == "signature" || scenario == "bundle")
+    status = breakContract(scenario);
+  else
+    status = failed("usage: tuna-mpi-agreement-test "
+                    "agree|late|dies|signature|bundle");
+  MPI_Finalize();
+  return status;
+}

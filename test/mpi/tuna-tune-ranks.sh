@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# tuna-tune spread over the ranks of an MPI job decides what one tuna-tune
+# decides: the same buckets, the same picks, one database; and so does
+# tuna-tune --agree, where every rank tunes every shape and they agree.
+#   tuna-tune-ranks.sh MPIEXEC NP TUNA_TUNE WRITE_BUNDLE
+set -euo pipefail
+mpiexec=$1 np=$2 tune=$3 write_bundle=$4
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$write_bundle" "$dir/axpy.tuna"
+# 4096 twice: the second is "already decided" by the rank that owns it.
+args=("$dir/axpy.tuna" --shape 'd0=1024,4096,2048,4096,8192,512' --check
+      --no-isolate --no-cache)
+"$tune" "${args[@]}" -o "$dir/one.json" >"$dir/one.txt"
+timeout -k 5 120 "$mpiexec" --oversubscribe -np "$np" "$tune" "${args[@]}" \
+  -o "$dir/many.json" >"$dir/many.txt"
+cat "$dir/many.txt"
+# The lines without their times, the database without its times.
+picks() { sed -E 's/ [0-9.e+-]+ ms.*//; /^(database|spread over)/d' "$1"; }
+entries() {
+  python3 -c 'import json,sys
+for e in json.load(open(sys.argv[1]))["entries"]:
+    print(e["kernel"], e["signature"], e["variant"], sorted(e["config"].items()))' "$1" | sort
+}
+diff <(picks "$dir/one.txt") <(picks "$dir/many.txt")
+diff <(entries "$dir/one.json") <(entries "$dir/many.json")
+[ "$(entries "$dir/many.json" | wc -l)" -eq 5 ]
+grep -q 'already decided' "$dir/many.txt"
+# Buckets 1024, 2048, 512 on rank 0, 4096 and 8192 on rank 1 (round-robin).
+[ "$np" -ne 2 ] || grep -q 'decisions per rank: 3 2$' "$dir/many.txt"
+timeout -k 5 120 "$mpiexec" --oversubscribe -np "$np" "$tune" "${args[@]}" \
+  --agree -o "$dir/agreed.json" >"$dir/agreed.txt"
+cat "$dir/agreed.txt"
+diff <(picks "$dir/one.txt") <(picks "$dir/agreed.txt" | sed '/^agreed on/d')
+diff <(entries "$dir/one.json") <(entries "$dir/agreed.json")
+grep -q "agreed on $np ranks: every rank launches the same variant for each of 5 decisions" "$dir/agreed.txt"
+echo "tuna-tune-ranks: $np ranks decided as one"
