@@ -2,9 +2,9 @@
 // RUN: tuna-compile %S/../../kernels-mlir/reduce.mlir \
 // RUN:   --target=amdgcn:gfx90a,amdgcn:gfx942,amdgcn:gfx1100 \
 // RUN:   -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefixes=ASM,WAVE64 --input-file=%t/row_sum__v35.gfx90a.s
-// RUN: FileCheck %s --check-prefixes=ASM,WAVE64,GFX942 --input-file=%t/row_sum__v35.gfx942.s
-// RUN: FileCheck %s --check-prefixes=ASM,WAVE32 --input-file=%t/row_sum__v35.gfx1100.s
+// RUN: FileCheck %s --check-prefixes=ASM,WAVE64 --input-file="%t/row_sum.tpr=1024,rpb=1,vec=4.gfx90a.s"
+// RUN: FileCheck %s --check-prefixes=ASM,WAVE64,GFX942 --input-file="%t/row_sum.tpr=1024,rpb=1,vec=4.gfx942.s"
+// RUN: FileCheck %s --check-prefixes=ASM,WAVE32 --input-file="%t/row_sum.tpr=1024,rpb=1,vec=4.gfx1100.s"
 
 // The row sum's butterflies are gpu.shuffle xor of width 32: on a wave64
 // device (gfx90a, gfx942) ROCDL lowers them to ds_bpermute within each

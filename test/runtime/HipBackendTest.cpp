@@ -764,7 +764,7 @@ TEST_F(HipBackendTest, TunaTuneTunesOnAHipDevice) {
   for (const char *device : {"hip:", "hip:x", "hip:-1", "hipp", "hip:99"}) {
     EXPECT_NE(std::system((run + device + out).c_str()), 0) << device;
     std::string message = said();
-    EXPECT_TRUE(message.find("expected host, cuda, cuda:N, hip or hip:N") !=
+    EXPECT_TRUE(message.find("expected host, cuda, cuda:N, hip, hip:N or cuda:local") !=
                     std::string::npos ||
                 message.find("HIP device 99 requested") != std::string::npos)
         << device << ": " << message;
