@@ -11,11 +11,15 @@ the whole space once (tuna-compile, timed), then for each shape:
     compared with the default variant's);
   - random and pattern with --seed 1..S and --budget-evals = budget x the
     candidates.
-A strategy's pick is judged by the exhaustive run's own time for that
-configuration (its re-timed median where exhaustive re-timed it), so that
-the ratio pick / best compares two measurements of one run, not two runs'
-noise; "own pick / best" divides the search's own (re-timed) time of its
-pick by the exhaustive best instead. Wall time: the tuna-tune process (loading the bundle, making inputs,
+Every run, exhaustive or not, checks the outputs (--check) on a GPU, so
+that their wall times compare like with like.
+A strategy's pick is judged afterwards, in a run of its own: the exhaustive
+best and every seed's pick of the shape are compiled into one small bundle
+(tuna-compile --variants) and timed together by --judge-runs tuna-tune
+processes; "pick / best" is the median over those runs of the pick's time
+over the exhaustive best's, so that both sides come from the same processes
+on the same inputs, not from two runs' noise. "exhaustive's time" divides
+the exhaustive run's own time of the pick by its best instead. Wall time: the tuna-tune process (loading the bundle, making inputs,
 searching, re-timing) plus compilation. The bundle is compiled ahead, so a
 search is charged its share of it: configurations visited x (tuna-compile's
 wall time for the whole space / variants compiled), at the compile job
@@ -100,6 +104,44 @@ def parse_search(output):
                 times=times, failures=failures)
 
 
+def normalized(config):
+    """'a=1, b=2' or 'a=1 b=2' -> 'a=1, b=2'."""
+    return ", ".join(re.findall(r"\w+=-?\d+", config))
+
+
+def variant_ids_of(kernel, compile_output):
+    """tuna-compile's listing -> {configuration: variant id}."""
+    ids = {}
+    for number, config in re.findall(r"^\s+%s__v(\d+)\s+((?:\w+=-?\d+\s?)+)" % re.escape(kernel),
+                                     compile_output, re.M):
+        ids[normalized(config)] = int(number)
+    return ids
+
+
+def judge(args, spec, kernel, source, base, variant_ids, configs, log):
+    """Times `configs` together: one bundle of just them, timed by
+    args.judge_runs tuna-tune processes; per run {config: median ms}."""
+    configs = sorted(set(configs), key=lambda c: variant_ids[c])
+    bundle = os.path.join(args.work, kernel + ".judge.tuna")
+    run([os.path.join(args.compiler_bin, "tuna-compile"), source, "-o", bundle,
+         "--variants=" + ",".join("%s:%d" % (kernel, variant_ids[c]) for c in configs)]
+        + spec["compile"], log)
+    tune = [bundle if part == base[1] else part for part in base]
+    runs = []
+    for _ in range(args.judge_runs):
+        out, _ = run(tune + ["--verbose"], log)
+        runs.append({config: float(ms) for config, ms in re.findall(
+            r"^tuna:   \[\d+\] \S+ \((%s)\): ([0-9.e+-]+) ms \(median" % CONFIG, out, re.M)})
+    return runs
+
+
+def ratio(judged, pick, best):
+    """The median over the judge's runs of pick / best (over the runs that
+    timed both: one may eliminate a slow pick early); None when none did."""
+    pairs = [run[pick] / run[best] for run in judged if pick in run and best in run]
+    return statistics.median(pairs) if pairs else None
+
+
 def device_name(device):
     if device == "host":
         for line in open("/proc/cpuinfo"):
@@ -129,7 +171,9 @@ def main():
     parser.add_argument("-j", dest="jobs", type=int, default=os.cpu_count(),
                         help="tuna-compile threads")
     parser.add_argument("--no-check", action="store_true",
-                        help="exhaustive runs without --check (on by default on a GPU)")
+                        help="runs without --check (on by default on a GPU)")
+    parser.add_argument("--judge-runs", type=int, default=5,
+                        help="tuna-tune processes that time the picks against the best")
     args = parser.parse_args()
     device_kind = "host" if args.device == "host" else "cuda"
     kernels = (args.kernels.split(",") if args.kernels else
@@ -160,6 +204,7 @@ def main():
         out, compile_s = run([os.path.join(args.compiler_bin, "tuna-compile"), source, "-o", bundle,
                               "-j", str(args.jobs)] + spec["compile"], log)
         compiled = int(re.search(r"kernel %s: (\d+) variants" % kernel, out).group(1))
+        variant_ids = variant_ids_of(kernel, out)
         per_variant = compile_s / compiled
         print("%s: %d variants compiled in %.1f s (-j %d): %.3f s a variant" % (
             kernel, compiled, compile_s, args.jobs, per_variant), file=sys.stderr)
@@ -169,7 +214,8 @@ def main():
                     "--no-cache"] + no_prune
             for dims in spec["dims"]:
                 base += ["--dims", dims]
-            out, wall = run(base + ["--strategy", "exhaustive"] + (["--check"] if check else []), log)
+            checking = ["--check"] if check else []
+            out, wall = run(base + ["--strategy", "exhaustive"] + checking, log)
             exhaustive = parse_search(out)
             best = min(exhaustive["times"].values())
             exhaustive.update(wall_s=wall, cost_s=wall + compile_s, best_ms=best,
@@ -181,21 +227,27 @@ def main():
             searches = []
             for strategy in ("random", "pattern"):
                 for seed in range(1, args.seeds + 1):
-                    out, wall = run(base + ["--strategy", strategy, "--seed", str(seed),
+                    out, wall = run(base + checking + ["--strategy", strategy, "--seed", str(seed),
                                             "--budget-evals", str(budget)], log)
                     found = parse_search(out)
                     pick_ms = exhaustive["times"].get(found["pick"])
                     found.update(strategy=strategy, seed=seed, wall_s=wall,
                                  cost_s=wall + found["visited"] * per_variant,
-                                 ratio=pick_ms / best if pick_ms else None,
-                                 own_ratio=found["times"][found["pick"]] / best)
+                                 exhaustive_ratio=pick_ms / best if pick_ms else None)
                     found["wall_ratio"] = found["cost_s"] / exhaustive["cost_s"]
                     searches.append(found)
+            judged = judge(args, spec, kernel, source, base, variant_ids,
+                           [exhaustive["best"]] + [f["pick"] for f in searches], log)
+            for found in searches:
+                found["ratio"] = ratio(judged, found["pick"], exhaustive["best"])
+            print("  %s: judged %d configurations in %d runs" % (
+                shape, len(judged), args.judge_runs), file=sys.stderr)
             row["shapes"].append(dict(shape=shape, exhaustive=exhaustive, budget=budget,
-                                      searches=searches))
+                                      searches=searches, judged=judged))
+            # After every shape: a run cut short keeps what it measured.
+            with open(os.path.join(args.work, "search_table.json"), "w") as f:
+                json.dump(dict(results, kernels=results["kernels"] + [row]), f, indent=1)
         results["kernels"].append(row)
-        with open(os.path.join(args.work, "search_table.json"), "w") as f:
-            json.dump(results, f, indent=1)
     print_table(results)
 
 
@@ -207,7 +259,7 @@ def print_table(results):
     print()
     print("| kernel | shape | candidates | exhaustive best | exhaustive wall (compile + tune) "
           "| strategy | evaluations | pick / best: worst, median | seeds within 1.02x "
-          "| own pick / best: worst, median | wall / exhaustive: worst, median |")
+          "| exhaustive's time of the pick / best: worst, median | wall / exhaustive: worst, median |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for row in results["kernels"]:
         for shape in row["shapes"]:
@@ -216,15 +268,16 @@ def print_table(results):
                 runs = [s for s in shape["searches"] if s["strategy"] == strategy]
                 ratios = [s["ratio"] for s in runs if s["ratio"] is not None]
                 walls = [s["wall_ratio"] for s in runs]
-                own = [s["own_ratio"] for s in runs]
+                own = [s["exhaustive_ratio"] for s in runs if s["exhaustive_ratio"] is not None]
                 unknown = len(runs) - len(ratios)
-                print("| %s | %s | %d | %.4g ms (%s) | %.1f s (%.1f + %.1f) | %s | %d | %s | %d of %d%s | %.3fx, %.3fx | %.3f, %.3f |" % (
+                print("| %s | %s | %d | %.4g ms (%s) | %.1f s (%.1f + %.1f) | %s | %d | %s | %d of %d%s | %s | %.3f, %.3f |" % (
                     row["kernel"], shape["shape"], ex["candidates"], ex["best_ms"], ex["best"],
                     ex["cost_s"], row["compile_s"], ex["wall_s"], strategy, shape["budget"],
                     "%.3fx, %.3fx" % (max(ratios), statistics.median(ratios)) if ratios else "-",
                     sum(r <= 1.02 for r in ratios), len(runs),
-                    " (%d picks failed in exhaustive)" % unknown if unknown else "",
-                    max(own), statistics.median(own), max(walls), statistics.median(walls)))
+                    " (%d picks not timed by the judge)" % unknown if unknown else "",
+                    "%.3fx, %.3fx" % (max(own), statistics.median(own)) if own else "-",
+                    max(walls), statistics.median(walls)))
     failed = [(row["kernel"], shape["shape"], len(shape["exhaustive"]["failures"]))
               for row in results["kernels"] for shape in row["shapes"]
               if shape["exhaustive"]["failures"]]

@@ -1,28 +1,32 @@
 //===- Isolation.cpp - Timing candidates in a worker process --------------===//
 //
 // The parent writes the bundle and the contents of every memref argument
-// into one shared memory file (memfd) once per tuning, starts the worker
-// with a socket on descriptor 3 and the memory on descriptor 4, and sends
-// one request line:
+// into one shared memory file (memfd) once per WorkerSession (one launch's
+// arguments: a first call's tuning, or every batch of a search), starts the
+// worker with a socket on descriptor 3 and the memory on descriptor 4, and
+// sends one request line per plan; the first also says what to load:
 //
 //   {"kernel": "scale", "device": {"platform": "cuda", "ordinal": 0,
 //    "fingerprint": "..."}, "bundle": {"at": 0, "bytes": N},
-//    "options": {...timing options...}, "args": [{"scalar": ...} |
+//    "args": [{"scalar": ...} |
 //    {"memref": {"type": "f32", "rank": 1, "sizes": [..], "strides": [..],
 //                "low": 0, "at": N, "bytes": 4096}}, ...],
-//    "order": [0, 3, 5], "failed": [2], "best_median_ms": null,
-//    "budget_ms": 2000}
+//    "options": {...timing options...}, "order": [0, 3, 5], "failed": [2],
+//    "best_median_ms": null, "budget_ms": 2000, "voters": []}
 //
-// With the check on, the request also has "voters": [1] and, for an
-// application's reference, "reference": {"name": "...", "outputs": [{"at":
-// N, "bytes": N}, ...]} (its outputs in the same shared memory).
+// Later requests carry only "options" to "voters". With the check on,
+// "voters" may list the default variant and, for an application's
+// reference, the request has "reference": {"name": "...", "outputs":
+// [{"at": N, "bytes": N}, ...]} (its outputs in the same shared memory).
 //
-// The worker answers one line per step: {"ready": true}, then
-// {"start": v, "checking": true} and {"result": {...}} per candidate the
-// check runs and rejects, {"check": {"checked": true, "against": "...",
+// The worker answers {"ready": true} once, then per request one line per
+// step: {"start": v, "checking": true} and {"result": {...}} per candidate
+// the check runs and rejects, {"check": {"checked": true, "against": "...",
 // "default_rejected": false, "skipped": "", "ms": 1.5}}, {"start": v,
 // "checking": false}, {"result": {...}}, ..., and {"done": true}; or
-// {"error": "..."}.
+// {"error": "..."}. It waits for the next request after "done", unless a
+// candidate failed (then it exits: the device may be unusable), and exits
+// when the parent closes the socket.
 //
 //===----------------------------------------------------------------------===//
 
@@ -432,22 +436,26 @@ struct WorkerRun {
   bool done = false;      ///< Whether it said it was done.
 };
 
-/// The parts of a request that every worker of one tuning gets: the kernel,
-/// the device, the bundle, the options, the arguments and what the check
-/// compares with.
-json baseRequest(const TunedKernel::Impl &kernel, const SharedInputs &inputs,
-                 const TimingPlan &plan) {
+/// What a fresh worker loads: the kernel, the device, the bundle and the
+/// arguments.
+json loadRequest(const TunedKernel::Impl &kernel, const SharedInputs &inputs) {
   const DeviceInfo &info = kernel.backend.info();
-  json request = {{"kernel", kernel.spec.name},
+  return {{"kernel", kernel.spec.name},
           {"origin", kernel.module.origin},
           {"device",
            {{"platform", info.platform},
             {"ordinal", info.ordinal},
             {"fingerprint", info.fingerprint}}},
           {"bundle", {{"at", 0}, {"bytes", inputs.bundleBytes}}},
-          {"options", optionsToJson(kernel.module.options)},
-          {"args", inputs.described},
-          {"voters", plan.voters}};
+          {"args", inputs.described}};
+}
+
+/// The parts of a request that every worker of one plan gets: the options,
+/// the voters and what the check compares with.
+json planRequest(const SharedInputs &inputs, const TimingPlan &plan,
+                 const Options &options) {
+  json request = {{"options", optionsToJson(options)},
+                  {"voters", plan.voters}};
   if (!plan.referenceOutputs.empty())
     request["reference"] = {{"name", plan.referenceName},
                             {"outputs", inputs.placed}};
@@ -524,22 +532,47 @@ void failRunningCandidate(Worker &worker, const WorkerRun &run,
 }
 } // namespace
 
-void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
-                  const ArgValue *args, size_t count, const TimingPlan &plan,
-                  TuningReport &report) {
-  std::string path = workerPath(kernel.module.options);
-  SharedInputs inputs(kernel, stream, args, count, plan.referenceOutputs);
-  json request = baseRequest(kernel, inputs, plan);
+struct WorkerSession::State {
+  TunedKernel::Impl &kernel;
+  StreamHandle stream;
+  const ArgValue *args;
+  size_t count;
+  std::string path;
+  /// Made by the first plan (with its reference's outputs).
+  std::unique_ptr<SharedInputs> inputs;
+  /// Up and waiting for a request, or null.
+  std::unique_ptr<Worker> worker;
+};
+
+WorkerSession::WorkerSession(TunedKernel::Impl &kernel, StreamHandle stream,
+                             const ArgValue *args, size_t count)
+    : state(new State{kernel, stream, args, count,
+                      workerPath(kernel.module.options), nullptr, nullptr}) {}
+
+WorkerSession::~WorkerSession() = default;
+
+void WorkerSession::time(const TimingPlan &plan, const Options &options,
+                         TuningReport &report) {
+  TunedKernel::Impl &kernel = state->kernel;
+  if (!state->inputs)
+    state->inputs = std::make_unique<SharedInputs>(
+        kernel, state->stream, state->args, state->count,
+        plan.referenceOutputs);
+  json request = planRequest(*state->inputs, plan, options);
 
   std::vector<int> remaining = plan.order;
   double bestMedian = plan.bestMedianMs;
   Clock::time_point start = Clock::now();
   double checkMs = 0; // Not the timing budget's.
-  while (!remaining.empty()) {
+  auto failedVariants = [&] {
     std::vector<int> failed;
     for (const CandidateResult &result : report.candidates)
       if (result.status == CandidateStatus::Failed)
         failed.push_back(result.variant);
+    return failed;
+  };
+  while (!remaining.empty()) {
+    std::vector<int> failed = failedVariants();
     request["order"] = remaining;
     request["failed"] = failed;
     request["best_median_ms"] = std::isfinite(bestMedian) ? json(bestMedian)
@@ -550,16 +583,36 @@ void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
              .count() -
          checkMs);
 
-    Worker worker(path, inputs.fd.get());
-    worker.send(request);
+    bool reused = state->worker != nullptr;
+    json message = request;
+    if (!reused) {
+      state->worker =
+          std::make_unique<Worker>(state->path, state->inputs->fd.get());
+      ++started;
+      message.update(loadRequest(kernel, *state->inputs));
+    }
+    Worker &worker = *state->worker;
+    worker.send(message);
     size_t before = remaining.size();
-    WorkerRun run = readWorker(worker, kernel, report, remaining, bestMedian, checkMs);
+    WorkerRun run =
+        readWorker(worker, kernel, report, remaining, bestMedian, checkMs);
     if (run.done && remaining.size() == before)
       throw Error(ErrorCode::Internal,
                   kernel.describe() + ": the tuning worker timed nothing");
-    if (run.done)
-      continue; // A worker stops after a failed candidate; resume the rest.
-    failRunningCandidate(worker, run, kernel, path, report, remaining);
+    if (run.done) {
+      // A worker stops after a failed candidate; resume the rest in a
+      // fresh one.
+      if (!remaining.empty() || failedVariants().size() > failed.size())
+        state->worker.reset();
+      continue;
+    }
+    if (reused && run.running < 0) {
+      // It ended while waiting for this request: not this plan's fault.
+      state->worker.reset();
+      continue;
+    }
+    failRunningCandidate(worker, run, kernel, state->path, report, remaining);
+    state->worker.reset();
   }
 }
 
@@ -588,17 +641,26 @@ public:
               {"ms", ms}}}});
   }
   void finished(const TuningReport &report, int variant) override {
-    answer({{"result", resultToJson(report.candidates[variant])}});
+    const CandidateResult &result = report.candidates[variant];
+    anyFailed |= result.status == CandidateStatus::Failed;
+    answer({{"result", resultToJson(result)}});
   }
+
+  /// Whether a candidate failed (the device may be unusable since).
+  bool anyFailed = false;
 };
 
-json readRequest() {
+/// The next request; nothing when the parent closed the socket after
+/// `served` requests (none: the worker was not started by the runtime).
+std::optional<json> readRequest(int served) {
   std::string line;
   char c;
   for (;;) {
     ssize_t n = ::read(kWorkerSocket, &c, 1);
     if (n < 0 && errno == EINTR)
       continue;
+    if (n <= 0 && served > 0 && line.empty())
+      return std::nullopt;
     if (n <= 0)
       throw Error(ErrorCode::InvalidArgument,
                   "no request on descriptor 3 (tuna-worker is started by "
@@ -607,6 +669,25 @@ json readRequest() {
       return json::parse(line);
     line += c;
   }
+}
+
+/// The plan of `request`, whose reference's outputs are in `memory`.
+TimingPlan planFromJson(const json &request, const char *memory) {
+  TimingPlan plan;
+  request.at("order").get_to(plan.order);
+  const json &best = request.at("best_median_ms");
+  plan.bestMedianMs = best.is_null() ? INFINITY : best.get<double>();
+  request.at("budget_ms").get_to(plan.budgetMs);
+  request.at("voters").get_to(plan.voters);
+  if (request.contains("reference")) {
+    const json &reference = request.at("reference");
+    reference.at("name").get_to(plan.referenceName);
+    for (const json &output : reference.at("outputs"))
+      plan.referenceOutputs.emplace_back(
+          memory + output.at("at").get<size_t>(),
+          output.at("bytes").get<size_t>());
+  }
+  return plan;
 }
 
 Device openDevice(const json &value) {
@@ -680,7 +761,7 @@ private:
 };
 
 void serve() {
-  json request = readRequest();
+  json request = *readRequest(/*served=*/0);
   struct stat info;
   if (::fstat(kWorkerMemory, &info) != 0)
     throw Error(ErrorCode::InvalidArgument,
@@ -704,25 +785,20 @@ void serve() {
   WorkerArgs args(device.backend(), request.at("args"), memory.data);
   answer({{"ready", true}});
 
-  TimingPlan plan;
-  request.at("order").get_to(plan.order);
-  const json &best = request.at("best_median_ms");
-  plan.bestMedianMs = best.is_null() ? INFINITY : best.get<double>();
-  request.at("budget_ms").get_to(plan.budgetMs);
-  request.at("voters").get_to(plan.voters);
-  if (request.contains("reference")) {
-    const json &reference = request.at("reference");
-    reference.at("name").get_to(plan.referenceName);
-    for (const json &output : reference.at("outputs"))
-      plan.referenceOutputs.emplace_back(
-          memory.data + output.at("at").get<size_t>(),
-          output.at("bytes").get<size_t>());
+  for (int served = 1;; ++served) {
+    Reporter reporter;
+    timeForWorker(kernel, optionsFromJson(request.at("options")),
+                  args.values.data(), args.values.size(),
+                  planFromJson(request, memory.data),
+                  request.at("failed").get<std::vector<int>>(), reporter);
+    answer({{"done", true}});
+    if (reporter.anyFailed)
+      return;
+    std::optional<json> next = readRequest(served);
+    if (!next)
+      return;
+    request = std::move(*next);
   }
-  std::vector<int> failed = request.at("failed").get<std::vector<int>>();
-  Reporter reporter;
-  timeForWorker(kernel, args.values.data(), args.values.size(), plan, failed,
-                reporter);
-  answer({{"done", true}});
 }
 } // namespace
 

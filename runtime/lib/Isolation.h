@@ -15,6 +15,7 @@
 #include "KernelImpl.h"
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,25 +56,48 @@ public:
 /// devices.
 bool canIsolate(const Backend &backend);
 
-/// The parent's half: times `plan` in worker processes and fills `report`
-/// (candidate results, checked, checkSkipped) as the in-process loop would.
-/// Throws tuna::Error when no worker can be started or one fails outside a
-/// candidate.
-void timeInWorker(TunedKernel::Impl &kernel, StreamHandle stream,
-                  const ArgValue *args, size_t count, const TimingPlan &plan,
-                  TuningReport &report);
+/// The parent's half over one launch's arguments: shares the bundle and the
+/// arguments' contents (and the reference's outputs of the first plan) with
+/// a worker once, then times each plan given to time() in that worker, which
+/// stays up between plans (the batches of a search) unless a candidate
+/// failed in it (the device may be unusable): then, or when it crashed or
+/// hung, a fresh worker goes on with the rest.
+class WorkerSession {
+public:
+  WorkerSession(TunedKernel::Impl &kernel, StreamHandle stream,
+                const ArgValue *args, size_t count);
+  ~WorkerSession();
+  WorkerSession(const WorkerSession &) = delete;
+  WorkerSession &operator=(const WorkerSession &) = delete;
+
+  /// Times `plan` with `options` (the timing options of this measurement)
+  /// and fills `report` (candidate results, checked, checkSkipped) as the
+  /// in-process loop would. Throws tuna::Error when no worker can be
+  /// started or one fails outside a candidate.
+  void time(const TimingPlan &plan, const Options &options,
+            TuningReport &report);
+
+  /// Workers started so far.
+  int workersStarted() const { return started; }
+
+private:
+  struct State;
+  std::unique_ptr<State> state;
+  int started = 0;
+};
 
 /// The worker's half, in Tuner.cpp: times `plan` in this process with the
-/// in-process loop, reporting to `observer`; the variants in `failed` are
-/// not run. Stops after a candidate that failed (the device may be
-/// unusable after a fault).
-void timeForWorker(TunedKernel::Impl &kernel, const ArgValue *args,
-                   size_t count, const TimingPlan &plan,
+/// in-process loop and `options`, reporting to `observer`; the variants in
+/// `failed` are not run. Stops after a candidate that failed (the device
+/// may be unusable after a fault).
+void timeForWorker(TunedKernel::Impl &kernel, const Options &options,
+                   const ArgValue *args, size_t count, const TimingPlan &plan,
                    const std::vector<int> &failed, TimingObserver &observer);
 
-/// The worker executable's main (tools/tuna-worker): serves one request
+/// The worker executable's main (tools/tuna-worker): serves the requests
 /// read from file descriptor 3 (also its answer channel), with the bundle
-/// and the buffers in the shared memory of descriptor 4.
+/// and the buffers in the shared memory of descriptor 4, until the parent
+/// closes the socket or a candidate failed.
 int runTuningWorker();
 
 } // namespace tuna

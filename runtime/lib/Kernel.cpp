@@ -370,6 +370,12 @@ TuningReport TunedKernel::measure(StreamHandle stream, const ArgValue *args,
   return impl->measure(stream, args, count, variants, samples);
 }
 
+SearchOutcome TunedKernel::search(StreamHandle stream, const ArgValue *args,
+                                  size_t count,
+                                  const search::SearchOptions &options) {
+  return impl->search(stream, args, count, options);
+}
+
 void TunedKernel::setReference(Reference reference, std::string name) {
   std::lock_guard<std::mutex> lock(impl->module.device.tuningMutex());
   impl->reference = std::move(reference);

@@ -6,6 +6,7 @@
 
 #include "tuna/runtime/Expr.h"
 #include "tuna/runtime/Module.h"
+#include "tuna/runtime/SearchVariants.h"
 #include "tuna/runtime/Signature.h"
 
 #include <atomic>
@@ -14,6 +15,7 @@ namespace tuna {
 
 struct CacheEntry;
 struct VariantRef;
+class WorkerSession;
 
 /// The most lowered parameters a launch can have.
 constexpr int kMaxLoweredParams = kMaxArgs * (3 + 2 * kMaxRank);
@@ -131,18 +133,26 @@ struct TunedKernel::Impl {
   /// TunedKernel::measure.
   TuningReport measure(StreamHandle stream, const ArgValue *args, size_t count,
                        const std::vector<int> &variants, int samples);
-  /// measure() for computed key values, with the tuning mutex held.
+  /// measure() for computed key values, with the tuning mutex held; when
+  /// isolated (Options::isolate), in `session`'s worker if given.
   TuningReport measureLocked(StreamHandle stream, const ArgValue *args,
                              size_t count, const int64_t *keyValues,
                              const int64_t *signature,
-                             const std::vector<int> &variants, int samples);
-  /// Options::useSearch: searches `candidates` with Options::search, each
-  /// visit timed by measureLocked(), and writes the outcome (times, pick)
-  /// into `report`. Call with the tuning mutex held.
-  void searchCandidates(StreamHandle stream, const ArgValue *args, size_t count,
-                        const int64_t *keyValues, const int64_t *signature,
-                        const std::vector<int> &candidates,
-                        TuningReport &report);
+                             const std::vector<int> &variants, int samples,
+                             WorkerSession *session = nullptr);
+  /// TunedKernel::search.
+  SearchOutcome search(StreamHandle stream, const ArgValue *args, size_t count,
+                       const search::SearchOptions &options);
+  /// Searches `candidates` with `options`, each visit timed by
+  /// measureLocked() (every visit in one tuning worker when isolated);
+  /// `report` (the candidates classified) gets the outcome: times and pick.
+  /// Call with the tuning mutex held.
+  SearchOutcome searchCandidates(StreamHandle stream, const ArgValue *args,
+                                 size_t count, const int64_t *keyValues,
+                                 const int64_t *signature,
+                                 const std::vector<int> &candidates,
+                                 const search::SearchOptions &options,
+                                 TuningReport report);
   /// The variant a disk-cache entry names, if it is still in the bundle
   /// with the same configuration; else -1.
   int cachedVariant(const CacheEntry &entry) const;

@@ -71,12 +71,14 @@ public:
 
 class Tuner {
 public:
+  /// Isolated timing (Options::isolate) goes to `session` when given, else
+  /// to a worker of its own.
   Tuner(TunedKernel::Impl &kernel, const Options &options, StreamHandle stream,
         const ArgValue *args, size_t count, const int64_t *keyValues,
-        const int64_t *signature)
+        const int64_t *signature, WorkerSession *session = nullptr)
       : kernel(kernel), backend(kernel.backend), options(options),
         stream(stream), args(args), count(count), keyValues(keyValues),
-        dims(kernel.variants.size()) {
+        session(session), dims(kernel.variants.size()) {
     size_t keySize = kernel.spec.key.size();
     report.keyValues.assign(keyValues, keyValues + keySize);
     report.signature.assign(signature, signature + keySize);
@@ -126,8 +128,14 @@ public:
       } else if (search) {
         // Loads and times only what the search visits.
         candidates = prune(candidates);
-        kernel.searchCandidates(stream, args, count, keyValues,
-                                report.signature.data(), candidates, report);
+        search::SearchOptions searchOptions = options.search;
+        searchOptions.resumeFile.clear();
+        std::vector<int64_t> signature = report.signature;
+        report = kernel
+                     .searchCandidates(stream, args, count, keyValues,
+                                       signature.data(), candidates,
+                                       searchOptions, std::move(report))
+                     .report;
       } else {
         candidates = admitAll(candidates);
         if (candidates.empty())
@@ -436,8 +444,10 @@ private:
       plan.referenceOutputs = referenceOutputs();
       plan.referenceName = kernel.referenceName;
     }
-    if (options.isolate && canIsolate(backend))
-      timeInWorker(kernel, stream, args, count, plan, report);
+    if (options.isolate && canIsolate(backend) && session)
+      session->time(plan, options, report);
+    else if (options.isolate && canIsolate(backend))
+      WorkerSession(kernel, stream, args, count).time(plan, options, report);
     else
       timeCandidates(plan, nullptr);
     if (report.defaultRejected)
@@ -831,6 +841,7 @@ private:
   const ArgValue *args;
   size_t count;
   const int64_t *keyValues;
+  WorkerSession *session;
   std::vector<LaunchDims> dims; ///< Per variant, for candidates.
   /// Every candidate's grid is empty: nothing to tune.
   bool noWork = false;
@@ -838,14 +849,14 @@ private:
 };
 } // namespace
 
-void timeForWorker(TunedKernel::Impl &kernel, const ArgValue *args,
-                   size_t count, const TimingPlan &plan,
+void timeForWorker(TunedKernel::Impl &kernel, const Options &options,
+                   const ArgValue *args, size_t count, const TimingPlan &plan,
                    const std::vector<int> &failed, TimingObserver &observer) {
   int64_t keyValues[kMaxKey];
   int64_t signature[kMaxKey];
   kernel.computeKey(args, keyValues, signature);
-  Tuner(kernel, kernel.module.options, /*stream=*/nullptr, args, count,
-        keyValues, signature)
+  Tuner(kernel, options, /*stream=*/nullptr, args, count, keyValues,
+        signature)
       .timeForWorker(plan, failed, observer);
 }
 
@@ -1065,7 +1076,7 @@ TuningReport TunedKernel::Impl::measure(StreamHandle stream,
 TuningReport TunedKernel::Impl::measureLocked(
     StreamHandle stream, const ArgValue *args, size_t count,
     const int64_t *keyValues, const int64_t *signature,
-    const std::vector<int> &variants, int samples) {
+    const std::vector<int> &variants, int samples, WorkerSession *session) {
   // More samples, each within the usual time per sample.
   Options options = module.options;
   if (samples > 0) {
@@ -1076,7 +1087,8 @@ TuningReport TunedKernel::Impl::measureLocked(
     options.candidateBudgetMs *= scale;
     options.totalBudgetMs *= scale;
   }
-  return Tuner(*this, options, stream, args, count, keyValues, signature)
+  return Tuner(*this, options, stream, args, count, keyValues, signature,
+               session)
       .measureOnly(variants);
 }
 

@@ -1,30 +1,32 @@
-//===- TunerSearch.cpp - A first call that searches its candidates --------===//
+//===- TunerSearch.cpp - Searching the candidates of a launch -------------===//
 //
-// Options::useSearch: instead of timing every candidate of a new signature,
-// the first call runs a search strategy (docs/search.md) whose every visit
-// is timed by the usual protocol (TunedKernel::Impl::measureLocked).
+// TunedKernel::search (tuna-tune --strategy) and a first call with
+// Options::useSearch: instead of timing every candidate, a search strategy
+// (docs/search.md) visits some of them, each visit timed by the usual
+// protocol (TunedKernel::Impl::measureLocked), every visit of one search in
+// one tuning worker when isolated.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Isolation.h"
 #include "KernelImpl.h"
 
-#include "tuna/runtime/SearchVariants.h"
+#include <chrono>
+#include <mutex>
 
 namespace tuna {
 
-void TunedKernel::Impl::searchCandidates(StreamHandle stream,
-                                         const ArgValue *args, size_t count,
-                                         const int64_t *keyValues,
-                                         const int64_t *signature,
-                                         const std::vector<int> &candidates,
-                                         TuningReport &report) {
+SearchOutcome TunedKernel::Impl::searchCandidates(
+    StreamHandle stream, const ArgValue *args, size_t count,
+    const int64_t *keyValues, const int64_t *signature,
+    const std::vector<int> &candidates, const search::SearchOptions &options,
+    TuningReport report) {
   VariantSpace space = makeVariantSpace(spec, candidates);
-  search::SearchOptions options = module.options.search;
-  options.resumeFile.clear();
+  WorkerSession session(*this, stream, args, count);
   VariantEvaluator evaluator(
       space, [&](const std::vector<int> &variants, int samples) {
         return measureLocked(stream, args, count, keyValues, signature,
-                             variants, samples);
+                             variants, samples, &session);
       });
   search::SearchResult result = search::run(space.space, evaluator, options);
   try {
@@ -32,6 +34,46 @@ void TunedKernel::Impl::searchCandidates(StreamHandle stream,
   } catch (const Error &e) {
     throw Error(e.code(), describe() + ": " + e.what());
   }
+  return {std::move(report), std::move(space), std::move(result)};
+}
+
+SearchOutcome TunedKernel::Impl::search(StreamHandle stream,
+                                        const ArgValue *args, size_t count,
+                                        const search::SearchOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  if (!unavailable.empty())
+    throw Error(ErrorCode::Unsupported, unavailable);
+  LoweredArgs lowered;
+  lower(args, count, lowered);
+  int64_t keyValues[kMaxKey];
+  int64_t signature[kMaxKey];
+  computeKey(args, keyValues, signature);
+  std::lock_guard<std::mutex> lock(module.device.tuningMutex());
+  // Classification only: which variants can run for these key values.
+  TuningReport classified = measureLocked(stream, args, count, keyValues,
+                                          signature, {}, /*samples=*/0);
+  std::vector<int> runnable;
+  std::string why;
+  for (const CandidateResult &candidate : classified.candidates) {
+    if (candidate.status == CandidateStatus::NotTimed)
+      runnable.push_back(candidate.variant);
+    why += "\n  " + candidate.name + ": " + candidate.reason;
+  }
+  if (runnable.empty())
+    throw Error(ErrorCode::Unsupported,
+                describe() + " for " +
+                    formatSignature(signature, spec.key.size()) +
+                    ": no variant can run:" + why);
+  SearchOutcome outcome =
+      searchCandidates(stream, args, count, keyValues, signature, runnable,
+                       options, std::move(classified));
+  TuningReport &report = outcome.report;
+  report.chosenName = spec.variants[report.chosen].name;
+  report.source = DecisionSource::Tuned;
+  report.wallMs = std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+  return outcome;
 }
 
 } // namespace tuna

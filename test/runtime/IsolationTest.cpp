@@ -16,8 +16,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <set>
+
+#include <sys/stat.h>
 
 using namespace tuna;
 using namespace tuna::test;
@@ -326,6 +331,83 @@ TEST(IsolationTest, IsolatedAndInProcessTuningAgreeOnCorrectness) {
   for (const CandidateResult &result : report.candidates)
     if (result.status == CandidateStatus::Measured)
       EXPECT_GE(result.maxMs, result.minMs) << result.name;
+}
+
+namespace {
+/// A worker that appends a line to `log` each time it starts, then is
+/// tuna-worker.
+std::string countingWorker(const TempDir &dir, const std::string &log) {
+  std::string path = dir.path + "/counting-worker";
+  std::FILE *script = std::fopen(path.c_str(), "w");
+  std::fprintf(script, "#!/bin/sh\necho started >> '%s'\nexec '%s'\n",
+               log.c_str(), TUNA_WORKER_PATH);
+  std::fclose(script);
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
+size_t linesOf(const std::string &path) {
+  std::ifstream file(path);
+  return std::count(std::istreambuf_iterator<char>(file),
+                    std::istreambuf_iterator<char>(), '\n');
+}
+} // namespace
+
+TEST(IsolationTest, OneWorkerServesEveryBatchOfASearch) {
+  TempDir dir;
+  std::string log = dir.path + "/starts";
+  Options options = isolatedOptions();
+  options.workerPath = countingWorker(dir, log);
+  Module module = Module::fromBundle(axpyBundle(), Device::host(), "axpy.tuna",
+                                     options);
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData data;
+  search::SearchOptions searching;
+  searching.strategy = "exhaustive";
+  searching.batchSize = 1; // A request per variant.
+  searching.retimeWithin = 100;
+  searching.retimeSamples = 7;
+  const ArgValue args[] = {toArg(memref(data.x.data(), {kN})),
+                           toArg(memref(data.y.data(), {kN})), toArg(kAlpha),
+                           toArg(kN)};
+  SearchOutcome outcome = kernel.search(nullptr, args, 4, searching);
+  EXPECT_EQ(linesOf(log), 1u);
+  EXPECT_EQ(outcome.result.evaluations.size(), 4u);
+  EXPECT_EQ(kCorrect.count(outcome.report.chosenName), 1u)
+      << outcome.report.chosenName;
+  EXPECT_EQ(outcome.report.candidates[3].status, CandidateStatus::WrongResult);
+  // The re-timing's samples reach the worker.
+  ASSERT_FALSE(outcome.result.retimed.empty());
+  for (const search::Retiming &retiming : outcome.result.retimed) {
+    EXPECT_GE(retiming.again.samples, 7) << retiming.config;
+  }
+  EXPECT_EQ(data.y, AxpyData().y); // A search writes scratch copies only.
+}
+
+TEST(IsolationTest, ASearchReplacesAWorkerAfterAFailure) {
+  TempDir dir;
+  std::string log = dir.path + "/starts";
+  Options options = isolatedOptions();
+  options.workerPath = countingWorker(dir, log);
+  // Crashing variants only, no hang: each crash ends a worker.
+  Module module = Module::fromBundle(faultyBundle("axpy_work4", {"axpy_spin"}),
+                                     Device::host(), "faulty.tuna", options);
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData data;
+  search::SearchOptions searching;
+  searching.strategy = "exhaustive";
+  searching.batchSize = 2;
+  const ArgValue args[] = {toArg(memref(data.x.data(), {kN})),
+                           toArg(memref(data.y.data(), {kN})), toArg(kAlpha),
+                           toArg(kN)};
+  SearchOutcome outcome = kernel.search(nullptr, args, 4, searching);
+  EXPECT_EQ(kCorrect.count(outcome.report.chosenName), 1u)
+      << outcome.report.chosenName;
+  for (const char *name : {"axpy_trap", "axpy_abort", "axpy_null"})
+    EXPECT_EQ(candidate(outcome.report, name).status, CandidateStatus::Failed)
+        << name;
+  // The first worker, and one after each of the 3 crashes.
+  EXPECT_EQ(linesOf(log), 4u);
 }
 
 TEST(IsolationTest, TunaTuneIsolatesByDefault) {

@@ -27,5 +27,21 @@
 // RUN: not tuna-compile %S/../Transforms/Inputs/large-space-host.mlir --target=host --variants=3,10000 -o %t/bad.tuna 2>&1 | FileCheck %s --check-prefix=PAST
 // PAST: error: --variants: kernel 'large' has 10000 planned variants (ids 0-9999); there is no variant 10000
 // RUN: not tuna-compile %S/../Transforms/Inputs/large-space-host.mlir --target=host --variants=5-2 -o %t/bad.tuna 2>&1 | FileCheck %s --check-prefix=ITEM
-// ITEM: tuna-compile: error: --variants: '5-2' is not a variant id or a range N-M of them
+// ITEM: tuna-compile: error: --variants: '5-2' is not a variant id or a range N-M of them, for every kernel or as KERNEL:ID
 // RUN: not ls %t/bad.tuna
+
+// KERNEL:ID lists ids of one kernel; the module's other kernels compile
+// only their default. A kernel the module lacks is an error naming those it
+// has.
+// RUN: tuna-compile %S/../../kernels-mlir/softmax.mlir --target=host --variants=softmax_host:1-2 -o %t/one.tuna 2>&1 | FileCheck %s --check-prefix=ONE
+// ONE:      kernel softmax_host: 9 variants (3 compiled), default softmax_host__v4
+// ONE-NEXT:   softmax_host__v1
+// ONE-NEXT:   softmax_host__v2
+// ONE-NEXT:   softmax_host__v4
+// ONE-NEXT: compiled host: 3 variants
+// RUN: not tuna-compile %S/../../kernels-mlir/softmax.mlir --target=host --variants=nope:1 -o %t/bad.tuna 2>&1 | FileCheck %s --check-prefix=NOPE
+// NOPE: tuna-compile: error: --variants: no kernel 'nope' (the kernels: softmax, softmax_host)
+// RUN: not tuna-compile %S/../../kernels-mlir/softmax.mlir --target=host --variants=softmax:100 -o %t/bad.tuna 2>&1 | FileCheck %s --check-prefix=PASTONE
+// PASTONE: error: --variants: kernel 'softmax' has 90 planned variants (ids 0-89); there is no variant 100
+// RUN: not tuna-compile %S/../../kernels-mlir/softmax.mlir --target=host --variants=:1 -o %t/bad.tuna 2>&1 | FileCheck %s --check-prefix=NONAME
+// NONAME: tuna-compile: error: --variants: ':1' is not a variant id or a range N-M of them, for every kernel or as KERNEL:ID

@@ -75,7 +75,8 @@ static cl::list<std::string> variantIds(
     "variants",
     cl::desc("Plan every configuration but instantiate and compile only "
              "these planned variants of each kernel (ids or ranges N-M, "
-             "comma-separated; the default variant is always compiled)"),
+             "comma-separated, each for every kernel or, as KERNEL:ID or "
+             "KERNEL:N-M, for one; the default variant is always compiled)"),
     cl::value_desc("ids"), cl::CommaSeparated, cl::cat(category));
 static cl::opt<std::string>
     ptxasPath("ptxas",
@@ -266,36 +267,66 @@ static TunaExpandOptions expandOptionsFromFlags() {
   return expandOptions;
 }
 
-/// The ranges of planned variant ids --variants lists, each [first, last].
-using IdRanges = SmallVector<std::pair<int64_t, int64_t>>;
+/// A range [first, last] of planned variant ids that --variants lists, of
+/// the kernel `kernel` (empty: of every kernel).
+struct IdRange {
+  std::string kernel;
+  int64_t first = 0, last = 0;
+  bool appliesTo(StringRef name) const {
+    return kernel.empty() || kernel == name;
+  }
+};
+using IdRanges = SmallVector<IdRange>;
 
 /// Parses --variants; an error for an item that is not an id or a range.
 static FailureOr<IdRanges> parseVariantIds() {
   IdRanges ranges;
   for (StringRef item : variantIds) {
-    auto [first, last] = item.trim().split('-');
-    int64_t from = 0, to = 0;
-    bool bad = first.trim().getAsInteger(10, from) || from < 0;
-    to = from;
+    IdRange range;
+    StringRef ids = item.trim();
+    bool bad = false;
+    if (size_t colon = ids.find(':'); colon != StringRef::npos) {
+      range.kernel = ids.take_front(colon).trim().str();
+      ids = ids.drop_front(colon + 1);
+      bad = range.kernel.empty();
+    }
+    auto [first, last] = ids.split('-');
+    bad = bad || first.trim().getAsInteger(10, range.first) || range.first < 0;
+    range.last = range.first;
     if (!bad && !last.empty())
-      bad = last.trim().getAsInteger(10, to) || to < from;
+      bad = last.trim().getAsInteger(10, range.last) ||
+            range.last < range.first;
     if (bad)
       return fail("--variants: '" + item +
-                  "' is not a variant id or a range N-M of them");
-    ranges.push_back({from, to});
+                  "' is not a variant id or a range N-M of them, for every "
+                  "kernel or as KERNEL:ID");
+    ranges.push_back(range);
   }
   return ranges;
 }
 
 /// --variants: instantiates the listed planned variants and every default;
-/// an error names an id past a kernel's table.
+/// an error names an id past a kernel's table or a kernel the module lacks.
 static LogicalResult instantiateListed(ModuleOp module,
                                        const IdRanges &ranges) {
-  int64_t highest = 0;
-  for (auto [first, last] : ranges)
-    highest = std::max(highest, last);
-  for (DispatchOp table : module.getOps<DispatchOp>()) {
+  auto tables = module.getOps<DispatchOp>();
+  for (const IdRange &range : ranges)
+    if (!range.kernel.empty() &&
+        llvm::none_of(tables, [&](DispatchOp table) {
+          return table.getSymName() == range.kernel;
+        })) {
+      std::string known;
+      for (DispatchOp table : tables)
+        known += (known.empty() ? "" : ", ") + table.getSymName().str();
+      return fail("--variants: no kernel '" + range.kernel +
+                  "' (the kernels: " + known + ")");
+    }
+  for (DispatchOp table : tables) {
     int64_t count = llvm::range_size(table.getBody().getOps<VariantOp>());
+    int64_t highest = -1;
+    for (const IdRange &range : ranges)
+      if (range.appliesTo(table.getSymName()))
+        highest = std::max(highest, range.last);
     if (highest >= count)
       return table.emitError()
              << "--variants: kernel '" << table.getSymName() << "' has "
@@ -305,8 +336,9 @@ static LogicalResult instantiateListed(ModuleOp module,
   return instantiatePlannedVariants(module, [&](DispatchOp table, size_t i) {
     auto id = static_cast<int64_t>(i);
     return id == table.getDefaultVariant() ||
-           llvm::any_of(ranges, [&](std::pair<int64_t, int64_t> range) {
-             return range.first <= id && id <= range.second;
+           llvm::any_of(ranges, [&](const IdRange &range) {
+             return range.appliesTo(table.getSymName()) &&
+                    range.first <= id && id <= range.last;
            });
   });
 }

@@ -6,7 +6,6 @@
 #include "tuna/runtime/SearchVariants.h"
 #include "tuna/runtime/Signature.h"
 
-#include <chrono>
 #include <cstdio>
 
 namespace tuna::tune {
@@ -51,44 +50,13 @@ TuningReport searchShape(TunedKernel &kernel, const DeviceInfo &device,
                          const ArgValue *args, size_t count,
                          const std::vector<int64_t> &signature,
                          const SearchSettings &settings, std::string &log) {
-  auto start = std::chrono::steady_clock::now();
   const Kernel &spec = kernel.spec();
-  // Classification only: which variants can run for these key values.
-  TuningReport report = kernel.measure(nullptr, args, count, {});
-  std::vector<int> runnable;
-  std::string why;
-  for (const CandidateResult &candidate : report.candidates) {
-    if (candidate.status == CandidateStatus::NotTimed)
-      runnable.push_back(candidate.variant);
-    why += "\n  " + candidate.name + ": " + candidate.reason;
-  }
-  std::string where = "kernel '" + spec.name + "' for " +
-                      formatSignature(signature.data(), signature.size());
-  if (runnable.empty())
-    throw Error(ErrorCode::Unsupported, where + ": no variant can run:" + why);
-  VariantSpace candidates = makeVariantSpace(spec, runnable);
-
   search::SearchOptions options = settings.options;
   options.resumeKey = {spec.name, spec.sourceHash, device.fingerprint,
                        signature};
-  VariantEvaluator evaluator(
-      candidates, [&](const std::vector<int> &variants, int samples) {
-        return kernel.measure(nullptr, args, count, variants, samples);
-      });
-  search::SearchResult result =
-      search::run(candidates.space, evaluator, options);
-  log += describe(result, candidates.space, options.strategy);
-  try {
-    applySearchResult(candidates, result, evaluator.timed, report);
-  } catch (const Error &e) {
-    throw Error(e.code(), where + ": " + e.what());
-  }
-  report.chosenName = spec.variants[report.chosen].name;
-  report.source = DecisionSource::Tuned;
-  report.wallMs = std::chrono::duration<double, std::milli>(
-                      std::chrono::steady_clock::now() - start)
-                      .count();
-  return report;
+  SearchOutcome outcome = kernel.search(nullptr, args, count, options);
+  log += describe(outcome.result, outcome.space.space, options.strategy);
+  return std::move(outcome.report);
 }
 
 } // namespace tuna::tune

@@ -17,6 +17,7 @@
 
 #include "tuna/runtime/Backend.h"
 #include "tuna/runtime/MemRef.h"
+#include "tuna/runtime/SearchVariants.h"
 #include "tuna/runtime/Tuning.h"
 
 #include <memory>
@@ -77,6 +78,17 @@ public:
   /// pruning drops (Options::prune) marked Pruned.
   TuningReport measure(StreamHandle stream, const ArgValue *args, size_t count,
                        const std::vector<int> &variants, int samples = 0);
+
+  /// Searches the candidates of a launch with these arguments (those that
+  /// can run, less what static pruning drops: Options::prune) with
+  /// `options` (docs/search.md): each visit is timed as measure() times,
+  /// and when isolated (Options::isolate) every visit of the search runs
+  /// in one tuning worker. Decides and publishes nothing: the report's
+  /// `chosen` is the search's pick, visited candidates carry their times,
+  /// the others why they were not timed. Throws tuna::Error when nothing
+  /// can run or every visit failed.
+  SearchOutcome search(StreamHandle stream, const ArgValue *args, size_t count,
+                       const search::SearchOptions &options);
 
   /// Computes the correct output of a launch for the check (Options::check):
   /// called with the launch's stream and arguments, whose written memrefs

@@ -29,6 +29,15 @@ struct VariantSpace {
   }
 };
 
+/// What a search of a launch's candidates found (TunedKernel::search): a
+/// decision-like report, the candidates as a space, and every visit and
+/// re-timing as configuration ids of that space.
+struct SearchOutcome {
+  TuningReport report;
+  VariantSpace space;
+  search::SearchResult result;
+};
+
 /// The space of `candidates` (indices into kernel.variants, at least one).
 /// Throws tuna::Error when they do not all have the same parameters.
 VariantSpace makeVariantSpace(const Kernel &kernel,
