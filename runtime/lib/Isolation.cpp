@@ -20,9 +20,9 @@
 // The worker answers one line per step: {"ready": true}, then
 // {"start": v, "checking": true} and {"result": {...}} per candidate the
 // check runs and rejects, {"check": {"checked": true, "against": "...",
-// "default_rejected": false, "skipped": "", "ms": 1.5}}, {"start": v,
-// "checking": false}, {"result": {...}}, ..., and {"done": true}; or
-// {"error": "..."}.
+// "default_rejected": false, "skipped": "", "on": "the device", "ms": 1.5}},
+// {"start": v, "checking": false}, {"result": {...}}, ..., and {"done":
+// true}; or {"error": "..."}.
 //
 //===----------------------------------------------------------------------===//
 
@@ -480,7 +480,9 @@ WorkerRun readWorker(Worker &worker, const TunedKernel::Impl &kernel,
       report.checkedAgainst = check.at("against").get<std::string>();
       report.defaultRejected |= check.at("default_rejected").get<bool>();
       report.checkSkipped = check.at("skipped").get<std::string>();
+      report.checkedOn = check.at("on").get<std::string>();
       checkMs += check.at("ms").get<double>();
+      report.checkMs += check.at("ms").get<double>();
     } else if (message->contains("result")) {
       int v = resultFromJson(message->at("result"), report);
       remaining.erase(std::remove(remaining.begin(), remaining.end(), v),
@@ -585,6 +587,7 @@ public:
               {"against", report.checkedAgainst},
               {"default_rejected", report.defaultRejected},
               {"skipped", report.checkSkipped},
+              {"on", report.checkedOn},
               {"ms", ms}}}});
   }
   void finished(const TuningReport &report, int variant) override {
