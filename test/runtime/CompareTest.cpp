@@ -1,6 +1,8 @@
 //===- CompareTest.cpp - The check's comparison of outputs ----------------===//
 
 #include "Compare.h"
+#include "DeviceCompare.h"
+#include "OutputCheck.h"
 
 #include "tuna/runtime/ScalarType.h"
 
@@ -415,4 +417,77 @@ TEST(CompareTest, AgreesWithTheElementwiseRuleOnRandomData) {
                  oracle(type, got.data(), want.data(), got.size()));
     }
   }
+}
+
+namespace {
+
+/// One written f32 buffer of `values`, on the host backend.
+struct HostScratch {
+  explicit HostScratch(std::vector<float> values)
+      : backend(makeHostBackend()), data(std::move(values)) {
+    ArgSpec output;
+    output.kind = ArgSpec::Kind::MemRef;
+    output.type = ScalarType::F32;
+    output.rank = 1;
+    output.written = true;
+    spec.args = {output};
+    arg.kind = ArgSpec::Kind::MemRef;
+    arg.type = arg.memref.type = ScalarType::F32;
+    arg.memref.rank = 1;
+    arg.memref.allocated = arg.memref.aligned = data.data();
+    arg.memref.sizes[0] = static_cast<int64_t>(data.size());
+    arg.memref.strides[0] = 1;
+    scratch = std::make_unique<ScratchArgs>(*backend, nullptr, spec, &arg, 1);
+    scratch->reset();
+  }
+  float *output() {
+    return reinterpret_cast<float *>(scratch->buffers()[0].scratch);
+  }
+
+  std::unique_ptr<Backend> backend;
+  std::vector<float> data;
+  Kernel spec;
+  ArgValue arg;
+  std::unique_ptr<ScratchArgs> scratch;
+};
+
+} // namespace
+
+TEST(CompareTest, TheHostComparesWhereNoDeviceKernelsLoad) {
+  std::unique_ptr<Backend> host = makeHostBackend();
+  std::string whyNot;
+  EXPECT_FALSE(DeviceComparison::load(*host, whyNot));
+  EXPECT_NE(whyNot.find("cannot run the comparison kernels"),
+            std::string::npos)
+      << whyNot;
+}
+
+// The outputs the check keeps: a saved output compares equal to the same
+// contents and names the argument and the element that differ; an adopted
+// host reference keeps its own scale.
+TEST(CompareTest, OutputComparerKeepsAndComparesOutputs) {
+  HostScratch scratch({1.0f, 2.0f, 3.0f, 4.0f});
+  OutputComparer comparer(*scratch.backend, nullptr, *scratch.scratch,
+                          nullptr, -1, -1);
+  EXPECT_STREQ(comparer.where(), "the host");
+  std::unique_ptr<SavedOutput> saved = comparer.save();
+  EXPECT_EQ(comparer.differences(*saved), "");
+  scratch.output()[2] = 3.5f;
+  // Scale 4 (the saved output's largest): allowed 1e-5 * 4 + 1.3e-6 * 3.
+  EXPECT_EQ(comparer.differences(*saved),
+            "argument 0: 1 of 4 elements differs; worst element 2: got 3.5, "
+            "expected 3 (error 0.5, allowed 4.39e-05, 1.14e+04x the "
+            "tolerance)");
+  std::unique_ptr<SavedOutput> changed = comparer.save();
+  EXPECT_EQ(comparer.differences(*changed), "");
+  // A reference of 1000 at element 0: the scale 1000 allows 1e-2 there.
+  std::vector<float> reference = {1000.0f, 2.0f, 3.5f, 4.0f};
+  std::unique_ptr<SavedOutput> adopted = comparer.adopt(
+      {std::string(reinterpret_cast<const char *>(reference.data()),
+                   reference.size() * sizeof(float))});
+  scratch.output()[0] = 1000.005f;
+  EXPECT_EQ(comparer.differences(*adopted), "");
+  scratch.output()[0] = 1000.5f;
+  EXPECT_NE(comparer.differences(*adopted).find("worst element 0"),
+            std::string::npos);
 }
