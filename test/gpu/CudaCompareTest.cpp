@@ -9,6 +9,7 @@
 
 #include "Compare.h"
 #include "DeviceCompare.h"
+#include "SpecialValues.h"
 
 #include "tuna/runtime/Device.h"
 #include "tuna/runtime/Error.h"
@@ -74,30 +75,6 @@ private:
   Backend &backend;
   void *ptr;
 };
-
-/// An infinity or a NaN of float `type`, of a sign and kind from `choice`.
-void writeSpecial(ScalarType type, uint32_t choice, char *at) {
-  bool nan = choice & 1, negative = choice & 2;
-  uint64_t bits = choice;
-  switch (type) {
-  case ScalarType::F16:
-    bits = (nan ? 0x7e00 : 0x7c00) | (negative ? 0x8000 : 0);
-    break;
-  case ScalarType::BF16:
-    bits = (nan ? 0x7fc0 : 0x7f80) | (negative ? 0x8000 : 0);
-    break;
-  case ScalarType::F32:
-    bits = (nan ? 0x7fc00000u : 0x7f800000u) | (negative ? 0x80000000u : 0);
-    break;
-  case ScalarType::F64:
-    bits = (nan ? 0x7ff8000000000000ull : 0x7ff0000000000000ull) |
-           (negative ? 0x8000000000000000ull : 0);
-    break;
-  default:
-    break;
-  }
-  std::memcpy(at, &bits, scalarTypeSize(type));
-}
 
 /// Moves element `i` of `got` to the edge of what `allowance` allows for
 /// `want`'s element (`beyond`: one step past it): the largest step k of its

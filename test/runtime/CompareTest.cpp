@@ -3,6 +3,7 @@
 #include "Compare.h"
 #include "DeviceCompare.h"
 #include "OutputCheck.h"
+#include "SpecialValues.h"
 
 #include "tuna/runtime/ScalarType.h"
 
@@ -204,31 +205,6 @@ std::optional<Mismatch> oracle(ScalarType type, const char *got,
   if (!mismatch.count)
     return std::nullopt;
   return mismatch;
-}
-
-/// An infinity or a NaN of `type` (any bits for integers), of a sign and
-/// kind chosen by `choice`.
-void writeSpecial(ScalarType type, uint32_t choice, char *at) {
-  bool nan = choice & 1, negative = choice & 2;
-  uint64_t bits = choice;
-  switch (type) {
-  case ScalarType::F16:
-    bits = (nan ? 0x7e00 : 0x7c00) | (negative ? 0x8000 : 0);
-    break;
-  case ScalarType::BF16:
-    bits = (nan ? 0x7fc0 : 0x7f80) | (negative ? 0x8000 : 0);
-    break;
-  case ScalarType::F32:
-    bits = (nan ? 0x7fc00000u : 0x7f800000u) | (negative ? 0x80000000u : 0);
-    break;
-  case ScalarType::F64:
-    bits = (nan ? 0x7ff8000000000000ull : 0x7ff0000000000000ull) |
-           (negative ? 0x8000000000000000ull : 0);
-    break;
-  default:
-    break;
-  }
-  std::memcpy(at, &bits, scalarTypeSize(type));
 }
 
 void expectSame(const std::optional<Mismatch> &actual,
