@@ -1,4 +1,10 @@
 //===- Compare.h - Comparing a candidate's output with a reference -*- C++ -*-//
+//
+// The rule of the correctness check (Options::check) and its host
+// implementation. The CUDA check compares on the device with the same rule
+// (DeviceCompare.h); both report through Mismatch.
+//
+//===----------------------------------------------------------------------===//
 #ifndef TUNA_RUNTIME_LIB_COMPARE_H
 #define TUNA_RUNTIME_LIB_COMPARE_H
 
@@ -22,9 +28,30 @@ struct Tolerance {
 /// integers are compared exactly.
 Tolerance toleranceFor(ScalarType type, double atol, double rtol);
 
+/// The scale of a reference buffer of `bytes` bytes of float `type`: its
+/// largest finite |element|, at least 1 (1 for integers).
+double outputScale(ScalarType type, const char *want, size_t bytes);
+
+/// What one comparison allows an element: a float passes when `want` is
+/// finite and |got - want| <= absolute + relative * |want| (each operation
+/// rounded to double), when got == want (equal infinities) or when both are
+/// NaN; an integer (`exact`) when it equals its reference.
+struct Allowance {
+  double absolute = 0;
+  double relative = 0;
+  bool exact = false;
+
+  /// Floats: absolute = atol * scale, relative = max(rtol, 4 ulp of the
+  /// type), with atol and rtol from toleranceFor(type, atol, rtol); so the
+  /// absolute term follows the output's magnitude (an element that a
+  /// reduction brings near zero carries the rounding of its large terms).
+  static Allowance of(ScalarType type, double atol, double rtol,
+                      double scale);
+};
+
 /// How a buffer differs from its reference: how many elements are outside
 /// the tolerance and the worst of them (the largest error over what was
-/// allowed).
+/// allowed; the first of them on a tie).
 struct Mismatch {
   size_t count = 0;
   size_t elements = 0;
@@ -32,18 +59,27 @@ struct Mismatch {
   double got = 0, want = 0;
   double error = 0, allowed = 0;
 
+  /// Sets the worst element's fields from its values.
+  void setWorst(size_t index, double gotValue, double wantValue,
+                const Allowance &allowance);
+
   /// "3 of 4096 elements differ; worst element 17: got 3.5, expected 2
   /// (error 1.5, allowed 0.002, 750x the tolerance)".
   std::string describe() const;
 };
 
-/// Compares two host copies of `bytes` bytes of `type` elements. Floats pass
-/// when |got - want| <= atol * scale + rtol' * |want|, where scale is the
-/// largest finite |want| of the buffer (at least 1), so that the absolute
-/// term follows the output's magnitude (an element that a reduction brings
-/// near zero carries the rounding of its large terms), and rtol' is at
-/// least 4 ulp of the type; both NaN, or equal infinities, pass. Integers
-/// must be equal. `atol` or `rtol` < 0: the type's default (toleranceFor).
+/// The value of the element of `type` at `at`, exactly (integers converted
+/// to double).
+double elementValue(ScalarType type, const char *at);
+
+/// Compares two host copies of `bytes` bytes of `type` elements under
+/// `allowance`.
+std::optional<Mismatch> compareElements(ScalarType type, const char *got,
+                                        const char *want, size_t bytes,
+                                        const Allowance &allowance);
+
+/// The same with the allowance of `atol` and `rtol` (< 0: the type's
+/// default, toleranceFor) at the scale of `want` (outputScale).
 std::optional<Mismatch> compareElements(ScalarType type, const char *got,
                                         const char *want, size_t bytes,
                                         double atol, double rtol);

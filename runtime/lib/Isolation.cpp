@@ -22,11 +22,11 @@
 // The worker answers {"ready": true} once, then per request one line per
 // step: {"start": v, "checking": true} and {"result": {...}} per candidate
 // the check runs and rejects, {"check": {"checked": true, "against": "...",
-// "default_rejected": false, "skipped": "", "ms": 1.5}}, {"start": v,
-// "checking": false}, {"result": {...}}, ..., and {"done": true}; or
-// {"error": "..."}. It waits for the next request after "done", unless a
-// candidate failed (then it exits: the device may be unusable), and exits
-// when the parent closes the socket.
+// "default_rejected": false, "skipped": "", "on": "the device", "ms":
+// 1.5}}, {"start": v, "checking": false}, {"result": {...}}, ..., and
+// {"done": true}; or {"error": "..."}. It waits for the next request after
+// "done", unless a candidate failed (then it exits: the device may be
+// unusable), and exits when the parent closes the socket.
 //
 //===----------------------------------------------------------------------===//
 
@@ -488,7 +488,9 @@ WorkerRun readWorker(Worker &worker, const TunedKernel::Impl &kernel,
       report.checkedAgainst = check.at("against").get<std::string>();
       report.defaultRejected |= check.at("default_rejected").get<bool>();
       report.checkSkipped = check.at("skipped").get<std::string>();
+      report.checkedOn = check.at("on").get<std::string>();
       checkMs += check.at("ms").get<double>();
+      report.checkMs += check.at("ms").get<double>();
     } else if (message->contains("result")) {
       int v = resultFromJson(message->at("result"), report);
       remaining.erase(std::remove(remaining.begin(), remaining.end(), v),
@@ -638,6 +640,7 @@ public:
               {"against", report.checkedAgainst},
               {"default_rejected", report.defaultRejected},
               {"skipped", report.checkSkipped},
+              {"on", report.checkedOn},
               {"ms", ms}}}});
   }
   void finished(const TuningReport &report, int variant) override {

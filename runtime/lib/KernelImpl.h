@@ -2,6 +2,7 @@
 #ifndef TUNA_RUNTIME_LIB_KERNELIMPL_H
 #define TUNA_RUNTIME_LIB_KERNELIMPL_H
 
+#include "DeviceCompare.h"
 #include "SignatureTable.h"
 
 #include "tuna/runtime/Expr.h"
@@ -78,6 +79,10 @@ struct Module::Impl {
   /// that have none. A failure is not reported here: object() asks again
   /// for each, so that each variant gets its own error.
   void prepare(const std::vector<int> &objects);
+  /// The check's comparison on this device, loaded on first use; nullptr
+  /// where outputs are compared on the host (and then never tried again).
+  /// Call with the device's tuning mutex held.
+  DeviceComparison *deviceComparison();
 
   Bundle bundle;
   std::string origin;
@@ -86,6 +91,8 @@ struct Module::Impl {
   ObjectProvider provider;
   std::vector<ModuleHandle> loaded; ///< Per object; nullptr until loaded.
   std::vector<std::unique_ptr<TunedKernel>> kernels;
+  std::unique_ptr<DeviceComparison> comparison;
+  bool comparisonTried = false;
 };
 
 struct TunedKernel::Impl {

@@ -5,6 +5,7 @@
 #include "tuna/runtime/Bundle.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace tuna {
 
@@ -46,6 +47,18 @@ ModuleHandle Module::Impl::object(int index, std::string_view what) {
   }
   loaded[index] = device.backend().loadModule(object, what);
   return loaded[index];
+}
+
+DeviceComparison *Module::Impl::deviceComparison() {
+  if (comparisonTried)
+    return comparison.get();
+  comparisonTried = true;
+  std::string whyNot;
+  comparison = DeviceComparison::load(device.backend(), whyNot);
+  if (!comparison && options.verbose)
+    std::fprintf(stderr, "tuna: the check compares outputs on the host: %s\n",
+                 whyNot.c_str());
+  return comparison.get();
 }
 
 void Module::Impl::prepare(const std::vector<int> &objects) {

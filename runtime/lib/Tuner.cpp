@@ -14,9 +14,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Agreement.h"
-#include "Compare.h"
 #include "Isolation.h"
 #include "KernelImpl.h"
+#include "OutputCheck.h"
 #include "Scratch.h"
 #include "tuna/runtime/Cache.h"
 #include "tuna/runtime/Prune.h"
@@ -500,8 +500,10 @@ private:
     Clock::time_point checkStart = Clock::now();
     std::optional<std::vector<int>> checked =
         checkCandidates(plan, scratch, lowered->params, observer);
+    double checkMs = msSince(checkStart);
+    report.checkMs += checkMs;
     if (observer)
-      observer->checked(report, msSince(checkStart));
+      observer->checked(report, checkMs);
     if (!checked)
       return;
     // The check's cost is not the timing budget's.
@@ -549,7 +551,7 @@ private:
 
   /// Candidates whose outputs agree (within the tolerances).
   struct OutputGroup {
-    std::vector<std::string> output; ///< The first member's.
+    std::unique_ptr<SavedOutput> output; ///< The first member's.
     std::vector<int> members;
   };
 
@@ -558,8 +560,9 @@ private:
   /// those whose output is not the reference: the application's
   /// (plan.referenceOutputs) if any, else the output most of them agree on
   /// (the default variant's on a tie), so that a broken default is
-  /// rejected rather than trusted. Returns the candidates left to time, in
-  /// order; nullopt when a candidate failed in a worker (the device may be
+  /// rejected rather than trusted. Outputs are compared where they are
+  /// (OutputCheck.h). Returns the candidates left to time, in order;
+  /// nullopt when a candidate failed in a worker (the device may be
   /// unusable: the parent goes on in a fresh worker).
   std::optional<std::vector<int>>
   checkCandidates(const TimingPlan &plan, ScratchArgs &scratch, void **params,
@@ -570,6 +573,13 @@ private:
       report.checkSkipped = "the kernel writes no memref";
       return plan.order;
     }
+    OutputComparer comparer(backend, stream, scratch,
+                            kernel.module.deviceComparison(), options.atol,
+                            options.rtol);
+    report.checkedOn = comparer.where();
+    std::unique_ptr<SavedOutput> appReference;
+    if (!plan.referenceOutputs.empty())
+      appReference = comparer.adopt(plan.referenceOutputs);
     std::vector<int> run = plan.order;
     run.insert(run.end(), plan.voters.begin(), plan.voters.end());
     bool inWorker = observer != nullptr;
@@ -581,24 +591,22 @@ private:
         continue;
       if (observer)
         observer->starting(v, /*checking=*/true);
-      std::optional<std::vector<std::string>> output =
-          runOnce(v, scratch, params, inWorker);
-      if (!output) {
+      if (!runOnce(v, scratch, params, inWorker)) {
         if (!observer)
           continue;
         observer->finished(report, v);
         return std::nullopt;
       }
       ran.push_back(v);
-      if (!plan.referenceOutputs.empty()) {
-        wrong[v] = differences(scratch, *output, plan.referenceOutputs);
+      if (appReference) {
+        wrong[v] = comparer.differences(*appReference);
         continue;
       }
       auto same = std::find_if(groups.begin(), groups.end(), [&](auto &group) {
-        return differences(scratch, *output, group.output).empty();
+        return comparer.differences(*group.output).empty();
       });
       if (same == groups.end())
-        groups.push_back({std::move(*output), {v}});
+        groups.push_back({comparer.save(), {v}});
       else
         same->members.push_back(v);
     }
@@ -607,26 +615,24 @@ private:
       return plan.order;
     }
     report.checked = true;
-    std::vector<std::string> reference =
-        plan.referenceOutputs.empty() ? agreedOutput(groups, ran.size())
-                                      : plan.referenceOutputs;
-    if (!plan.referenceOutputs.empty())
+    const SavedOutput &reference =
+        appReference ? *appReference : agreedOutput(groups, ran.size());
+    if (appReference)
       report.checkedAgainst = "the reference " + plan.referenceName;
     for (const OutputGroup &group : groups) {
-      if (group.output == reference)
+      if (group.output.get() == &reference)
         continue;
       for (int v : group.members) {
         // Run again for its own output: it may not be its group's first.
         if (observer)
           observer->starting(v, /*checking=*/true);
-        std::optional<std::vector<std::string>> output =
-            runOnce(v, scratch, params, inWorker);
-        if (!output && observer) {
+        bool again = runOnce(v, scratch, params, inWorker);
+        if (!again && observer) {
           observer->finished(report, v);
           return std::nullopt;
         }
-        wrong[v] = output ? differences(scratch, *output, reference)
-                          : report.candidates[v].reason;
+        wrong[v] = again ? comparer.differences(reference)
+                         : report.candidates[v].reason;
       }
     }
     std::vector<int> accepted;
@@ -656,8 +662,8 @@ private:
   /// The output the check trusts without an application reference: that
   /// of the largest group, unless the default variant's group is as large.
   /// Describes it in report.checkedAgainst.
-  std::vector<std::string> agreedOutput(const std::vector<OutputGroup> &groups,
-                                        size_t ran) {
+  const SavedOutput &agreedOutput(const std::vector<OutputGroup> &groups,
+                                  size_t ran) {
     int fallback = kernel.spec.defaultVariant;
     auto defaultGroup =
         std::find_if(groups.begin(), groups.end(), [&](const auto &group) {
@@ -682,40 +688,25 @@ private:
       report.checkedAgainst = "the output " + std::to_string(agree) + " of " +
                               std::to_string(ran) + " variants agree on" +
                               (isDefault ? " (the default's)" : "");
-    return chosen.output;
+    return *chosen.output;
   }
 
-  /// Launches `v` once on fresh scratch copies; its outputs, or nullopt
+  /// Launches `v` once on fresh scratch copies and waits for it; false
   /// when it failed (the candidate says why: Failed in a worker, else
   /// Unrunnable).
-  std::optional<std::vector<std::string>>
-  runOnce(int v, ScratchArgs &scratch, void **params, bool inWorker) {
+  bool runOnce(int v, ScratchArgs &scratch, void **params, bool inWorker) {
     try {
       scratch.reset();
       launch(v, params);
       backend.synchronize(stream);
-      return scratch.readBack();
+      return true;
     } catch (const Error &e) {
       CandidateResult &result = report.candidates[v];
       result.status =
           inWorker ? CandidateStatus::Failed : CandidateStatus::Unrunnable;
       result.reason = std::string("while checking its output: ") + e.what();
-      return std::nullopt;
+      return false;
     }
-  }
-
-  /// How `output` differs from `reference`; empty when it does not.
-  std::string differences(const ScratchArgs &scratch,
-                          const std::vector<std::string> &output,
-                          const std::vector<std::string> &reference) const {
-    const std::vector<ScratchArgs::Buffer> &buffers = scratch.buffers();
-    for (size_t b = 0; b < output.size(); ++b)
-      if (std::optional<Mismatch> mismatch = compareElements(
-              buffers[b].type, output[b].data(), reference[b].data(),
-              buffers[b].bytes, options.atol, options.rtol))
-        return "argument " + std::to_string(buffers[b].arg) + ": " +
-               mismatch->describe();
-    return "";
   }
 
   /// Times variant `v`: warm-up, then samples of `batch` launches each,
@@ -821,8 +812,9 @@ private:
       std::fprintf(stderr, "%s\n", line.c_str());
     }
     if (report.checked)
-      std::fprintf(stderr, "tuna:   checked against %s\n",
-                   report.checkedAgainst.c_str());
+      std::fprintf(stderr, "tuna:   checked against %s, compared on %s in %.1f ms\n",
+                   report.checkedAgainst.c_str(), report.checkedOn.c_str(),
+                   report.checkMs);
     if (options.check && !report.checked && !report.checkSkipped.empty())
       std::fprintf(stderr, "tuna:   no correctness check: %s\n",
                    report.checkSkipped.c_str());

@@ -77,6 +77,7 @@ TEST(CudaScaleTest, EveryVariantIsCorrectWhenForced) {
   EXPECT_EQ(runScale(module, 123457, -3.0f), 0.0);
   const TuningReport report = module.kernel("scale").reports().back();
   EXPECT_TRUE(report.checked) << report.checkSkipped;
+  EXPECT_EQ(report.checkedOn, "the device");
   for (const CandidateResult &c : report.candidates)
     EXPECT_NE(c.status, CandidateStatus::WrongResult)
         << c.name << ": " << c.reason;

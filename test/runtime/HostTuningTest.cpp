@@ -126,6 +126,8 @@ TEST(HostTuningTest, ABrokenDefaultIsOutvoted) {
   EXPECT_TRUE(report.checked);
   EXPECT_TRUE(report.defaultRejected);
   EXPECT_EQ(report.checkedAgainst, "the output 3 of 4 variants agree on");
+  EXPECT_EQ(report.checkedOn, "the host");
+  EXPECT_GT(report.checkMs, 0);
   EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
   EXPECT_NE(report.candidates[3].reason.find(
                 "differs from the output 3 of 4 variants agree on: argument "

@@ -6,7 +6,7 @@
 // RUN: tuna-compile %s --target=host -o %t/broken.tuna > /dev/null 2>&1
 // RUN: not tuna-tune %t/broken.tuna --shape d0=4096 --check --no-cache 2>&1 | FileCheck %s
 // CHECK:      [1/1] copy_host [d0=4096]: tuned bucket [d0=4096]: copy_host__v{{[12]}} (chunk={{4|16}})
-// CHECK-NEXT:   check: 3 checked against the output 2 of 3 variants agree on; 1 rejected
+// CHECK-NEXT:   check: 3 checked against the output 2 of 3 variants agree on, compared on the host in {{[0-9.]+}} ms; 1 rejected
 // CHECK-NEXT:     rejected copy_host__v0 (chunk=1, the default): differs from the output 2 of 3 variants agree on: argument 1: {{[0-9]+}} of 4096 elements differ; worst element {{[0-9]+}}: got {{.*}}x the tolerance)
 // CHECK-NEXT:   error: the default variant 'copy_host__v0' gives a wrong result; fix it or make another variant the default
 // CHECK:      copy_host: default config chunk={{4|16}} wins 1 of 1 tuned shapes
@@ -15,14 +15,14 @@
 // (with s = 1, a copy).
 // RUN: tuna-compile %S/../../kernels-mlir/scale.mlir --target=host -o %t/scale.tuna > /dev/null 2>&1
 // RUN: not tuna-tune %t/broken.tuna --shape d0=4096 --reference %t/scale.tuna:scale_host --no-cache 2>&1 | FileCheck %s --check-prefix=REF
-// REF:      check: 3 checked against the reference kernel 'scale_host' of {{.*}}scale.tuna; 1 rejected
+// REF:      check: 3 checked against the reference kernel 'scale_host' of {{.*}}scale.tuna, compared on the host in {{[0-9.]+}} ms; 1 rejected
 // REF-NEXT:   rejected copy_host__v0 (chunk=1, the default): differs from the reference kernel 'scale_host'
 // RUN: not tuna-tune %t/broken.tuna --shape d0=4096 --reference %t/scale.tuna --no-cache 2>&1 | FileCheck %s --check-prefix=NOKERNEL
 // NOKERNEL: tuna-tune: error: {{.*}}copy_host
 
 // A correct kernel: every variant agrees with the default; exit 0.
 // RUN: tuna-tune %t/scale.tuna --shape d0=4096 --check --no-cache | FileCheck %s --check-prefix=GOOD
-// GOOD: check: 6 checked against the output 6 of 6 variants agree on (the default's); 0 rejected
+// GOOD: check: 6 checked against the output 6 of 6 variants agree on (the default's), compared on the host in {{[0-9.]+}} ms; 0 rejected
 
 module {
   // y = x, in chunks of `chunk` elements; the default (chunk = 1) is broken:

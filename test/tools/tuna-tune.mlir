@@ -8,7 +8,7 @@
 // RUN: FileCheck %s --check-prefix=HTML < %t/report.html
 
 // CHECK:      [1/3] scale_host [d0=1000]: tuned bucket [d0=1024]: scale_host__v{{[0-9]+}} (chunk={{[0-9]+}}) {{.*}} ms
-// CHECK-NEXT:   check: 6 checked against the output 6 of 6 variants agree on (the default's); 0 rejected
+// CHECK-NEXT:   check: 6 checked against the output 6 of 6 variants agree on (the default's), compared on the host in {{[0-9.]+}} ms; 0 rejected
 // CHECK-NEXT: [2/3] scale_host [d0=1024]: bucket [d0=1024] already decided
 // CHECK-NEXT: [3/3] scale_host [d0=4096]: tuned bucket [d0=4096]: scale_host__v
 // CHECK-NEXT:   check: 6 checked

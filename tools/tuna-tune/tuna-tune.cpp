@@ -217,8 +217,9 @@ private:
   bool terminal;
 };
 
-/// What the check did for one decision: against what, how many candidates
-/// it checked and rejected, and each rejection's reason.
+/// What the check did for one decision: against what, where and in how
+/// long, how many candidates it checked and rejected, and each rejection's
+/// reason.
 std::string checkSummary(const Kernel &kernel, const TuningReport &report) {
   if (!report.checked)
     return "  check: not done: " +
@@ -238,9 +239,12 @@ std::string checkSummary(const Kernel &kernel, const TuningReport &report) {
                c.status == CandidateStatus::Measured ||
                c.status == CandidateStatus::Eliminated;
   }
+  char cost[64];
+  std::snprintf(cost, sizeof(cost), "%.1f ms", report.checkMs);
   return "  check: " + std::to_string(checked) + " checked against " +
-         report.checkedAgainst + "; " + std::to_string(rejected) +
-         " rejected\n" + reasons;
+         report.checkedAgainst + ", compared on " + report.checkedOn +
+         " in " + cost + "; " + std::to_string(rejected) + " rejected\n" +
+         reasons;
 }
 
 /// How `config` does where it does not win: its worst median over the

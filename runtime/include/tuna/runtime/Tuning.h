@@ -62,6 +62,11 @@ struct TuningReport {
   /// The default variant's output is not the reference's: it was rejected.
   bool defaultRejected = false;
   std::string checkSkipped; ///< Why not, when check was on but not done.
+  /// Where the check compared outputs: "the device" (CUDA) or "the host".
+  std::string checkedOn;
+  /// The check's wall time: its runs and comparisons (not the timing
+  /// budget's).
+  double checkMs = 0;
   std::vector<CandidateResult> candidates; ///< One per variant, in order.
   double wallMs = 0; ///< Whole decision, including loading code.
   DecisionSource source = DecisionSource::Default;
