@@ -717,6 +717,15 @@ struct Reference {
   std::string path, kernel;
 };
 
+/// A Device object of its own for the device `info` describes.
+Device ownDevice(const DeviceInfo &info) {
+  if (info.platform == "cuda")
+    return Device(makeCudaBackend(info.ordinal));
+  if (info.platform == "hip")
+    return Device(makeHipBackend(info.ordinal));
+  return Device(makeHostBackend());
+}
+
 /// Loads the reference bundle, if any. It runs its default variant,
 /// untuned, on a Device object of its own: the reference runs while the
 /// tuned kernel's device is tuning.
@@ -732,9 +741,8 @@ void loadReference(const std::string &spec, const DeviceInfo &info,
   }
   Options options;
   options.mode = TuneMode::Off;
-  Device own(info.platform == "cuda" ? makeCudaBackend(info.ordinal)
-                                     : makeHostBackend());
-  reference.module.emplace(Module::load(reference.path, own, options));
+  reference.module.emplace(
+      Module::load(reference.path, ownDevice(info), options));
 }
 
 /// The kernels the command tunes, each checked against the shapes and
