@@ -17,18 +17,18 @@ std::string systemError(const std::string &what, const std::string &path) {
   return "cannot " + what + " " + path + ": " + std::strerror(errno);
 }
 
-namespace {
-/// Writes all of `text` to `fd`; false on failure (errno says why).
-bool writeAll(int fd, const std::string &text) {
-  for (size_t done = 0; done < text.size();) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n == 0 || (n < 0 && errno != EINTR))
+bool writeAll(int fd, const std::string &bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
       return false;
-    done += n > 0 ? static_cast<size_t>(n) : 0;
+    done += static_cast<size_t>(n);
   }
   return true;
 }
-} // namespace
 
 void writeFileAtomically(const std::string &path, const std::string &text) {
   std::string temp = path + ".tmp-" + std::to_string(::getpid());

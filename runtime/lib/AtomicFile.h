@@ -9,6 +9,10 @@ namespace tuna {
 /// "cannot <what> <path>: <strerror(errno)>".
 std::string systemError(const std::string &what, const std::string &path);
 
+/// Writes all of `bytes` to `fd`, again after a signal interrupts it; false
+/// on failure (errno says why).
+bool writeAll(int fd, const std::string &bytes);
+
 /// Writes `text` to a temporary file beside `path`, fsyncs it and renames it
 /// over `path`. Throws tuna::Error naming the file; `path` is then unchanged.
 void writeFileAtomically(const std::string &path, const std::string &text);

@@ -500,6 +500,22 @@ std::vector<CacheEntry> readForUpdate(const std::string &path) {
   return std::move(contents.entries);
 }
 
+/// Changes the cache file `path` under its exclusive lock: `change` edits
+/// its entries (read by readForUpdate, stale temporary files removed first)
+/// and says whether to write them back.
+void updateLocked(
+    const std::string &path,
+    const std::function<bool(std::vector<CacheEntry> &)> &change) {
+  FileLock lock(path + ".lock", /*exclusive=*/true);
+  if (!lock.held())
+    throw Error(ErrorCode::InvalidArgument,
+                systemError("lock", path + ".lock"));
+  removeStaleTemporaries(path);
+  std::vector<CacheEntry> entries = readForUpdate(path);
+  if (change(entries))
+    writeAtomically(path, entries);
+}
+
 } // namespace
 
 bool CacheKey::matches(const CacheKey &other, bool versionCheck) const {
@@ -616,20 +632,16 @@ std::vector<CacheEntry> TuningCache::entries() const {
 MergeCounts TuningCache::merge(const std::vector<CacheEntry> &incoming) const {
   if (size_t slash = file.rfind('/'); slash != std::string::npos && slash > 0)
     makeDirectories(file.substr(0, slash));
-  FileLock lock(file + ".lock", /*exclusive=*/true);
-  if (!lock.held())
-    throw Error(ErrorCode::InvalidArgument,
-                systemError("lock", file + ".lock"));
-  removeStaleTemporaries(file);
-  std::vector<CacheEntry> entries = readForUpdate(file);
   MergeCounts counts;
-  for (const CacheEntry &entry : incoming) {
-    int outcome = mergeEntry(entries, entry);
-    ++(outcome == 0   ? counts.added
-       : outcome == 1 ? counts.replaced
-                      : counts.kept);
-  }
-  writeAtomically(file, entries);
+  updateLocked(file, [&](std::vector<CacheEntry> &entries) {
+    for (const CacheEntry &entry : incoming) {
+      int outcome = mergeEntry(entries, entry);
+      ++(outcome == 0   ? counts.added
+         : outcome == 1 ? counts.replaced
+                        : counts.kept);
+    }
+    return true;
+  });
   return counts;
 }
 
@@ -637,18 +649,14 @@ int TuningCache::remove(
     const std::function<bool(const CacheEntry &)> &select) const {
   if (::access(file.c_str(), F_OK) != 0)
     return 0;
-  FileLock lock(file + ".lock", /*exclusive=*/true);
-  if (!lock.held())
-    throw Error(ErrorCode::InvalidArgument,
-                systemError("lock", file + ".lock"));
-  removeStaleTemporaries(file);
-  std::vector<CacheEntry> entries = readForUpdate(file);
-  size_t before = entries.size();
-  entries.erase(std::remove_if(entries.begin(), entries.end(), select),
-                entries.end());
-  int removed = static_cast<int>(before - entries.size());
-  if (removed)
-    writeAtomically(file, entries);
+  int removed = 0;
+  updateLocked(file, [&](std::vector<CacheEntry> &entries) {
+    size_t before = entries.size();
+    entries.erase(std::remove_if(entries.begin(), entries.end(), select),
+                  entries.end());
+    removed = static_cast<int>(before - entries.size());
+    return removed > 0;
+  });
   return removed;
 }
 

@@ -45,25 +45,30 @@ bool apply(ExprNode::Op op, int64_t lhs, int64_t rhs, int64_t &result,
   return false;
 }
 
-const char *opSpelling(ExprNode::Op op) {
+/// " + ", " floordiv ": a binary operator between its operands.
+std::string opSpelling(ExprNode::Op op) {
+  return std::string(" ") + exprOpToken(op) + " ";
+}
+} // namespace
+
+const char *exprOpToken(ExprNode::Op op) {
   switch (op) {
   case ExprNode::Op::Add:
-    return " + ";
+    return "+";
   case ExprNode::Op::Mul:
-    return " * ";
+    return "*";
   case ExprNode::Op::Mod:
-    return " mod ";
+    return "mod";
   case ExprNode::Op::FloorDiv:
-    return " floordiv ";
+    return "floordiv";
   case ExprNode::Op::CeilDiv:
-    return " ceildiv ";
+    return "ceildiv";
   case ExprNode::Op::Const:
   case ExprNode::Op::Dim:
     break;
   }
-  return " ? ";
+  return "";
 }
-} // namespace
 
 const char *describeExprError(ExprError error) {
   return error == ExprError::DivisionByZero ? "divides by zero"

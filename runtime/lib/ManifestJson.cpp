@@ -3,6 +3,7 @@
 #include "ManifestJson.h"
 
 #include "tuna/runtime/Error.h"
+#include "tuna/runtime/Expr.h"
 #include "tuna/runtime/ScalarType.h"
 
 #include <nlohmann/json.hpp>
@@ -20,25 +21,6 @@ namespace {
 //===----------------------------------------------------------------------===//
 // Writing
 //===----------------------------------------------------------------------===//
-
-const char *opToken(ExprNode::Op op) {
-  switch (op) {
-  case ExprNode::Op::Add:
-    return "+";
-  case ExprNode::Op::Mul:
-    return "*";
-  case ExprNode::Op::Mod:
-    return "mod";
-  case ExprNode::Op::FloorDiv:
-    return "floordiv";
-  case ExprNode::Op::CeilDiv:
-    return "ceildiv";
-  case ExprNode::Op::Const:
-  case ExprNode::Op::Dim:
-    break;
-  }
-  return "";
-}
 
 const char *bucketName(Bucket bucket) {
   switch (bucket) {
@@ -66,7 +48,7 @@ Json exprToJson(const Expr &expr) {
     else if (node.op == ExprNode::Op::Dim)
       tokens.push_back("d" + std::to_string(node.value));
     else
-      tokens.push_back(opToken(node.op));
+      tokens.push_back(exprOpToken(node.op));
   }
   return tokens;
 }

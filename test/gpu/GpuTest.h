@@ -1,8 +1,9 @@
 //===- GpuTest.h - What the GPU tests share ---------------------*- C++ -*-===//
 //
-// The skip macro, CUDA device 0 with the nvcc-made PTX, device memory that
-// frees itself, and the scale tests' inputs (fresh random x, a NaN-poisoned y)
-// and checked run, shared by the CUDA and HIP tests.
+// The skip macro, CUDA device 0 with the nvcc-made PTX, a device with a
+// compiled scale bundle, device memory that frees itself, the scale tests'
+// inputs (fresh random x, a NaN-poisoned y), their checked run, and the
+// tests of a tuned scale bundle, shared by the CUDA and HIP tests.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TUNA_TEST_GPU_GPUTEST_H
@@ -53,6 +54,34 @@ inline void openDeviceAndPtx(PtxSetup &setup) {
   } catch (const Error &e) {
     setup.skip = e.what();
   }
+}
+
+/// A GPU device and the scale bundle compiled for it, or the reason the
+/// tests that need them cannot run.
+struct BundleSetup {
+  std::string skip;
+  std::string bundle;
+  std::unique_ptr<Device> device;
+};
+
+/// The bundle at `path` and the device `open()` returns, or `skip` saying
+/// why not: `noBundle` when `path` is null or empty, `noDevice` and the
+/// error when `open` throws.
+template <typename Open>
+BundleSetup openBundleAndDevice(const char *path, const std::string &noBundle,
+                                const char *noDevice, Open open) {
+  BundleSetup setup;
+  if (!path || !*path) {
+    setup.skip = noBundle;
+    return setup;
+  }
+  setup.bundle = path;
+  try {
+    setup.device = std::make_unique<Device>(open());
+  } catch (const Error &e) {
+    setup.skip = std::string(noDevice) + e.what();
+  }
+  return setup;
 }
 
 /// Device memory on `backend` that frees itself.
@@ -123,6 +152,43 @@ inline double runScale(Module &module, int64_t n, float s) {
   for (int64_t i = 0; i < n; ++i)
     worst = std::max(worst, std::fabs(double(v.y[i]) - double(s * v.x[i])));
   return worst;
+}
+
+/// Tunes the bundle's `scale` on five shapes, one per power-of-two bucket
+/// (1, 1024, 8192, 2^20, 2^23), expects every result to equal the CPU's
+/// and each of the 15 candidates to be judged; returns the decisions.
+inline std::vector<TuningReport> expectTunedScaleMatchesCpu(
+    const BundleSetup &setup) {
+  Module module = Module::load(setup.bundle, *setup.device, Options());
+  for (int64_t n : {1, 1000, 4097, 1 << 20, (1 << 22) + 3}) {
+    double error = runScale(module, n, 1.75f);
+    EXPECT_EQ(error, 0.0) << "n = " << n;
+  }
+  const std::vector<TuningReport> &reports = module.kernel("scale").reports();
+  EXPECT_EQ(reports.size(), 5u);
+  for (const TuningReport &report : reports) {
+    EXPECT_EQ(report.candidates.size(), 15u);
+    EXPECT_GE(report.chosen, 0);
+  }
+  return reports;
+}
+
+/// Tunes one shape of the bundle's `scale` with the check on and exact
+/// tolerances: a candidate that differs from the others is rejected and
+/// reported, and none may be. Returns the decision.
+inline TuningReport expectEveryScaleVariantCorrect(const BundleSetup &setup) {
+  Options options;
+  options.check = true;
+  options.atol = 0;
+  options.rtol = 0;
+  Module module = Module::load(setup.bundle, *setup.device, options);
+  EXPECT_EQ(runScale(module, 123457, -3.0f), 0.0);
+  const TuningReport report = module.kernel("scale").reports().back();
+  EXPECT_TRUE(report.checked) << report.checkSkipped;
+  for (const CandidateResult &c : report.candidates)
+    EXPECT_NE(c.status, CandidateStatus::WrongResult)
+        << c.name << ": " << c.reason;
+  return report;
 }
 
 } // namespace tuna::gpu

@@ -29,43 +29,28 @@ using namespace tuna::gpu;
 
 namespace {
 
-/// The device and bundle, or the reason the tests cannot run.
-struct Setup {
-  std::string skip;
-  std::string bundle;
-  std::unique_ptr<Device> device;
-};
-
-Setup &setup() {
-  static Setup s = [] {
-    Setup s;
-    const char *path = std::getenv("TUNA_HIP_BUNDLE");
+/// $TUNA_HIP_BUNDLE, else the bundle this build compiled; null if unset.
+const char *bundlePath() {
+  const char *path = std::getenv("TUNA_HIP_BUNDLE");
 #ifdef TUNA_HIP_TEST_BUNDLE
-    if (!path || !*path)
-      path = TUNA_HIP_TEST_BUNDLE;
+  if (!path || !*path)
+    path = TUNA_HIP_TEST_BUNDLE;
 #endif
-    if (!path || !*path || !std::ifstream(path)) {
-      s.skip = std::string("no AMDGCN scale bundle (") +
-               (path && *path ? path : "TUNA_HIP_BUNDLE is not set") +
-               "): build tuna-hip-test-bundle, or set TUNA_HIP_BUNDLE";
-      return s;
-    }
-    s.bundle = path;
-    try {
-      s.device = std::make_unique<Device>(Device::hip(0));
-    } catch (const Error &e) {
-      s.skip = std::string("no AMD GPU: ") + e.what();
-    }
-    return s;
+  return path && *path ? path : nullptr;
+}
+
+const BundleSetup &setup() {
+  static const BundleSetup s = [] {
+    const char *path = bundlePath();
+    return openBundleAndDevice(
+        path && std::ifstream(path) ? path : nullptr,
+        std::string("no AMDGCN scale bundle (") +
+            (path ? path : "TUNA_HIP_BUNDLE is not set") +
+            "): build tuna-hip-test-bundle, or set TUNA_HIP_BUNDLE",
+        "no AMD GPU: ", [] { return Device::hip(0); });
   }();
   return s;
 }
-
-#define REQUIRE_AMD_GPU()                                                      \
-  do {                                                                         \
-    if (!setup().skip.empty())                                                 \
-      GTEST_SKIP() << setup().skip;                                            \
-  } while (0)
 
 /// Variant 0's function, loaded from its code object for this device.
 struct LoadedVariant {
@@ -89,7 +74,7 @@ struct LoadedVariant {
 } // namespace
 
 TEST(HipGpuTest, DeviceReportsItself) {
-  REQUIRE_AMD_GPU();
+  REQUIRE_GPU();
   const DeviceInfo &info = setup().device->info();
   EXPECT_EQ(info.platform, "hip");
   EXPECT_EQ(info.arch.rfind("gfx", 0), 0u) << info.arch;
@@ -102,41 +87,20 @@ TEST(HipGpuTest, DeviceReportsItself) {
 }
 
 TEST(HipGpuTest, TunedResultsMatchTheCpuForEveryShape) {
-  REQUIRE_AMD_GPU();
-  Module module = Module::load(setup().bundle, *setup().device, Options());
-  for (int64_t n : {1, 1000, 4097, 1 << 20, (1 << 22) + 3}) {
-    double error = runScale(module, n, 1.75f);
-    EXPECT_EQ(error, 0.0) << "n = " << n;
-  }
-  EXPECT_EQ(module.kernel("scale").reports().size(), 5u);
-  for (const TuningReport &report : module.kernel("scale").reports()) {
-    EXPECT_EQ(report.candidates.size(), 15u);
-    EXPECT_GE(report.chosen, 0);
-    for (const CandidateResult &c : report.candidates) {
-      if (c.status == CandidateStatus::Measured) {
+  REQUIRE_GPU();
+  for (const TuningReport &report : expectTunedScaleMatchesCpu(setup()))
+    for (const CandidateResult &c : report.candidates)
+      if (c.status == CandidateStatus::Measured)
         EXPECT_GT(c.medianMs, 0.0) << c.name << ": timed by hipEvents";
-      }
-    }
-  }
 }
 
 TEST(HipGpuTest, EveryVariantIsCorrectWhenForced) {
-  REQUIRE_AMD_GPU();
-  Options options;
-  options.check = true;
-  options.atol = 0;
-  options.rtol = 0;
-  Module module = Module::load(setup().bundle, *setup().device, options);
-  EXPECT_EQ(runScale(module, 123457, -3.0f), 0.0);
-  const TuningReport report = module.kernel("scale").reports().back();
-  EXPECT_TRUE(report.checked) << report.checkSkipped;
-  for (const CandidateResult &c : report.candidates)
-    EXPECT_NE(c.status, CandidateStatus::WrongResult)
-        << c.name << ": " << c.reason;
+  REQUIRE_GPU();
+  expectEveryScaleVariantCorrect(setup());
 }
 
 TEST(HipGpuTest, BadCodeObjectIsAnErrorNamingTheCall) {
-  REQUIRE_AMD_GPU();
+  REQUIRE_GPU();
   Object object;
   object.target = "amdgcn:" + setup().device->info().arch;
   object.format = "hsaco";
@@ -154,7 +118,7 @@ TEST(HipGpuTest, BadCodeObjectIsAnErrorNamingTheCall) {
 }
 
 TEST(HipGpuTest, LaunchesOverTheLimitsAreClearErrors) {
-  REQUIRE_AMD_GPU();
+  REQUIRE_GPU();
   Backend &backend = setup().device->backend();
   LoadedVariant scale(backend);
   DeviceBuffer x(backend, 4), y(backend, 4);

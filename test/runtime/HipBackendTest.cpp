@@ -770,3 +770,28 @@ TEST_F(HipBackendTest, TunaTuneTunesOnAHipDevice) {
         << device << ": " << message;
   }
 }
+
+TEST_F(HipBackendTest, TunaTuneRunsItsReferenceOnTheHipDevice) {
+  // The reference bundle's kernel runs on a HIP device of its own, not on
+  // the host (where it has no code, and where device pointers mean nothing).
+  TempDir dir;
+  std::string bundle = dir.path + "/hip.tuna";
+  writeBundleFile(hipBundle(), bundle);
+  std::string out = dir.path + "/out.txt";
+  std::string run = "TUNA_HIP_LIBRARY=" + fake().path + " " + TUNA_TUNE_PATH +
+                    " " + bundle + " --shape d0=1000 --no-cache --device hip " +
+                    "--reference " + bundle + " > " + out + " 2>&1";
+  int status = std::system(run.c_str());
+  std::ifstream file(out);
+  std::stringstream text;
+  text << file.rdbuf();
+  ASSERT_EQ(status, 0) << text.str();
+  EXPECT_NE(text.str().find("checked against the reference kernel 'axpy' of " +
+                            bundle),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("rejected axpy_wrong"), std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find(": axpy_b256 (BLOCK=256"), std::string::npos)
+      << text.str();
+}

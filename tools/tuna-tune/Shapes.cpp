@@ -159,6 +159,159 @@ ArgValue scalarArg(ScalarType type, const std::string &text, int index) {
   return arg;
 }
 
+/// Memref sizes and scalar values of a kernel's arguments, as far as the
+/// key and --dims give them.
+struct KnownArgs {
+  std::vector<std::vector<std::optional<int64_t>>> sizes;
+  std::vector<std::optional<int64_t>> values;
+};
+
+/// Sets `slot` to `value`; throws if it already holds another value.
+void setOnce(std::optional<int64_t> &slot, int64_t value,
+             const std::string &where, const std::string &what) {
+  if (slot && *slot != value)
+    bad(where + ": " + what + " is both " + std::to_string(*slot) + " and " +
+        std::to_string(value));
+  slot = value;
+}
+
+/// What the key values of `shape` say about the arguments.
+KnownArgs knownFromKey(const Kernel &kernel, const Shape &shape,
+                       const std::string &where) {
+  KnownArgs known;
+  known.sizes.resize(kernel.args.size());
+  known.values.resize(kernel.args.size());
+  for (size_t a = 0; a < kernel.args.size(); ++a)
+    known.sizes[a].resize(kernel.args[a].rank);
+  for (size_t k = 0; k < kernel.key.size(); ++k) {
+    const KeySpec &key = kernel.key[k];
+    std::string what = "argument " + std::to_string(key.arg);
+    if (key.dim < 0)
+      setOnce(known.values[key.arg], shape[k], where, what);
+    else
+      setOnce(known.sizes[key.arg][key.dim], shape[k], where,
+              what + " dimension " + std::to_string(key.dim));
+  }
+  return known;
+}
+
+/// Adds the memref sizes --dims gives (products of key values of `shape`).
+void addGivenDims(KnownArgs &known, const Kernel &kernel, const Shape &shape,
+                  const ArgSettings &settings, const std::string &where) {
+  for (const auto &[arg, dims] : settings.dims) {
+    std::string what = "--dims a" + std::to_string(arg);
+    if (static_cast<size_t>(arg) >= kernel.args.size() ||
+        kernel.args[arg].kind != ArgSpec::Kind::MemRef)
+      bad(where + ": " + what + ": argument " + std::to_string(arg) +
+          " is not a memref");
+    std::vector<std::optional<int64_t>> &sizes = known.sizes[arg];
+    if (dims.size() != sizes.size())
+      bad(where + ": " + what + " gives " + std::to_string(dims.size()) +
+          " sizes, the memref has rank " + std::to_string(sizes.size()));
+    for (size_t d = 0; d < dims.size(); ++d) {
+      int64_t size = dims[d].constant;
+      for (int key : dims[d].keys) {
+        if (key >= static_cast<int>(shape.size()))
+          bad(where + ": " + what + " reads d" + std::to_string(key) +
+              ", but the key has " + std::to_string(shape.size()) + " values");
+        if (__builtin_mul_overflow(size, shape[key], &size))
+          bad(where + ": " + what + ": dimension " + std::to_string(d) +
+              " overflows 64-bit integers");
+      }
+      setOnce(sizes[d], size, where,
+              "argument " + std::to_string(arg) + " dimension " +
+                  std::to_string(d));
+    }
+  }
+}
+
+/// How a memref size that neither the key nor --dims gives is guessed: the
+/// largest key value. A kernel may index a flat (rank-1) memref by any
+/// product of its key values (a rows x cols buffer keyed on rows and cols):
+/// a guessed size must not make it smaller than the product of them all. A
+/// guessed dimension of a memref of higher rank takes the largest key value,
+/// at least what any one key value bounds.
+struct SizeGuess {
+  explicit SizeGuess(const Shape &shape) {
+    for (size_t k = 0; k < shape.size(); ++k) {
+      largest = std::max(largest, shape[k]);
+      keyProduct =
+          shape[k] > 1 && keyProduct > (uint64_t(1) << 62) / shape[k]
+              ? uint64_t(1) << 62
+              : keyProduct * std::max<int64_t>(1, shape[k]);
+      keyProductText += (k ? "*d" : "d") + std::to_string(k);
+    }
+  }
+
+  int64_t largest = 1;
+  uint64_t keyProduct = 1; ///< d0*d1*..., saturated at 2^62.
+  std::string keyProductText;
+};
+
+/// The contiguous view of memref argument `a` with the sizes known or
+/// guessed, its data not yet set; `elements` is its element count.
+MemRefView memrefView(const ArgSpec &spec, size_t a,
+                      const std::vector<std::optional<int64_t>> &sizes,
+                      const SizeGuess &guess, const std::string &where,
+                      uint64_t &elements) {
+  MemRefView view;
+  view.rank = spec.rank;
+  view.type = spec.type;
+  elements = 1;
+  int guessed = -1;
+  for (int d = spec.rank - 1; d >= 0; --d) {
+    if (!sizes[d])
+      guessed = d;
+    int64_t size = sizes[d].value_or(guess.largest);
+    if (size < 0)
+      bad(where + ": argument " + std::to_string(a) + " dimension " +
+          std::to_string(d) + " would be " + std::to_string(size));
+    view.sizes[d] = size;
+    view.strides[d] = static_cast<int64_t>(elements);
+    if (size && elements > (uint64_t(1) << 40) / uint64_t(size))
+      bad(where + ": argument " + std::to_string(a) +
+          " would need more than 2^40 elements");
+    elements *= static_cast<uint64_t>(size);
+  }
+  if (guessed >= 0 && spec.rank == 1 && elements < guess.keyProduct)
+    bad(where + ": the size of argument " + std::to_string(a) + " dimension " +
+        std::to_string(guessed) +
+        " is neither in the key nor given by --dims; guessing the largest "
+        "key value (" +
+        std::to_string(guess.largest) + ") makes it " +
+        std::to_string(elements) + " elements, fewer than " +
+        guess.keyProductText + " = " + std::to_string(guess.keyProduct) +
+        ", which the kernel may index: give its size with --dims a" +
+        std::to_string(a) + "=" + guess.keyProductText +
+        " (or the size it has)");
+  return view;
+}
+
+/// The value of scalar argument `a`: its key value, else --arg, else 1 for
+/// a float; throws for an integer outside the key that --arg does not give.
+ArgValue scalarValue(const ArgSpec &spec, size_t a, const KnownArgs &known,
+                     const ArgSettings &settings, const std::string &where) {
+  auto given = settings.scalars.find(static_cast<int>(a));
+  bool isGiven = given != settings.scalars.end();
+  if (known.values[a]) {
+    if (isGiven)
+      bad(where + ": --arg a" + std::to_string(a) + ": argument " +
+          std::to_string(a) + " is a key value (give it in the shape)");
+    ArgValue arg;
+    arg.type = spec.type;
+    arg.intValue = *known.values[a];
+    return arg;
+  }
+  if (isGiven)
+    return scalarArg(spec.type, given->second, static_cast<int>(a));
+  if (isFloatType(spec.type))
+    return scalarArg(spec.type, "1", static_cast<int>(a));
+  bad(where + ": argument " + std::to_string(a) + " (an " +
+      scalarTypeName(spec.type) +
+      " scalar) is not in the key: give its value with --arg a" +
+      std::to_string(a) + "=VALUE");
+}
+
 } // namespace
 
 std::vector<Shape> parseShapeSpec(const std::string &spec) {
@@ -233,144 +386,45 @@ ShapeArgs::ShapeArgs(Backend &backend, const Kernel &kernel, const Shape &shape,
                      const ArgSettings &settings, std::mt19937 &rng)
     : backend(backend) {
   std::string where = "kernel '" + kernel.name + "'";
-  size_t count = kernel.args.size();
-  // Sizes of memrefs and values of scalars, as far as they are known.
-  std::vector<std::vector<std::optional<int64_t>>> sizes(count);
-  std::vector<std::optional<int64_t>> values(count);
-  for (size_t a = 0; a < count; ++a)
-    sizes[a].resize(kernel.args[a].rank);
-  auto set = [&](std::optional<int64_t> &slot, int64_t value,
-                 const std::string &what) {
-    if (slot && *slot != value)
-      bad(where + ": " + what + " is both " + std::to_string(*slot) + " and " +
-          std::to_string(value));
-    slot = value;
-  };
-  for (size_t k = 0; k < kernel.key.size(); ++k) {
-    const KeySpec &key = kernel.key[k];
-    std::string what = "argument " + std::to_string(key.arg);
-    if (key.dim < 0)
-      set(values[key.arg], shape[k], what);
-    else
-      set(sizes[key.arg][key.dim], shape[k],
-          what + " dimension " + std::to_string(key.dim));
-  }
-  for (const auto &[arg, dims] : settings.dims) {
-    std::string what = "--dims a" + std::to_string(arg);
-    if (static_cast<size_t>(arg) >= count ||
-        kernel.args[arg].kind != ArgSpec::Kind::MemRef)
-      bad(where + ": " + what + ": argument " + std::to_string(arg) +
-          " is not a memref");
-    if (dims.size() != sizes[arg].size())
-      bad(where + ": " + what + " gives " + std::to_string(dims.size()) +
-          " sizes, the memref has rank " + std::to_string(sizes[arg].size()));
-    for (size_t d = 0; d < dims.size(); ++d) {
-      int64_t size = dims[d].constant;
-      for (int key : dims[d].keys) {
-        if (key >= static_cast<int>(shape.size()))
-          bad(where + ": " + what + " reads d" + std::to_string(key) +
-              ", but the key has " + std::to_string(shape.size()) + " values");
-        if (__builtin_mul_overflow(size, shape[key], &size))
-          bad(where + ": " + what + ": dimension " + std::to_string(d) +
-              " overflows 64-bit integers");
-      }
-      set(sizes[arg][d], size,
-          "argument " + std::to_string(arg) + " dimension " +
-              std::to_string(d));
-    }
-  }
-  int64_t largest = std::max<int64_t>(
-      1, shape.empty() ? 1 : *std::max_element(shape.begin(), shape.end()));
-  // A kernel may index a flat (rank-1) memref by any product of its key
-  // values (a rows x cols buffer keyed on rows and cols): a guessed size must
-  // not make it smaller than the product of them all. A guessed dimension of
-  // a memref of higher rank takes the largest key value, at least what any
-  // one key value bounds.
-  uint64_t keyProduct = 1;
-  std::string keyProductText;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    keyProduct = shape[k] > 1 && keyProduct > (uint64_t(1) << 62) / shape[k]
-                     ? uint64_t(1) << 62
-                     : keyProduct * std::max<int64_t>(1, shape[k]);
-    keyProductText += (k ? "*d" : "d") + std::to_string(k);
-  }
-
+  KnownArgs known = knownFromKey(kernel, shape, where);
+  addGivenDims(known, kernel, shape, settings, where);
+  SizeGuess guess(shape);
   try {
-    for (size_t a = 0; a < count; ++a) {
+    for (size_t a = 0; a < kernel.args.size(); ++a) {
       const ArgSpec &spec = kernel.args[a];
-      auto scalar = settings.scalars.find(static_cast<int>(a));
-      if (spec.kind == ArgSpec::Kind::MemRef) {
-        if (scalar != settings.scalars.end())
-          bad(where + ": --arg a" + std::to_string(a) + ": argument " +
-              std::to_string(a) + " is a memref (use --dims)");
-        MemRefView view;
-        view.rank = spec.rank;
-        view.type = spec.type;
-        uint64_t elements = 1;
-        int guessed = -1;
-        for (int d = spec.rank - 1; d >= 0; --d) {
-          if (!sizes[a][d])
-            guessed = d;
-          int64_t size = sizes[a][d].value_or(largest);
-          if (size < 0)
-            bad(where + ": argument " + std::to_string(a) + " dimension " +
-                std::to_string(d) + " would be " + std::to_string(size));
-          view.sizes[d] = size;
-          view.strides[d] = static_cast<int64_t>(elements);
-          if (size && elements > (uint64_t(1) << 40) / uint64_t(size))
-            bad(where + ": argument " + std::to_string(a) +
-                " would need more than 2^40 elements");
-          elements *= static_cast<uint64_t>(size);
-        }
-        if (guessed >= 0 && spec.rank == 1 && elements < keyProduct)
-          bad(where + ": the size of argument " + std::to_string(a) +
-              " dimension " + std::to_string(guessed) +
-              " is neither in the key nor given by --dims; guessing the "
-              "largest key value (" +
-              std::to_string(largest) + ") makes it " +
-              std::to_string(elements) + " elements, fewer than " +
-              keyProductText + " = " + std::to_string(keyProduct) +
-              ", which the kernel may index: give its size with --dims a" +
-              std::to_string(a) + "=" + keyProductText +
-              " (or the size it has)");
-        size_t bytes = elements * scalarTypeSize(spec.type);
-        std::vector<char> host(bytes);
-        fillRandom(spec.type, host.data(), elements, rng);
-        void *device = backend.allocate(bytes);
-        buffers.push_back(device);
-        backend.copy(device, host.data(), bytes, CopyKind::HostToDevice,
-                     nullptr);
-        view.allocated = view.aligned = device;
-        args.push_back(toArg(view));
-      } else if (values[a]) {
-        if (scalar != settings.scalars.end())
-          bad(where + ": --arg a" + std::to_string(a) + ": argument " +
-              std::to_string(a) + " is a key value (give it in the shape)");
-        ArgValue arg;
-        arg.type = spec.type;
-        arg.intValue = *values[a];
-        args.push_back(arg);
-      } else if (scalar != settings.scalars.end()) {
-        args.push_back(
-            scalarArg(spec.type, scalar->second, static_cast<int>(a)));
-      } else if (isFloatType(spec.type)) {
-        args.push_back(scalarArg(spec.type, "1", static_cast<int>(a)));
-      } else {
-        bad(where + ": argument " + std::to_string(a) + " (an " +
-            scalarTypeName(spec.type) +
-            " scalar) is not in the key: give its value with --arg a" +
-            std::to_string(a) + "=VALUE");
+      if (spec.kind != ArgSpec::Kind::MemRef) {
+        args.push_back(scalarValue(spec, a, known, settings, where));
+        continue;
       }
+      if (settings.scalars.count(static_cast<int>(a)))
+        bad(where + ": --arg a" + std::to_string(a) + ": argument " +
+            std::to_string(a) + " is a memref (use --dims)");
+      uint64_t elements = 0;
+      MemRefView view =
+          memrefView(spec, a, known.sizes[a], guess, where, elements);
+      view.allocated = view.aligned = allocateRandom(spec.type, elements, rng);
+      args.push_back(toArg(view));
     }
     for (const auto &[arg, text] : settings.scalars)
-      if (static_cast<size_t>(arg) >= count)
+      if (static_cast<size_t>(arg) >= kernel.args.size())
         bad(where + ": --arg a" + std::to_string(arg) + ": the kernel has " +
-            std::to_string(count) + " arguments");
+            std::to_string(kernel.args.size()) + " arguments");
   } catch (...) {
     for (void *buffer : buffers)
       backend.deallocate(buffer);
     throw;
   }
+}
+
+void *ShapeArgs::allocateRandom(ScalarType type, uint64_t elements,
+                                std::mt19937 &rng) {
+  size_t bytes = elements * scalarTypeSize(type);
+  std::vector<char> host(bytes);
+  fillRandom(type, host.data(), elements, rng);
+  void *device = backend.allocate(bytes);
+  buffers.push_back(device);
+  backend.copy(device, host.data(), bytes, CopyKind::HostToDevice, nullptr);
+  return device;
 }
 
 ShapeArgs::~ShapeArgs() {

@@ -64,6 +64,9 @@ public:
   size_t size() const { return args.size(); }
 
 private:
+  /// `elements` random values of `type` in new device memory, owned here.
+  void *allocateRandom(ScalarType type, uint64_t elements, std::mt19937 &rng);
+
   Backend &backend;
   std::vector<ArgValue> args;
   std::vector<void *> buffers;

@@ -427,6 +427,62 @@ std::vector<int64_t> bucketOf(const Kernel &kernel, const Shape &shape) {
   return bucket;
 }
 
+/// "tuned bucket (4096): scale__v3 (bs=256) 0.0123 ms, 1.52x faster than
+/// the default scale__v0".
+std::string describePick(const Kernel &spec, const TuningReport &report,
+                         const std::vector<int64_t> &signature) {
+  const CandidateResult &pick = report.candidates[report.chosen];
+  std::string line = decisionSourceName(report.source) +
+                     std::string(" bucket ") +
+                     formatSignature(signature.data(), signature.size()) +
+                     ": " + pick.name + " (" + pick.config + ")";
+  if (pick.status != CandidateStatus::Measured)
+    return line;
+  line += " " + timeText(pick.medianMs);
+  const CandidateResult &fallback = report.candidates[spec.defaultVariant];
+  if (report.chosen != spec.defaultVariant &&
+      fallback.status == CandidateStatus::Measured)
+    line += ", " + ratioText(fallback.medianMs / pick.medianMs) +
+            " faster than the default " + fallback.name;
+  return line;
+}
+
+/// Decides the bucket `signature` of `args`: by a search (--strategy), else
+/// by a launch in mode always, the runtime's first call. Appends what it
+/// did to `log`; sets `store` when the cache entry is tuna-tune's to write
+/// (the runtime writes those of its own decisions).
+TuningReport decideBucket(TunedKernel &kernel, const ShapeArgs &args,
+                          const std::vector<int64_t> &signature,
+                          ItemContext &context, std::string &log,
+                          bool &store) {
+  TuningReport report;
+  double launchMs = 0;
+  store = false;
+  if (context.searchSettings.enabled()) {
+    report = searchShape(kernel, context.device.info(), args.data(),
+                         args.size(), signature, context.searchSettings, log);
+    context.searched.insert({&kernel.spec(), signature});
+    store = true;
+  } else {
+    auto start = std::chrono::steady_clock::now();
+    kernel.launch(nullptr, args.data(), args.size());
+    context.device.backend().synchronize(nullptr);
+    launchMs = std::chrono::duration<double, std::milli>(
+                   std::chrono::steady_clock::now() - start)
+                   .count();
+    report = kernel.reports().back();
+  }
+  log += describePruning(report);
+  if (context.firstCall)
+    log += describeFirstCall(report, launchMs);
+  if (context.verifyPruning) {
+    int before = report.chosen;
+    log += verifyPrunedCandidates(kernel, args, report);
+    store |= report.chosen != before;
+  }
+  return report;
+}
+
 /// Tunes item `item` (kernel, shape) on random inputs seeded by the run's
 /// seed and the item, so that any rank draws the same inputs for it.
 ItemResult tuneItem(TunedKernel &kernel, const Shape &shape, size_t item,
@@ -437,7 +493,7 @@ ItemResult tuneItem(TunedKernel &kernel, const Shape &shape, size_t item,
   std::string line = "[" + std::to_string(item + 1) + "/" +
                      std::to_string(context.total) + "] " + spec.name + " " +
                      keyText(shape) + ": ";
-  std::string searchLog;
+  std::string log;
   try {
     std::mt19937 rng(context.seed + static_cast<unsigned>(item));
     ShapeArgs launchArgs(context.device.backend(), spec, shape,
@@ -446,70 +502,409 @@ ItemResult tuneItem(TunedKernel &kernel, const Shape &shape, size_t item,
         kernel.signature(launchArgs.data(), launchArgs.size());
     if (kernel.chosenVariant(signature) >= 0 ||
         context.searched.count({&spec, signature})) {
-      line += "bucket " + formatSignature(signature.data(), signature.size()) +
-              " already decided";
-    } else {
-      TuningReport report;
-      bool store = false;
-      double launchMs = 0;
-      if (context.searchSettings.enabled()) {
-        report = searchShape(kernel, context.device.info(), launchArgs.data(),
-                             launchArgs.size(), signature,
-                             context.searchSettings, searchLog);
-        context.searched.insert({&spec, signature});
-        store = true;
-      } else {
-        auto start = std::chrono::steady_clock::now();
-        kernel.launch(nullptr, launchArgs.data(), launchArgs.size());
-        context.device.backend().synchronize(nullptr);
-        launchMs = std::chrono::duration<double, std::milli>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
-        report = kernel.reports().back();
-      }
-      searchLog += describePruning(report);
-      if (context.firstCall)
-        searchLog += describeFirstCall(report, launchMs);
-      if (context.verifyPruning) {
-        int before = report.chosen;
-        searchLog += verifyPrunedCandidates(kernel, launchArgs, report);
-        store |= report.chosen != before;
-      }
-      if (store && !context.cacheDir.empty())
-        TuningCache::inDirectory(context.cacheDir)
-            .store(makeCacheEntry(context.device.info(), spec, report));
-      const CandidateResult &pick = report.candidates[report.chosen];
-      line += decisionSourceName(report.source) + std::string(" bucket ") +
-              formatSignature(signature.data(), signature.size()) + ": " +
-              pick.name + " (" + pick.config + ")";
-      if (pick.status == CandidateStatus::Measured) {
-        line += " " + timeText(pick.medianMs);
-        const CandidateResult &fallback =
-            report.candidates[spec.defaultVariant];
-        if (report.chosen != spec.defaultVariant &&
-            fallback.status == CandidateStatus::Measured)
-          line += ", " + ratioText(fallback.medianMs / pick.medianMs) +
-                  " faster than the default " + fallback.name;
-      }
-      if (context.check && report.source == DecisionSource::Tuned) {
-        searchLog = checkSummary(spec, report) + searchLog;
-        if (report.defaultRejected) {
-          searchLog += "  error: the default variant '" +
-                       report.candidates[spec.defaultVariant].name +
-                       "' gives a wrong result; fix it or make another "
-                       "variant the default\n";
-          result.failed = true;
-        }
-      }
-      result.decision = {&spec, shape, std::move(report)};
-      result.decided = true;
+      result.output = line + "bucket " +
+                      formatSignature(signature.data(), signature.size()) +
+                      " already decided\n";
+      return result;
     }
+    bool store = false;
+    TuningReport report =
+        decideBucket(kernel, launchArgs, signature, context, log, store);
+    if (store && !context.cacheDir.empty())
+      TuningCache::inDirectory(context.cacheDir)
+          .store(makeCacheEntry(context.device.info(), spec, report));
+    line += describePick(spec, report, signature);
+    if (context.check && report.source == DecisionSource::Tuned) {
+      log = checkSummary(spec, report) + log;
+      if (report.defaultRejected) {
+        log += "  error: the default variant '" +
+               report.candidates[spec.defaultVariant].name +
+               "' gives a wrong result; fix it or make another variant the "
+               "default\n";
+        result.failed = true;
+      }
+    }
+    result.decision = {&spec, shape, std::move(report)};
+    result.decided = true;
   } catch (const Error &e) {
     line += std::string("error: ") + e.what();
     result.failed = true;
   }
-  result.output = line + "\n" + searchLog;
+  result.output = line + "\n" + log;
   return result;
+}
+
+/// What the command line asks for.
+struct TuneCommand {
+  std::string bundlePath, cacheDir = defaultCacheDirectory(), database,
+                          reportPath, deviceName = "host", referenceSpec,
+                          firstCallDatabase;
+  bool noCache = false, check = false, verbose = false, isolate = true,
+       prune = true, verifyPruning = false, agree = false;
+  int64_t shortlist = -1;
+  double atol = -1, rtol = -1, timeoutMs = -1, budgetMs = -1;
+  unsigned seed = 1;
+  std::vector<std::string> kernelNames;
+  std::vector<Shape> shapes;
+  ArgSettings settings;
+  SearchSettings searchSettings;
+};
+
+/// Reads `arg` if it is an option without a value; false if it is not.
+bool readFlag(const std::string &arg, TuneCommand &command) {
+  if (arg == "--check")
+    command.check = true;
+  else if (arg == "--no-isolate")
+    command.isolate = false;
+  else if (arg == "--agree")
+    command.agree = true;
+  else if (arg == "--no-cache")
+    command.noCache = true;
+  else if (arg == "--no-prune")
+    command.prune = false;
+  else if (arg == "--verify-pruning")
+    command.verifyPruning = true;
+  else if (arg == "--verbose")
+    command.verbose = true;
+  else
+    return false;
+  return true;
+}
+
+/// Reads `arg` and its value (the next argument) if it is an option that
+/// takes one; false if it is not.
+bool readValueOption(const std::string &arg, tools::Arguments &arguments,
+                     TuneCommand &command) {
+  auto value = [&]() -> const std::string & { return arguments.value(arg); };
+  search::SearchOptions &search = command.searchSettings.options;
+  if (arg == "--kernel") {
+    command.kernelNames.push_back(value());
+  } else if (arg == "--shape" || arg == "--shapes") {
+    for (Shape &shape : arg == "--shape" ? parseShapeSpec(value())
+                                         : readShapeFile(value()))
+      command.shapes.push_back(std::move(shape));
+  } else if (arg == "--dims") {
+    parseDims(value(), command.settings);
+  } else if (arg == "--arg") {
+    parseArg(value(), command.settings);
+  } else if (arg == "--device") {
+    command.deviceName = value();
+  } else if (arg == "--reference") {
+    command.referenceSpec = value();
+    command.check = true;
+  } else if (arg == "--atol") {
+    command.atol = number(arg, value());
+  } else if (arg == "--rtol") {
+    command.rtol = number(arg, value());
+  } else if (arg == "--cache-dir") {
+    command.cacheDir = value();
+  } else if (arg == "--budget-ms") {
+    command.budgetMs = number(arg, value());
+  } else if (arg == "--timeout-ms") {
+    command.timeoutMs = number(arg, value());
+  } else if (arg == "-o") {
+    command.database = value();
+  } else if (arg == "--shortlist") {
+    command.shortlist = integer(arg, value());
+    if (command.shortlist < 0)
+      fail("--shortlist " + std::to_string(command.shortlist) +
+           ": expected a number of candidates >= 0");
+  } else if (arg == "--first-call") {
+    command.firstCallDatabase = value();
+  } else if (arg == "--report") {
+    command.reportPath = value();
+  } else if (arg == "--seed") {
+    command.seed = static_cast<unsigned>(number(arg, value()));
+  } else if (arg == "--strategy") {
+    search.strategy = value();
+  } else if (arg == "--budget-evals") {
+    search.budgetEvaluations = integer(arg, value());
+  } else if (arg == "--budget-s") {
+    search.budgetSeconds = anyNumber(arg, value());
+  } else if (arg == "--resume") {
+    search.resumeFile = value();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// Fails on options that contradict each other or miss what they need.
+void checkCombinations(const TuneCommand &command) {
+  if (command.bundlePath.empty())
+    fail(std::string("no bundle\n") + kUsage);
+  if (command.shapes.empty())
+    fail("no shape: give --shape or --shapes");
+  if ((command.atol >= 0 || command.rtol >= 0) && !command.check)
+    fail("--atol and --rtol are tolerances of --check");
+  if (command.shortlist >= 0 && command.database.empty())
+    fail("--shortlist K sets the shortlists of the database: give -o FILE");
+  const SearchSettings &search = command.searchSettings;
+  if (!command.firstCallDatabase.empty() &&
+      (!command.database.empty() || command.verifyPruning || search.enabled()))
+    fail("--first-call DB measures an application's first call: it takes "
+         "no -o, --verify-pruning or --strategy");
+  if (command.verifyPruning && !command.prune)
+    fail("--verify-pruning checks the pruning that --no-prune turns off");
+  if (!search.enabled() &&
+      (search.options.budgetEvaluations || search.options.budgetSeconds ||
+       !search.options.resumeFile.empty()))
+    fail("--budget-evals, --budget-s and --resume are settings of --strategy");
+  if (command.agree && search.enabled())
+    fail("--agree decides by the runtime's protocol; --strategy searches "
+         "outside it");
+  if (search.enabled()) {
+    try {
+      search::validate(search.options);
+    } catch (const Error &e) {
+      fail(e.what());
+    }
+  }
+}
+
+TuneCommand parseCommandLine(int argc, char **argv) {
+  tools::Arguments arguments(argc, argv, kUsage);
+  TuneCommand command;
+  command.searchSettings.options.strategy.clear();
+  try {
+    std::string arg;
+    while (arguments.next(arg)) {
+      if (readFlag(arg, command) || readValueOption(arg, arguments, command))
+        continue;
+      if (tools::Arguments::isOption(arg))
+        arguments.unknownOption(arg);
+      if (!command.bundlePath.empty())
+        fail("one bundle at a time (got '" + command.bundlePath + "' and '" +
+             arg + "')");
+      command.bundlePath = arg;
+    }
+  } catch (const Error &e) {
+    fail(e.what());
+  }
+  command.searchSettings.options.seed = command.seed;
+  checkCombinations(command);
+  return command;
+}
+
+/// The runtime's options (the environment's) as the command line changes
+/// them.
+Options runtimeOptions(const TuneCommand &command, Ranks &ranks) {
+  Options options = Options::fromEnvironment();
+  options.mode = TuneMode::Always;
+  options.check = command.check;
+  options.atol = command.atol >= 0 ? command.atol : options.atol;
+  options.rtol = command.rtol >= 0 ? command.rtol : options.rtol;
+  options.verbose |= command.verbose;
+  bool firstCall = !command.firstCallDatabase.empty();
+  // A first call isolates as an application does: with TUNA_ISOLATE=1.
+  options.isolate = command.isolate && (!firstCall || options.isolate);
+  options.tuneTimeoutMs =
+      command.timeoutMs >= 0 ? command.timeoutMs : options.tuneTimeoutMs;
+  options.totalBudgetMs =
+      command.budgetMs >= 0 ? command.budgetMs : options.totalBudgetMs;
+  options.cacheDir = command.noCache ? "" : command.cacheDir;
+  options.prune = options.prune && command.prune;
+  if (firstCall) {
+    options.mode = TuneMode::On;
+    options.cacheDir.clear();
+    options.databases = {command.firstCallDatabase};
+  }
+  if (command.agree)
+    options.communicator = ranks.job();
+  return options;
+}
+
+/// --reference B[:K]: the bundle B and kernel K (empty: the tuned kernel's
+/// name) that the check compares against.
+struct Reference {
+  std::optional<Module> module;
+  std::string path, kernel;
+};
+
+/// A Device object of its own for the device `info` describes.
+Device ownDevice(const DeviceInfo &info) {
+  if (info.platform == "cuda")
+    return Device(makeCudaBackend(info.ordinal));
+  if (info.platform == "hip")
+    return Device(makeHipBackend(info.ordinal));
+  return Device(makeHostBackend());
+}
+
+/// Loads the reference bundle, if any. It runs its default variant,
+/// untuned, on a Device object of its own: the reference runs while the
+/// tuned kernel's device is tuning.
+void loadReference(const std::string &spec, const DeviceInfo &info,
+                   Reference &reference) {
+  if (spec.empty())
+    return;
+  reference.path = spec;
+  size_t colon = spec.rfind(':');
+  if (colon != std::string::npos) {
+    reference.path = spec.substr(0, colon);
+    reference.kernel = spec.substr(colon + 1);
+  }
+  Options options;
+  options.mode = TuneMode::Off;
+  reference.module.emplace(
+      Module::load(reference.path, ownDevice(info), options));
+}
+
+/// The kernels the command tunes, each checked against the shapes and
+/// given its reference.
+std::vector<TunedKernel *> openKernels(Module &module, TuneCommand &command,
+                                       Reference &reference) {
+  if (command.kernelNames.empty()) {
+    if (module.kernelNames().size() != 1) {
+      std::string names;
+      for (const std::string &name : module.kernelNames())
+        names += " " + name;
+      fail(command.bundlePath +
+           " has several kernels; pick with --kernel:" + names);
+    }
+    command.kernelNames = module.kernelNames();
+  }
+  if (!command.searchSettings.options.resumeFile.empty() &&
+      (command.kernelNames.size() != 1 || command.shapes.size() != 1))
+    fail("--resume FILE holds the search of one kernel and one shape; got " +
+         std::to_string(command.kernelNames.size()) + " kernels and " +
+         std::to_string(command.shapes.size()) + " shapes");
+  std::vector<TunedKernel *> kernels;
+  for (const std::string &name : command.kernelNames) {
+    TunedKernel &kernel = module.kernel(name);
+    if (reference.module) {
+      std::string other = reference.kernel.empty() ? name : reference.kernel;
+      TunedKernel &baseline = reference.module->kernel(other);
+      kernel.setReference(
+          [&baseline](StreamHandle stream, const ArgValue *args,
+                      size_t count) { baseline.launch(stream, args, count); },
+          "kernel '" + other + "' of " + reference.path);
+    }
+    for (const Shape &shape : command.shapes)
+      if (shape.size() != kernel.spec().key.size())
+        fail("kernel '" + name + "' has " +
+             std::to_string(kernel.spec().key.size()) +
+             " key values, the shape " + keyText(shape) + " gives " +
+             std::to_string(shape.size()));
+    kernels.push_back(&kernel);
+  }
+  return kernels;
+}
+
+/// Tunes the items (kernels by shapes, in order) this rank owns: under
+/// mpirun each rank tunes the buckets it owns (Ranks.h), with --agree every
+/// bucket. A single process prints each item's lines as it goes.
+std::vector<ItemResult> tuneOwnedItems(const std::vector<TunedKernel *> &kernels,
+                                       const std::vector<Shape> &shapes,
+                                       bool agree, Ranks &ranks,
+                                       ItemContext &context) {
+  std::vector<std::string> buckets;
+  for (TunedKernel *kernel : kernels)
+    for (const Shape &shape : shapes)
+      buckets.push_back(kernel->spec().name + " " +
+                        keyText(bucketOf(kernel->spec(), shape)));
+  std::vector<int> owners = agree ? std::vector<int>(buckets.size(), ranks.rank())
+                                  : ranks.owners(buckets);
+  std::vector<ItemResult> results;
+  Progress progress(context.total);
+  if (ranks.size() == 1)
+    progress.update(0);
+  size_t item = 0;
+  for (TunedKernel *kernel : kernels)
+    for (const Shape &shape : shapes) {
+      if (owners[item] == ranks.rank()) {
+        results.push_back(tuneItem(*kernel, shape, item, context));
+        if (ranks.size() == 1) {
+          progress.clear();
+          std::printf("%s", results.back().output.c_str());
+          std::fflush(stdout);
+          progress.update(item + 1);
+        }
+      }
+      ++item;
+    }
+  return results;
+}
+
+/// Under mpirun without --agree: how many decisions each rank made.
+void printSpread(const std::vector<ItemResult> &results, int rankCount) {
+  std::vector<int> decided(rankCount);
+  for (const ItemResult &result : results)
+    decided[result.rank] += result.decided;
+  std::printf("spread over %d ranks, decisions per rank:", rankCount);
+  for (int count : decided)
+    std::printf(" %d", count);
+  std::printf("\n");
+}
+
+/// Rank 0's summary and files: each kernel's default configuration, the
+/// cache, the database (-o) and the report (--report).
+void writeOutputs(const TuneCommand &command, const Options &options,
+                  const DeviceInfo &device,
+                  const std::vector<TunedKernel *> &kernels,
+                  const std::vector<Decision> &decisions) {
+  for (TunedKernel *kernel : kernels)
+    printDefaultConfig(kernel->spec(), decisions);
+  if (!options.cacheDir.empty())
+    std::printf("cache: %s\n",
+                TuningCache::inDirectory(options.cacheDir).path().c_str());
+  if (!command.database.empty()) {
+    std::vector<CacheEntry> entries;
+    for (const Decision &d : decisions)
+      if (d.report.source == DecisionSource::Tuned)
+        entries.push_back(
+            makeCacheEntry(device, *d.kernel, d.report,
+                           command.shortlist >= 0 ? command.shortlist : 8));
+    MergeCounts counts = TuningCache(command.database).merge(entries);
+    std::printf("database: %s (%d added, %d replaced, %d kept)\n",
+                command.database.c_str(), counts.added, counts.replaced,
+                counts.kept);
+  }
+  if (!command.reportPath.empty()) {
+    writeHtmlReport(command.reportPath, command.bundlePath, device, decisions);
+    std::printf("report: %s\n", command.reportPath.c_str());
+  }
+}
+
+/// Tunes what the command asks for; returns the exit status.
+int run(TuneCommand &command, Ranks &ranks) {
+  Options options = runtimeOptions(command, ranks);
+  Device device = parseDevice(command.deviceName, ranks.localRank());
+  ranks.checkSameDevice(device.info());
+  Module module = Module::load(command.bundlePath, device, options);
+  Reference reference;
+  loadReference(command.referenceSpec, device.info(), reference);
+  std::vector<TunedKernel *> kernels = openKernels(module, command, reference);
+  ItemContext context{device,
+                      command.settings,
+                      command.searchSettings,
+                      options.cacheDir,
+                      command.seed,
+                      kernels.size() * command.shapes.size(),
+                      command.check,
+                      command.verifyPruning,
+                      !command.firstCallDatabase.empty(),
+                      {}};
+  std::vector<ItemResult> results = tuneOwnedItems(
+      kernels, command.shapes, command.agree, ranks, context);
+  // Rank 0 prints every rank's lines and writes the outputs.
+  results = ranks.gather(std::move(results), module);
+  if (command.agree && ranks.size() > 1 && ranks.rank() == 0)
+    results = ranks.keepAgreed(std::move(results));
+  int failures = 0;
+  std::vector<Decision> decisions;
+  for (const ItemResult &result : results) {
+    if (ranks.size() > 1 && ranks.rank() == 0)
+      std::printf("%s", result.output.c_str());
+    failures += result.failed;
+    if (result.decided)
+      decisions.push_back(result.decision);
+  }
+  if (ranks.rank() != 0)
+    return failures ? 1 : 0;
+  if (ranks.size() > 1 && !command.agree)
+    printSpread(results, ranks.size());
+  writeOutputs(command, options, device.info(), kernels, decisions);
+  return failures ? 1 : 0;
 }
 
 } // namespace
@@ -517,289 +912,10 @@ ItemResult tuneItem(TunedKernel &kernel, const Shape &shape, size_t item,
 int main(int argc, char **argv) {
   tools::toolName = "tuna-tune";
   Ranks ranks(argc, argv);
-  tools::Arguments arguments(argc, argv, kUsage);
-  std::string bundlePath, cacheDir = defaultCacheDirectory(), database,
-                          reportPath, deviceName = "host", referenceSpec;
-  bool noCache = false, check = false, verbose = false, isolate = true,
-       prune = true, verifyPruning = false, agree = false;
-  int64_t shortlist = -1;
-  std::string firstCallDatabase;
-  double atol = -1, rtol = -1, timeoutMs = -1, budgetMs = -1;
-  unsigned seed = 1;
-  std::vector<std::string> kernelNames;
-  std::vector<Shape> shapes;
-  ArgSettings settings;
-  SearchSettings searchSettings;
-  searchSettings.options.strategy.clear();
+  TuneCommand command = parseCommandLine(argc, argv);
   try {
-    std::string arg;
-    while (arguments.next(arg)) {
-      auto value = [&]() -> const std::string & {
-        return arguments.value(arg);
-      };
-      if (arg == "--kernel") {
-        kernelNames.push_back(value());
-      } else if (arg == "--shape") {
-        for (Shape &shape : parseShapeSpec(value()))
-          shapes.push_back(std::move(shape));
-      } else if (arg == "--shapes") {
-        for (Shape &shape : readShapeFile(value()))
-          shapes.push_back(std::move(shape));
-      } else if (arg == "--dims") {
-        parseDims(value(), settings);
-      } else if (arg == "--arg") {
-        parseArg(value(), settings);
-      } else if (arg == "--device") {
-        deviceName = value();
-      } else if (arg == "--check") {
-        check = true;
-      } else if (arg == "--reference") {
-        referenceSpec = value();
-        check = true;
-      } else if (arg == "--atol") {
-        atol = number(arg, value());
-      } else if (arg == "--rtol") {
-        rtol = number(arg, value());
-      } else if (arg == "--cache-dir") {
-        cacheDir = value();
-      } else if (arg == "--budget-ms") {
-        budgetMs = number(arg, value());
-      } else if (arg == "--no-isolate") {
-        isolate = false;
-      } else if (arg == "--timeout-ms") {
-        timeoutMs = number(arg, value());
-      } else if (arg == "--agree") {
-        agree = true;
-      } else if (arg == "--no-cache") {
-        noCache = true;
-      } else if (arg == "-o") {
-        database = value();
-      } else if (arg == "--shortlist") {
-        shortlist = integer(arg, value());
-        if (shortlist < 0)
-          fail("--shortlist " + std::to_string(shortlist) +
-               ": expected a number of candidates >= 0");
-      } else if (arg == "--first-call") {
-        firstCallDatabase = value();
-      } else if (arg == "--no-prune") {
-        prune = false;
-      } else if (arg == "--verify-pruning") {
-        verifyPruning = true;
-      } else if (arg == "--report") {
-        reportPath = value();
-      } else if (arg == "--seed") {
-        seed = static_cast<unsigned>(number(arg, value()));
-      } else if (arg == "--strategy") {
-        searchSettings.options.strategy = value();
-      } else if (arg == "--budget-evals") {
-        searchSettings.options.budgetEvaluations = integer(arg, value());
-      } else if (arg == "--budget-s") {
-        searchSettings.options.budgetSeconds = anyNumber(arg, value());
-      } else if (arg == "--resume") {
-        searchSettings.options.resumeFile = value();
-      } else if (arg == "--verbose") {
-        verbose = true;
-      } else if (tools::Arguments::isOption(arg)) {
-        arguments.unknownOption(arg);
-      } else if (bundlePath.empty()) {
-        bundlePath = arg;
-      } else {
-        fail("one bundle at a time (got '" + bundlePath + "' and '" + arg +
-             "')");
-      }
-    }
+    return run(command, ranks);
   } catch (const Error &e) {
     fail(e.what());
   }
-  if (bundlePath.empty())
-    fail(std::string("no bundle\n") + kUsage);
-  if (shapes.empty())
-    fail("no shape: give --shape or --shapes");
-  if ((atol >= 0 || rtol >= 0) && !check)
-    fail("--atol and --rtol are tolerances of --check");
-  if (shortlist >= 0 && database.empty())
-    fail("--shortlist K sets the shortlists of the database: give -o FILE");
-  if (!firstCallDatabase.empty() &&
-      (!database.empty() || verifyPruning || searchSettings.enabled()))
-    fail("--first-call DB measures an application's first call: it takes "
-         "no -o, --verify-pruning or --strategy");
-  if (verifyPruning && !prune)
-    fail("--verify-pruning checks the pruning that --no-prune turns off");
-  const search::SearchOptions &searchOptions = searchSettings.options;
-  if (!searchSettings.enabled() &&
-      (searchOptions.budgetEvaluations || searchOptions.budgetSeconds ||
-       !searchOptions.resumeFile.empty()))
-    fail("--budget-evals, --budget-s and --resume are settings of --strategy");
-  searchSettings.options.seed = seed;
-  if (agree && searchSettings.enabled())
-    fail("--agree decides by the runtime's protocol; --strategy searches "
-         "outside it");
-  if (searchSettings.enabled()) {
-    try {
-      search::validate(searchOptions);
-    } catch (const Error &e) {
-      fail(e.what());
-    }
-  }
-
-  std::vector<Decision> decisions;
-  int failures = 0;
-  try {
-    Options options = Options::fromEnvironment();
-    options.mode = TuneMode::Always;
-    options.check = check;
-    options.atol = atol >= 0 ? atol : options.atol;
-    options.rtol = rtol >= 0 ? rtol : options.rtol;
-    options.verbose |= verbose;
-    // A first call isolates as an application does: with TUNA_ISOLATE=1.
-    options.isolate = isolate && (firstCallDatabase.empty() || options.isolate);
-    options.tuneTimeoutMs = timeoutMs >= 0 ? timeoutMs : options.tuneTimeoutMs;
-    options.totalBudgetMs = budgetMs >= 0 ? budgetMs : options.totalBudgetMs;
-    options.cacheDir = noCache ? "" : cacheDir;
-    options.prune = options.prune && prune;
-    if (!firstCallDatabase.empty()) {
-      options.mode = TuneMode::On;
-      options.cacheDir.clear();
-      options.databases = {firstCallDatabase};
-    }
-    if (agree)
-      options.communicator = ranks.job();
-    Device device = parseDevice(deviceName, ranks.localRank());
-    ranks.checkSameDevice(device.info());
-    Module module = Module::load(bundlePath, device, options);
-    if (kernelNames.empty()) {
-      if (module.kernelNames().size() != 1) {
-        std::string names;
-        for (const std::string &name : module.kernelNames())
-          names += " " + name;
-        fail(bundlePath + " has several kernels; pick with --kernel:" + names);
-      }
-      kernelNames = module.kernelNames();
-    }
-    if (!searchOptions.resumeFile.empty() &&
-        (kernelNames.size() != 1 || shapes.size() != 1))
-      fail("--resume FILE holds the search of one kernel and one shape; got " +
-           std::to_string(kernelNames.size()) + " kernels and " +
-           std::to_string(shapes.size()) + " shapes");
-    std::optional<Module> reference;
-    std::string referencePath = referenceSpec, referenceKernel;
-    if (!referenceSpec.empty()) {
-      size_t colon = referenceSpec.rfind(':');
-      if (colon != std::string::npos) {
-        referencePath = referenceSpec.substr(0, colon);
-        referenceKernel = referenceSpec.substr(colon + 1);
-      }
-      // Its default variant, untuned, on a Device object of its own: the
-      // reference runs while the tuned kernel's device is tuning.
-      Options referenceOptions;
-      referenceOptions.mode = TuneMode::Off;
-      const DeviceInfo &info = device.info();
-      Device own(info.platform == "cuda" ? makeCudaBackend(info.ordinal)
-                                         : makeHostBackend());
-      reference.emplace(Module::load(referencePath, own, referenceOptions));
-    }
-    std::vector<TunedKernel *> kernels;
-    for (const std::string &name : kernelNames) {
-      TunedKernel &kernel = module.kernel(name);
-      if (reference) {
-        std::string other = referenceKernel.empty() ? name : referenceKernel;
-        TunedKernel &baseline = reference->kernel(other);
-        kernel.setReference(
-            [&baseline](StreamHandle stream, const ArgValue *args,
-                        size_t count) { baseline.launch(stream, args, count); },
-            "kernel '" + other + "' of " + referencePath);
-      }
-      for (const Shape &shape : shapes)
-        if (shape.size() != kernel.spec().key.size())
-          fail("kernel '" + name + "' has " +
-               std::to_string(kernel.spec().key.size()) +
-               " key values, the shape " + keyText(shape) + " gives " +
-               std::to_string(shape.size()));
-      kernels.push_back(&kernel);
-    }
-
-    // Items in order, kernels by shapes; under mpirun each rank tunes the
-    // buckets it owns (Ranks.h).
-    std::vector<std::string> buckets;
-    for (TunedKernel *kernel : kernels)
-      for (const Shape &shape : shapes)
-        buckets.push_back(kernel->spec().name + " " +
-                          keyText(bucketOf(kernel->spec(), shape)));
-    // --agree: every rank tunes every item, with the others.
-    std::vector<int> owners = agree ? std::vector<int>(buckets.size(), ranks.rank())
-                                    : ranks.owners(buckets);
-    ItemContext context{device,
-                        settings,
-                        searchSettings,
-                        options.cacheDir,
-                        seed,
-                        kernels.size() * shapes.size(),
-                        check,
-                        verifyPruning,
-                        !firstCallDatabase.empty(),
-                        {}};
-    std::vector<ItemResult> results;
-    Progress progress(context.total);
-    if (ranks.size() == 1)
-      progress.update(0);
-    size_t item = 0;
-    for (TunedKernel *kernel : kernels)
-      for (const Shape &shape : shapes) {
-        if (owners[item] == ranks.rank()) {
-          results.push_back(tuneItem(*kernel, shape, item, context));
-          if (ranks.size() == 1) {
-            progress.clear();
-            std::printf("%s", results.back().output.c_str());
-            std::fflush(stdout);
-            progress.update(item + 1);
-          }
-        }
-        ++item;
-      }
-    // Rank 0 prints every rank's lines and writes the outputs.
-    results = ranks.gather(std::move(results), module);
-    if (agree && ranks.size() > 1 && ranks.rank() == 0)
-      results = ranks.keepAgreed(std::move(results));
-    for (const ItemResult &result : results) {
-      if (ranks.size() > 1 && ranks.rank() == 0)
-        std::printf("%s", result.output.c_str());
-      failures += result.failed;
-      if (result.decided)
-        decisions.push_back(result.decision);
-    }
-    if (ranks.rank() != 0)
-      return failures ? 1 : 0;
-    if (ranks.size() > 1 && !agree) {
-      std::vector<int> decided(ranks.size());
-      for (const ItemResult &result : results)
-        decided[result.rank] += result.decided;
-      std::printf("spread over %d ranks, decisions per rank:", ranks.size());
-      for (int count : decided)
-        std::printf(" %d", count);
-      std::printf("\n");
-    }
-
-    for (TunedKernel *kernel : kernels)
-      printDefaultConfig(kernel->spec(), decisions);
-    if (!options.cacheDir.empty())
-      std::printf("cache: %s\n",
-                  TuningCache::inDirectory(options.cacheDir).path().c_str());
-    if (!database.empty()) {
-      std::vector<CacheEntry> entries;
-      for (const Decision &d : decisions)
-        if (d.report.source == DecisionSource::Tuned)
-          entries.push_back(makeCacheEntry(device.info(), *d.kernel, d.report,
-                                           shortlist >= 0 ? shortlist : 8));
-      MergeCounts counts = TuningCache(database).merge(entries);
-      std::printf("database: %s (%d added, %d replaced, %d kept)\n",
-                  database.c_str(), counts.added, counts.replaced, counts.kept);
-    }
-    if (!reportPath.empty()) {
-      writeHtmlReport(reportPath, bundlePath, device.info(), decisions);
-      std::printf("report: %s\n", reportPath.c_str());
-    }
-  } catch (const Error &e) {
-    fail(e.what());
-  }
-  return failures ? 1 : 0;
 }

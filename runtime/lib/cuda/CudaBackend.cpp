@@ -14,8 +14,9 @@
 
 #include "CudaBackend.h"
 
+#include "GpuBackend.h"
+
 #include <atomic>
-#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -116,33 +117,31 @@ CudaBackend::CudaBackend(int ordinal) : cu(Driver::get()) {
                              std::to_string(version % 1000 / 10);
   deviceInfo.fingerprint = "cuda|" + deviceInfo.name + "|" + deviceInfo.arch +
                            "|driver " + deviceInfo.driverVersion;
-  deviceInfo.maxThreadsPerBlock =
-      attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, what);
-  deviceInfo.maxSharedBytesPerBlock =
-      attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, what);
-  deviceInfo.multiProcessors =
-      attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, what);
-  deviceInfo.warpSize = attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE, what);
+  auto read = [&](CUdevice_attribute which) { return attribute(which, what); };
+  gpu::readLimits(
+      deviceInfo,
+      gpu::LimitAttributes<CUdevice_attribute>{
+          CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+          CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+          CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+          CU_DEVICE_ATTRIBUTE_WARP_SIZE,
+          {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+           CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+           CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z},
+          {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+           CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+           CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z}},
+      read);
   deviceInfo.maxThreadsPerMultiprocessor =
-      attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, what);
+      read(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
   deviceInfo.maxBlocksPerMultiprocessor =
-      attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, what);
+      read(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
   deviceInfo.registersPerMultiprocessor =
-      attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, what);
+      read(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
   deviceInfo.sharedBytesPerMultiprocessor =
-      attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, what);
+      read(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
   deviceInfo.reservedSharedBytesPerBlock =
-      attribute(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, what);
-  const CUdevice_attribute gridAttributes[] = {
-      CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
-      CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
-  const CUdevice_attribute blockAttributes[] = {
-      CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
-      CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
-  for (int d = 0; d < 3; ++d) {
-    deviceInfo.maxGridDim[d] = attribute(gridAttributes[d], what);
-    deviceInfo.maxBlockDim[d] = attribute(blockAttributes[d], what);
-  }
+      read(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
 }
 
 CudaBackend::~CudaBackend() {
@@ -272,24 +271,15 @@ void CudaBackend::relaunch(Function &f, CUstream stream, const LaunchDims &dims,
 
 void CudaBackend::launchFailed(Function &f, const LaunchDims &dims,
                                CUresult result) {
-  char geometry[160];
-  std::snprintf(geometry, sizeof(geometry),
-                " (grid %ux%ux%u, block %ux%ux%u, %u bytes of dynamic shared "
-                "memory)",
-                dims.grid[0], dims.grid[1], dims.grid[2], dims.block[0],
-                dims.block[1], dims.block[2], dims.sharedBytes);
-  std::string message = cu.message(result, "cuLaunchKernel", f.what + geometry);
-  // Say which limit the geometry broke, where the driver does not.
+  std::string message =
+      cu.message(result, "cuLaunchKernel",
+                 f.what + gpu::launchGeometry(dims, "shared memory"));
   ScopedContext scope(cu, ctx);
   int maxThreads = 0;
-  uint64_t threads = uint64_t(dims.block[0]) * dims.block[1] * dims.block[2];
   if (cu.cuFuncGetAttribute(&maxThreads,
                             CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                            f.function) == CUDA_SUCCESS &&
-      threads > static_cast<uint64_t>(maxThreads))
-    message += "; a block of " + std::to_string(threads) +
-               " threads exceeds the " + std::to_string(maxThreads) +
-               " this function allows on " + deviceInfo.name;
+                            f.function) == CUDA_SUCCESS)
+    message += gpu::blockLimitExceeded(dims, maxThreads, deviceInfo.name);
   throw Error(ErrorCode::Backend, message);
 }
 
@@ -316,12 +306,9 @@ bool CudaBackend::isCapturing(StreamHandle stream) {
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
   CUresult result =
       cu.cuStreamIsCapturing(static_cast<CUstream>(stream), &status);
-  // The legacy stream while a blocking stream captures: using it would
-  // invalidate that capture.
-  if (result == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT)
-    return true;
-  cu.check(result, "cuStreamIsCapturing", "asking whether a stream captures");
-  return status != CU_STREAM_CAPTURE_STATUS_NONE;
+  return gpu::isCapturing(cu, "cuStreamIsCapturing", result,
+                          CUDA_ERROR_STREAM_CAPTURE_IMPLICIT,
+                          status != CU_STREAM_CAPTURE_STATUS_NONE);
 }
 
 void *CudaBackend::allocate(size_t bytes) {

@@ -2,6 +2,8 @@
 
 #include "CudaDriver.h"
 
+#include "GpuBackend.h"
+
 #include "tuna/runtime/Error.h"
 
 #include <dlfcn.h>
@@ -75,8 +77,7 @@ std::string Driver::message(CUresult result, const char *call,
     name = "unknown CUDA error";
   if (cuGetErrorString(result, &text) != CUDA_SUCCESS || !text)
     text = "";
-  return std::string(what) + ": " + call + " failed: " + name + " (" +
-         std::to_string(result) + ")" + (*text ? ": " : "") + text;
+  return gpu::callFailure(what, call, name, result, text);
 }
 
 ScopedContext::ScopedContext(const Driver &driver, CUcontext context) noexcept

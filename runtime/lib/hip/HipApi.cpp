@@ -2,6 +2,8 @@
 
 #include "HipApi.h"
 
+#include "GpuBackend.h"
+
 #include "tuna/runtime/Error.h"
 
 #include <cstdlib>
@@ -108,8 +110,7 @@ std::string Api::message(hipError_t result, const char *call,
     name = "unknown HIP error";
   if (!text)
     text = "";
-  return std::string(what) + ": " + call + " failed: " + name + " (" +
-         std::to_string(result) + ")" + (*text ? ": " : "") + text;
+  return gpu::callFailure(what, call, name, result, text);
 }
 
 ScopedDevice::ScopedDevice(const Api &api, int device) noexcept : api(api) {

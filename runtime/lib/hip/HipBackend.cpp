@@ -12,7 +12,8 @@
 
 #include "HipBackend.h"
 
-#include <cstdio>
+#include "GpuBackend.h"
+
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -152,19 +153,18 @@ HipBackend::HipBackend(int ordinal, const std::string &library)
   deviceInfo.driverVersion = versionText(driver);
   if (runtime != driver)
     deviceInfo.driverVersion += " (runtime " + versionText(runtime) + ")";
-  deviceInfo.maxThreadsPerBlock =
-      attribute(hipDeviceAttributeMaxThreadsPerBlock, what);
-  deviceInfo.maxSharedBytesPerBlock =
-      attribute(hipDeviceAttributeMaxSharedMemoryPerBlock, what);
-  deviceInfo.multiProcessors =
-      attribute(hipDeviceAttributeMultiprocessorCount, what);
-  deviceInfo.warpSize = attribute(hipDeviceAttributeWarpSize, what);
-  for (int d = 0; d < 3; ++d) {
-    deviceInfo.maxGridDim[d] =
-        attribute(hipDeviceAttributeMaxGridDimX + d, what);
-    deviceInfo.maxBlockDim[d] =
-        attribute(hipDeviceAttributeMaxBlockDimX + d, what);
-  }
+  gpu::readLimits(
+      deviceInfo,
+      gpu::LimitAttributes<hipDeviceAttribute_t>{
+          hipDeviceAttributeMaxThreadsPerBlock,
+          hipDeviceAttributeMaxSharedMemoryPerBlock,
+          hipDeviceAttributeMultiprocessorCount,
+          hipDeviceAttributeWarpSize,
+          {hipDeviceAttributeMaxGridDimX, hipDeviceAttributeMaxGridDimX + 1,
+           hipDeviceAttributeMaxGridDimX + 2},
+          {hipDeviceAttributeMaxBlockDimX, hipDeviceAttributeMaxBlockDimX + 1,
+           hipDeviceAttributeMaxBlockDimX + 2}},
+      [&](hipDeviceAttribute_t which) { return attribute(which, what); });
   // The tuning cache keys decisions by name, arch and driver: what changes
   // which variant is fastest beyond the marketing name and the target ID
   // (a partition mode's CU count, the LDS and wavefront size) goes into
@@ -283,24 +283,16 @@ void HipBackend::launch(FunctionHandle handle, StreamHandle stream,
 
 void HipBackend::launchFailed(const Function &f, const LaunchDims &dims,
                               hipError_t result) {
-  char geometry[160];
-  std::snprintf(geometry, sizeof(geometry),
-                " (grid %ux%ux%u, block %ux%ux%u, %u bytes of dynamic LDS)",
-                dims.grid[0], dims.grid[1], dims.grid[2], dims.block[0],
-                dims.block[1], dims.block[2], dims.sharedBytes);
   std::string message =
-      hip.message(result, "hipModuleLaunchKernel", f.what + geometry);
+      hip.message(result, "hipModuleLaunchKernel",
+                  f.what + gpu::launchGeometry(dims, "LDS"));
   // Say which limit the geometry broke, where HIP does not.
   ScopedDevice scope(hip, ordinal);
   int maxThreads = 0, staticShared = 0;
-  uint64_t threads = uint64_t(dims.block[0]) * dims.block[1] * dims.block[2];
   if (hip.hipFuncGetAttribute(&maxThreads,
                               HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                              f.function) == hipSuccess &&
-      threads > static_cast<uint64_t>(maxThreads))
-    message += "; a block of " + std::to_string(threads) +
-               " threads exceeds the " + std::to_string(maxThreads) +
-               " this function allows on " + deviceInfo.arch;
+                              f.function) == hipSuccess)
+    message += gpu::blockLimitExceeded(dims, maxThreads, deviceInfo.arch);
   if (hip.hipFuncGetAttribute(&staticShared,
                               HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
                               f.function) == hipSuccess &&
@@ -326,12 +318,9 @@ bool HipBackend::isCapturing(StreamHandle stream) {
   hipStreamCaptureStatus status = hipStreamCaptureStatusNone;
   hipError_t result =
       hip.hipStreamIsCapturing(static_cast<hipStream_t>(stream), &status);
-  // The null stream while a blocking stream captures: using it would
-  // invalidate that capture.
-  if (result == hipErrorStreamCaptureImplicit)
-    return true;
-  hip.check(result, "hipStreamIsCapturing", "asking whether a stream captures");
-  return status != hipStreamCaptureStatusNone;
+  return gpu::isCapturing(hip, "hipStreamIsCapturing", result,
+                          hipErrorStreamCaptureImplicit,
+                          status != hipStreamCaptureStatusNone);
 }
 
 void *HipBackend::allocate(size_t bytes) {

@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AtomicFile.h"
+
 #include "tuna/runtime/Backend.h"
 
 #include <cerrno>
@@ -57,19 +59,6 @@ std::string cpuModelName() {
       return line.substr(colon + 2);
   }
   return "unknown CPU";
-}
-
-bool writeAll(int fd, const std::string &bytes) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
 }
 
 class HostBackend final : public Backend {

@@ -39,6 +39,10 @@ std::optional<std::string> checkExpr(const Expr &expr, size_t numDims);
 /// Renders an expression in infix form, e.g. "(d0 + 127) floordiv 128".
 std::string formatExpr(const Expr &expr);
 
+/// The token of a binary operator, in the manifest and in messages: "+",
+/// "*", "mod", "floordiv", "ceildiv"; "" for a constant or a key value.
+const char *exprOpToken(ExprNode::Op op);
+
 /// Why an evaluation failed.
 enum class ExprError { DivisionByZero, Overflow };
 

@@ -1,0 +1,76 @@
+//===- GpuBackend.h - What the CUDA and HIP backends share -----*- C++ -*-===//
+//
+// The CUDA (cuda/) and HIP (hip/) backends drive two APIs of one shape: the
+// same device limits under other attribute IDs, the same question whether a
+// stream captures, the same launch geometry to report when a launch fails.
+// How they ask and what they say about these lives here, once.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TUNA_RUNTIME_LIB_GPUBACKEND_H
+#define TUNA_RUNTIME_LIB_GPUBACKEND_H
+
+#include "tuna/runtime/Backend.h"
+
+#include <string>
+#include <string_view>
+
+namespace tuna::gpu {
+
+/// The message of a failed API call: "<what>: <call> failed: <name>
+/// (<code>): <text>", without ": <text>" when `text` is empty.
+std::string callFailure(std::string_view what, const char *call,
+                        const char *name, long code, const char *text);
+
+/// The device limits every GPU backend reads, by its API's attribute IDs.
+template <typename Attribute> struct LimitAttributes {
+  Attribute maxThreadsPerBlock;
+  Attribute maxSharedBytesPerBlock;
+  Attribute multiProcessors;
+  Attribute warpSize;
+  Attribute maxGridDim[3];
+  Attribute maxBlockDim[3];
+};
+
+/// Sets the limits of `info` that `attributes` names, each read by
+/// `read(attribute)` (which throws when the API fails).
+template <typename Attribute, typename Read>
+void readLimits(DeviceInfo &info, const LimitAttributes<Attribute> &attributes,
+                Read read) {
+  info.maxThreadsPerBlock = read(attributes.maxThreadsPerBlock);
+  info.maxSharedBytesPerBlock = read(attributes.maxSharedBytesPerBlock);
+  info.multiProcessors = read(attributes.multiProcessors);
+  info.warpSize = read(attributes.warpSize);
+  for (int d = 0; d < 3; ++d) {
+    info.maxGridDim[d] = read(attributes.maxGridDim[d]);
+    info.maxBlockDim[d] = read(attributes.maxBlockDim[d]);
+  }
+}
+
+/// Whether a stream captures, from the API's answer: `result` of its
+/// is-capturing call (checked by `api.check`, named `call`) and whether the
+/// status it reported is a capture. The legacy (null) stream while a
+/// blocking stream captures answers `implicitCapture`: using it would
+/// invalidate that capture, so it counts as capturing.
+template <typename Api, typename Result>
+bool isCapturing(const Api &api, const char *call, Result result,
+                 Result implicitCapture, bool capturing) {
+  if (result == implicitCapture)
+    return true;
+  api.check(result, call, "asking whether a stream captures");
+  return capturing;
+}
+
+/// " (grid 8x1x1, block 128x1x1, 0 bytes of dynamic <sharedMemory>)": the
+/// geometry of a failed launch, for its message.
+std::string launchGeometry(const LaunchDims &dims,
+                           std::string_view sharedMemory);
+
+/// "; a block of 2048 threads exceeds the 1024 this function allows on
+/// <device>" when the block of `dims` has more threads than `maxThreads`,
+/// else "": which limit a failed launch broke, where the API does not say.
+std::string blockLimitExceeded(const LaunchDims &dims, int maxThreads,
+                               std::string_view device);
+
+} // namespace tuna::gpu
+
+#endif // TUNA_RUNTIME_LIB_GPUBACKEND_H
