@@ -237,6 +237,7 @@ static void buildAmdgcnPipeline(OpPassManager &pm, const Target &target) {
 static void buildHostPipeline(OpPassManager &pm) {
   pm.addPass(createConvertLinalgToLoopsPass());
   addUnrollAndLowerAffine(pm);
+  pm.addPass(createTunaApproximateMath());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());

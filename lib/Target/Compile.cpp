@@ -9,6 +9,8 @@
 
 #include "TargetImpl.h"
 
+#include "mlir/Pass/PassManager.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/xxhash.h"
@@ -26,6 +28,13 @@ CompileOptions mlir::tuna::getDefaultCompileOptions() {
   return options;
 }
 
+std::string mlir::tuna::configString(const ::tuna::Variant &variant) {
+  std::string text;
+  for (const auto &[name, value] : variant.config)
+    text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  return text;
+}
+
 std::string mlir::tuna::hostSourceHash(StringRef sourceHash,
                                        StringRef hostCpu) {
   // Host code compiled for another CPU than generic x86-64/AArch64 is
@@ -35,6 +44,29 @@ std::string mlir::tuna::hostSourceHash(StringRef sourceHash,
   return llvm::utohexstr(
       llvm::xxh3_64bits(sourceHash.str() + "/host-cpu=" + hostCpu.str()),
       /*LowerCase=*/true, 16);
+}
+
+OwningOpRef<ModuleOp> compiler::cloneOnly(ModuleOp module,
+                                          ArrayRef<Operation *> ops) {
+  OwningOpRef<ModuleOp> result = ModuleOp::create(module.getLoc());
+  for (NamedAttribute attr : module->getAttrs())
+    if (attr.getName() != SymbolTable::getSymbolAttrName())
+      (*result)->setAttr(attr.getName(), attr.getValue());
+  OpBuilder builder = OpBuilder::atBlockEnd(result->getBody());
+  for (Operation *op : ops)
+    builder.clone(*op);
+  return result;
+}
+
+void compiler::loadPipelineDialects(MLIRContext *context,
+                                    const Target &target) {
+  PassManager pm(context, ModuleOp::getOperationName());
+  buildLowerToTargetPipeline(pm, target);
+  DialectRegistry registry;
+  pm.getDependentDialects(registry);
+  context->appendDialectRegistry(registry);
+  for (StringRef name : registry.getDialectNames())
+    context->getOrLoadDialect(name);
 }
 
 namespace {
@@ -67,6 +99,27 @@ struct Dispatches {
         variantKernels.back().push_back(variant.getKernel());
     }
     return success();
+  }
+
+  /// What diagnostics say of each of `variants` (kernel references of
+  /// these dispatches).
+  std::vector<compiler::VariantLabel>
+  labels(ArrayRef<SymbolRefAttr> variants) const {
+    llvm::DenseMap<SymbolRefAttr, std::pair<size_t, size_t>> where;
+    for (auto [i, refs] : llvm::enumerate(variantKernels))
+      for (auto [v, ref] : llvm::enumerate(refs))
+        where[ref] = {i, v};
+    llvm::DenseMap<size_t, size_t> perKernel;
+    for (SymbolRefAttr ref : variants)
+      ++perKernel[where.lookup(ref).first];
+    std::vector<compiler::VariantLabel> result;
+    for (SymbolRefAttr ref : variants) {
+      auto [i, v] = where.lookup(ref);
+      result.push_back({ref.getLeafReference().str(), kernels[i].name,
+                        configString(kernels[i].variants[v]),
+                        perKernel[i]});
+    }
+    return result;
   }
 
   /// Whether a target compiles the variants of dispatch `i`.
@@ -105,23 +158,28 @@ LogicalResult keepKernelsWithCode(ModuleOp module, Dispatches &dispatches,
          << targets << ")";
 }
 
-/// Compiles `variants` (each a kernel reference) for `target` into `bundle`,
-/// and reports the time it took.
-LogicalResult compileFor(ModuleOp module, const Target &target,
-                         ArrayRef<SymbolRefAttr> variants,
+/// Compiles `variants` (each a kernel reference of `dispatches`) for
+/// `target` into `bundle`, and reports the time it took. What the variants
+/// report is said once per kernel, not once per variant.
+LogicalResult compileFor(ModuleOp module, const Dispatches &dispatches,
+                         const Target &target, ArrayRef<SymbolRefAttr> variants,
                          const CompileOptions &options, ::tuna::Bundle &bundle,
                          compiler::CodeMap &code, CompileReport &report) {
   auto start = std::chrono::steady_clock::now();
   LogicalResult result = success();
-  if (target.kind != Target::Kind::Host) {
-    result = compiler::compileGpu(module, target, variants, options, bundle,
-                                  code, report);
-  } else {
-    SmallVector<StringRef> functions;
-    for (SymbolRefAttr variant : variants)
-      functions.push_back(variant.getRootReference().getValue());
-    result = compiler::compileHost(module, functions, options, bundle, code,
-                                   report);
+  {
+    compiler::VariantDiagnostics diagnostics(module.getContext(),
+                                             dispatches.labels(variants));
+    if (target.kind != Target::Kind::Host) {
+      result = compiler::compileGpu(module, target, variants, options, bundle,
+                                    code, report, diagnostics);
+    } else {
+      SmallVector<StringRef> functions;
+      for (SymbolRefAttr variant : variants)
+        functions.push_back(variant.getRootReference().getValue());
+      result = compiler::compileHost(module, functions, options, bundle, code,
+                                     report, diagnostics);
+    }
   }
   if (failed(result))
     return failure();
@@ -172,8 +230,8 @@ mlir::tuna::compileBundle(ModuleOp module, const CompileOptions &options,
                              " kernels in the input; nothing to compile");
       continue;
     }
-    if (failed(compileFor(module, target, variants, options, bundle, code,
-                          report)))
+    if (failed(compileFor(module, dispatches, target, variants, options,
+                          bundle, code, report)))
       return failure();
   }
 
@@ -322,8 +380,8 @@ mlir::tuna::compileObjects(ModuleOp module, const ::tuna::Bundle &plan,
        llvm::zip_equal(options.targets, *wanted, codes)) {
     if (variants.empty())
       continue;
-    if (failed(compileFor(module, target, variants, options, compiled, code,
-                          report)))
+    if (failed(compileFor(module, dispatches, target, variants, options,
+                          compiled, code, report)))
       return failure();
   }
 

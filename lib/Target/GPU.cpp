@@ -12,7 +12,6 @@
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/IR/Threading.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/ROCDL/Utils.h"
 
@@ -39,9 +38,10 @@ FailureOr<std::string> compiler::readFileBytes(Location loc, StringRef path) {
   return (*buffer)->getBuffer().str();
 }
 
-FailureOr<std::string> compiler::runTool(Location loc, const llvm::Twine &what,
-                                         StringRef program,
-                                         ArrayRef<StringRef> args) {
+FailureOr<std::string>
+compiler::runTool(Location loc, const llvm::Twine &what, StringRef program,
+                  ArrayRef<StringRef> args,
+                  ArrayRef<std::pair<StringRef, StringRef>> spellings) {
   llvm::SmallString<128> log;
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("tuna-tool", "log", log))
@@ -56,6 +56,10 @@ FailureOr<std::string> compiler::runTool(Location loc, const llvm::Twine &what,
   FailureOr<std::string> output = readFileBytes(loc, log);
   if (failed(output))
     return failure();
+  for (auto [from, to] : spellings)
+    for (size_t at = output->find(from); at != std::string::npos;
+         at = output->find(from, at + to.size()))
+      output->replace(at, from.size(), to.str());
   if (rc != 0) {
     InFlightDiagnostic diag = emitError(loc)
                               << what << ": " << program << " failed";
@@ -133,8 +137,8 @@ static void reportPtxasPerformanceLoss(gpu::GPUModuleOp gpuModule,
       code = code.ltrim(" :").rtrim();
     Operation *kernel = gpuModule.lookupSymbol(entry);
     mlir::emitWarning(kernel ? kernel->getLoc() : gpuModule.getLoc(),
-                      "ptxas, variant '")
-        << entry << "': " << line.drop_front(at).rtrim()
+                      "ptxas: ")
+        << line.drop_front(at).rtrim()
         << (code.empty() ? "" : " " + code.str());
   }
 }
@@ -279,24 +283,17 @@ static LogicalResult findGpuTools(Location loc, const Target &target,
   return success();
 }
 
-/// A clone of `module` holding only the gpu.modules of `kernels`, lowered
-/// with the target's pipeline.
+/// A module holding only a clone of `gpuModule` (a variant), lowered with
+/// the target's pipeline.
 static FailureOr<OwningOpRef<ModuleOp>>
-lowerGpuVariants(ModuleOp module, const Target &target,
-                 ArrayRef<SymbolRefAttr> kernels) {
-  OwningOpRef<ModuleOp> clone = module.clone();
-  llvm::StringSet<> wanted;
-  for (SymbolRefAttr kernel : kernels)
-    wanted.insert(kernel.getRootReference().getValue());
-  for (auto gpuModule :
-       llvm::make_early_inc_range(clone->getOps<gpu::GPUModuleOp>()))
-    if (!wanted.contains(gpuModule.getName()))
-      gpuModule.erase();
+lowerGpuVariant(ModuleOp module, gpu::GPUModuleOp gpuModule,
+                const Target &target) {
+  OwningOpRef<ModuleOp> lowered = compiler::cloneOnly(module, {gpuModule});
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   buildLowerToTargetPipeline(pm, target);
-  if (failed(pm.run(*clone)))
+  if (failed(pm.run(*lowered)))
     return failure();
-  return clone;
+  return lowered;
 }
 
 /// Runs ptxas on the PTX of `result`: the cubin, the resources, and a
@@ -321,9 +318,12 @@ static LogicalResult runPtxas(gpu::GPUModuleOp gpuModule, StringRef entry,
       return gpuModule.emitError("cannot write '") << ptxFile << "'";
   }
   std::string arch = ("-arch=" + chip).str();
-  FailureOr<std::string> log =
-      compiler::runTool(gpuModule.getLoc(), "variant '" + entry + "'", ptxas,
-                        {ptxas, arch, "-v", "-o", cubinFile, ptxFile});
+  // The output names the PTX as --emit-dir would: identical errors of
+  // several variants read the same.
+  std::string ptxName = (entry + ".ptx").str();
+  FailureOr<std::string> log = compiler::runTool(
+      gpuModule.getLoc(), "the variant's PTX", ptxas,
+      {ptxas, arch, "-v", "-o", cubinFile, ptxFile}, {{ptxFile, ptxName}});
   if (failed(log))
     return failure();
   FailureOr<std::string> cubin =
@@ -415,17 +415,14 @@ LogicalResult compiler::compileGpu(ModuleOp module, const Target &target,
                                    ArrayRef<SymbolRefAttr> kernels,
                                    const CompileOptions &options,
                                    ::tuna::Bundle &bundle, CodeMap &code,
-                                   CompileReport &report) {
+                                   CompileReport &report,
+                                   VariantDiagnostics &diagnostics) {
   Location loc = module.getLoc();
   GpuTools tools;
   if (failed(findGpuTools(loc, target, options, report, tools)))
     return failure();
 
-  FailureOr<OwningOpRef<ModuleOp>> lowered =
-      lowerGpuVariants(module, target, kernels);
-  if (failed(lowered))
-    return failure();
-  SymbolTable symbols(**lowered);
+  SymbolTable symbols(module);
   SmallVector<gpu::GPUModuleOp> gpuModules;
   for (SymbolRefAttr kernel : kernels) {
     auto gpuModule =
@@ -435,13 +432,19 @@ LogicalResult compiler::compileGpu(ModuleOp module, const Target &target,
     gpuModules.push_back(gpuModule);
   }
 
+  // Each variant is lowered and compiled on its own, in parallel.
+  loadPipelineDialects(module.getContext(), target);
   SmallVector<GpuCode> results(kernels.size());
-  if (failed(failableParallelForEachN(
-          module.getContext(), 0, kernels.size(), [&](size_t i) {
-            return compileVariant(gpuModules[i],
-                                  kernels[i].getLeafReference().getValue(),
-                                  target, tools, results[i]);
-          })))
+  if (failed(diagnostics.forEach([&](size_t i) -> LogicalResult {
+        FailureOr<OwningOpRef<ModuleOp>> lowered =
+            lowerGpuVariant(module, gpuModules[i], target);
+        if (failed(lowered))
+          return failure();
+        auto gpuModule = *(*lowered)->getOps<gpu::GPUModuleOp>().begin();
+        return compileVariant(gpuModule,
+                              kernels[i].getLeafReference().getValue(),
+                              target, tools, results[i]);
+      })))
     return failure();
   addGpuObjects(target, kernels, results, bundle, code);
   return success();

@@ -1,9 +1,9 @@
 //===- Host.cpp - Host variants to a shared library -----------------------===//
 //
-// Host variants are top-level functions. They are lowered together to the
-// LLVM dialect, split into one module per variant (with private copies of
-// whatever they call), and each is translated, wrapped, optimized and
-// compiled to an object file in parallel. ld.lld (or cc) links the objects
+// Host variants are top-level functions. Each is cloned into a module of its
+// own (with private copies of whatever it calls), lowered to the LLVM
+// dialect, translated, wrapped, optimized and compiled to an object file,
+// the variants in parallel. ld.lld (or cc) links the objects
 // into one shared library; calls to libc/libm stay undefined for dlopen.
 //
 // Every variant gets an entry `void <variant>__packed(void **args)`, where
@@ -15,7 +15,6 @@
 #include "TargetImpl.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/IR/Threading.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/ModuleToObject.h"
 
@@ -36,10 +35,11 @@
 using namespace mlir;
 using namespace mlir::tuna;
 
-/// The top-level ops `roots` need, transitively, in module order.
+/// The top-level ops of `module` (whose table is `symbols`) that `roots`
+/// need, transitively, in module order.
 static SmallVector<Operation *> collectReachable(ModuleOp module,
+                                                 const SymbolTable &symbols,
                                                  ArrayRef<Operation *> roots) {
-  SymbolTable symbols(module);
   llvm::SetVector<Operation *> reached(roots.begin(), roots.end());
   for (size_t i = 0; i < reached.size(); ++i) {
     std::optional<SymbolTable::UseRange> uses =
@@ -55,19 +55,6 @@ static SmallVector<Operation *> collectReachable(ModuleOp module,
     if (reached.contains(&op))
       ordered.push_back(&op);
   return ordered;
-}
-
-/// A new module with `module`'s attributes and clones of `ops`.
-static OwningOpRef<ModuleOp> cloneOnly(ModuleOp module,
-                                       ArrayRef<Operation *> ops) {
-  OwningOpRef<ModuleOp> result = ModuleOp::create(module.getLoc());
-  for (NamedAttribute attr : module->getAttrs())
-    if (attr.getName() != SymbolTable::getSymbolAttrName())
-      (*result)->setAttr(attr.getName(), attr.getValue());
-  OpBuilder builder = OpBuilder::atBlockEnd(result->getBody());
-  for (Operation *op : ops)
-    builder.clone(*op);
-  return result;
 }
 
 /// Adds `void <name>__packed(void **args)` calling `name` with *args[i].
@@ -186,11 +173,11 @@ static FailureOr<std::string> compileVariant(ModuleOp variantModule,
                                              const CompileOptions &options) {
   auto function = variantModule.lookupSymbol<LLVM::LLVMFuncOp>(name);
   if (!function || function.isExternal())
-    return emitError(loc) << "host variant '" << name
-                          << "' has no definition after lowering";
+    return emitError(loc) << "the host variant has no definition after "
+                             "lowering";
   if (!isa<LLVM::LLVMVoidType>(function.getFunctionType().getReturnType()))
-    return emitError(loc) << "host variant '" << name
-                          << "' returns a value; kernels return nothing";
+    return emitError(loc)
+           << "the host variant returns a value; kernels return nothing";
 
   HostMachine machine(options);
   FailureOr<std::unique_ptr<llvm::TargetMachine>> picMachine =
@@ -200,7 +187,7 @@ static FailureOr<std::string> compileVariant(ModuleOp variantModule,
   std::optional<SmallVector<char, 0>> object =
       HostVariantToObject(variantModule, name, machine, **picMachine).run();
   if (!object)
-    return emitError(loc) << "cannot compile host variant '" << name << "'";
+    return emitError(loc) << "cannot compile the host variant";
   return std::string(object->begin(), object->end());
 }
 
@@ -248,58 +235,57 @@ static FailureOr<std::string> linkSharedLibrary(Location loc,
   return compiler::readFileBytes(loc, library);
 }
 
+/// A module of the variant `entry` and what it calls, lowered to the LLVM
+/// dialect; what it calls becomes private to it.
+static FailureOr<OwningOpRef<ModuleOp>>
+lowerHostVariant(ModuleOp module, const SymbolTable &symbols,
+                 Operation *entry) {
+  OwningOpRef<ModuleOp> lowered =
+      compiler::cloneOnly(module, collectReachable(module, symbols, {entry}));
+  (*lowered)->removeAttr("gpu.container_module");
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  buildLowerToTargetPipeline(pm, Target());
+  if (failed(pm.run(*lowered)))
+    return failure();
+  StringRef name = SymbolTable::getSymbolName(entry);
+  for (Operation &op : lowered->getBody()->getOperations()) {
+    if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op)) {
+      if (func.getName() != name && !func.isExternal())
+        func.setLinkage(LLVM::Linkage::Internal);
+    } else if (auto global = dyn_cast<LLVM::GlobalOp>(op)) {
+      bool defined =
+          global.getValueOrNull() || !global.getInitializerRegion().empty();
+      if (defined && global.getLinkage() == LLVM::Linkage::External)
+        global.setLinkage(LLVM::Linkage::Internal);
+    }
+  }
+  return lowered;
+}
+
 LogicalResult compiler::compileHost(ModuleOp module,
                                     ArrayRef<StringRef> functions,
                                     const CompileOptions &options,
                                     ::tuna::Bundle &bundle, CodeMap &code,
-                                    CompileReport &report) {
-  MLIRContext *ctx = module.getContext();
+                                    CompileReport &report,
+                                    VariantDiagnostics &diagnostics) {
   SymbolTable symbols(module);
-  SmallVector<Operation *> roots;
+  SmallVector<Operation *> entries;
   for (StringRef name : functions) {
     Operation *function = symbols.lookup(name);
     if (!function)
       return emitError(module.getLoc()) << "no function for variant @" << name;
-    roots.push_back(function);
+    entries.push_back(function);
   }
 
-  // Lower the variants (and what they call) together.
-  OwningOpRef<ModuleOp> lowered =
-      cloneOnly(module, collectReachable(module, roots));
-  (*lowered)->removeAttr("gpu.container_module");
-  PassManager pm(ctx, ModuleOp::getOperationName());
-  buildLowerToTargetPipeline(pm, Target());
-  if (failed(pm.run(*lowered)))
-    return failure();
-
-  // One module per variant; what it calls becomes private to it.
-  SymbolTable loweredSymbols(*lowered);
-  SmallVector<OwningOpRef<ModuleOp>> split;
-  SmallVector<Location> locs;
-  for (StringRef name : functions) {
-    Operation *entry = loweredSymbols.lookup(name);
-    if (!entry)
-      return emitError(module.getLoc())
-             << "host variant @" << name << " disappeared during lowering";
-    locs.push_back(entry->getLoc());
-    split.push_back(cloneOnly(*lowered, collectReachable(*lowered, {entry})));
-    for (Operation &op : split.back()->getBody()->getOperations()) {
-      if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op)) {
-        if (func.getName() != name && !func.isExternal())
-          func.setLinkage(LLVM::Linkage::Internal);
-      } else if (auto global = dyn_cast<LLVM::GlobalOp>(op)) {
-        bool defined =
-            global.getValueOrNull() || !global.getInitializerRegion().empty();
-        if (defined && global.getLinkage() == LLVM::Linkage::External)
-          global.setLinkage(LLVM::Linkage::Internal);
-      }
-    }
-  }
-
+  loadPipelineDialects(module.getContext(), Target());
   SmallVector<std::string> objects(functions.size());
-  if (failed(failableParallelForEachN(ctx, 0, functions.size(), [&](size_t i) {
-        FailureOr<std::string> object =
-            compileVariant(*split[i], functions[i], locs[i], options);
+  if (failed(diagnostics.forEach([&](size_t i) -> LogicalResult {
+        FailureOr<OwningOpRef<ModuleOp>> lowered =
+            lowerHostVariant(module, symbols, entries[i]);
+        if (failed(lowered))
+          return failure();
+        FailureOr<std::string> object = compileVariant(
+            **lowered, functions[i], entries[i]->getLoc(), options);
         if (failed(object))
           return failure();
         objects[i] = std::move(*object);

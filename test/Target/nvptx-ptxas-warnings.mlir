@@ -3,12 +3,15 @@
 
 // ptxas says "Potential Performance Loss" (wgmma serialized, ...) only in its
 // -v report, as info: tuna-compile turns such a line into a warning at the
-// kernel, naming the variant, and keeps the variant (it is correct, only
-// slower than written). The stand-in ptxas reports it for every variant.
+// kernel, with a note naming the variants, and keeps the variant (it is
+// correct, only slower than written). The stand-in ptxas reports it for
+// every variant; ptxas' mention of the variant's symbol reads as the
+// kernel's name.
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // expected-warning@+1 {{ptxas, variant 'stage__v0': Potential Performance Loss: wgmma.mma_async instructions are serialized due to non wgmma instructions defining accumulator registers of a wgmma between start and end of the pipeline stage in the function 'stage__v0' (C7515)}}
+    // expected-warning@+2 {{ptxas: Potential Performance Loss: wgmma.mma_async instructions are serialized due to non wgmma instructions defining accumulator registers of a wgmma between start and end of the pipeline stage in the function 'stage' (C7515)}}
+    // expected-note@+1 {{in the only variant of kernel 'stage': block=128}}
     gpu.func @stage(%x: memref<?xf32>, %y: memref<?xf32>) kernel attributes {
       tuna.space = #tuna.space<
         params = [#tuna.param<"block", [128]>],

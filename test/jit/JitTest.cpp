@@ -112,6 +112,48 @@ TEST(Jit, ParseErrorHasLineAndColumn) {
   EXPECT_EQ(jit.stats().memoryHits, 0u);
 }
 
+/// Every variant of `k` fails the same way: the host has no lowering for
+/// f64 erf.
+constexpr const char *kEveryVariantFails = R"(
+func.func @k(%x: memref<?xf64>, %n: index) attributes {
+  tuna.space = #tuna.space<
+    params = [#tuna.param<"step", [1, 2, 4, 8]>],
+    defaults = {step = 1},
+    key = [#tuna.key<arg = 1, bucket = pow2>]
+  >} {
+  %c0 = arith.constant 0 : index
+  %step = tuna.param "step" : index
+  scf.for %i = %c0 to %n step %step {
+    %v = memref.load %x[%i] : memref<?xf64>
+    %e = math.erf %v : f64
+    memref.store %e, %x[%i] : memref<?xf64>
+  }
+  return
+}
+)";
+
+TEST(Jit, AnErrorOfEveryVariantIsReportedOnce) {
+  for (unsigned threads : {1u, 4u}) {
+    CompilerOptions options = hostOptions();
+    options.threads = threads;
+    Compiler jit(options);
+    std::vector<Diagnostic> diagnostics =
+        compileErrors([&] { jit.compile(kEveryVariantFails, "erf.mlir"); });
+    size_t erfErrors = 0, notes = 0;
+    for (const Diagnostic &diagnostic : diagnostics) {
+      if (diagnostic.severity == Severity::Error &&
+          diagnostic.message.find("math.erf") != std::string::npos) {
+        ++erfErrors;
+        EXPECT_EQ(diagnostic.line, 12u);
+      }
+      notes += diagnostic.severity == Severity::Note &&
+               diagnostic.message == "in all 4 variants of kernel 'k'";
+    }
+    EXPECT_EQ(erfErrors, 1u) << threads << " threads";
+    EXPECT_GE(notes, 1u) << threads << " threads";
+  }
+}
+
 TEST(Jit, WhatListsTheDiagnostics) {
   Compiler jit(hostOptions());
   try {

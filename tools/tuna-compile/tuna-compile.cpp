@@ -185,13 +185,6 @@ static std::string objectFileName(const ::tuna::Object &object,
   return (name + "." + chip + "." + extension).str();
 }
 
-static std::string configString(const ::tuna::Variant &variant) {
-  std::string text;
-  for (const auto &[name, value] : variant.config)
-    text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
-  return text;
-}
-
 static void printSummary(const ::tuna::Bundle &bundle,
                          const CompileReport &report, double totalSeconds,
                          size_t bundleBytes) {

@@ -146,6 +146,10 @@ compileSource(llvm::SourceMgr &sourceMgr, MLIRContext &context,
 /// memory sizes and constraints reach the manifest through it.
 std::optional<::tuna::Expr> compileAffineExpr(AffineExpr expr);
 
+/// A variant's configuration as tuna-compile's summary and diagnostics
+/// write it: `block=64 vec=4`.
+std::string configString(const ::tuna::Variant &variant);
+
 /// The source hash of a host kernel compiled for `hostCpu`: `sourceHash`
 /// for generic code, else a hash of both, so that the tuning cache does not
 /// reuse a pick for AVX-512 code for SSE2 code of the same source.

@@ -73,4 +73,30 @@ def TunaUnroll : Pass<"tuna-unroll"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TunaApproximateMath : Pass<"tuna-approximate-math"> {
+  let summary = "Replace f32 math functions by upstream's polynomial "
+                "approximations (host code)";
+  let description = [{
+    Rewrites the `math` ops named in `ops` (default: every one listed in
+    docs/host-math.md) on f32 scalars and vectors into arithmetic: upstream
+    MLIR's polynomial approximations
+    (`populateMathPolynomialApproximationPatterns`). f16 and bf16 operands
+    are computed in f32 and truncated back. f64 and every other function
+    are left alone. On the host a vector `math.tanh` would otherwise become
+    one libm call per element; after this pass it stays a vector
+    computation. The GPU targets do not run it: NVVM lowers math ops to
+    libdevice and ROCDL to OCML, both already GPU-native code.
+  }];
+  let options = [
+    ListOption<"ops", "ops", "std::string",
+               "The math ops to approximate, by mnemonic (tanh, exp, ...); "
+               "empty: the default set">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 #endif // TUNA_TRANSFORMS_PASSES_TD
