@@ -51,64 +51,52 @@ static std::optional<::tuna::ScalarType> toScalarType(Type type) {
 }
 
 namespace {
-/// Writes an affine expression in postfix order; fails on symbols.
-struct PostfixWriter : AffineExprVisitor<PostfixWriter, LogicalResult> {
+/// Writes an affine expression in postfix order; see compileAffineExpr.
+struct PostfixWriter : AffineExprVisitor<PostfixWriter> {
   ::tuna::Expr &out;
-  explicit PostfixWriter(::tuna::Expr &out) : out(out) {}
+  unsigned numDims;
+  PostfixWriter(::tuna::Expr &out, unsigned numDims)
+      : out(out), numDims(numDims) {}
 
-  LogicalResult push(::tuna::ExprNode::Op op, int64_t value = 0) {
+  void push(::tuna::ExprNode::Op op, int64_t value = 0) {
     out.push_back({op, value});
-    return success();
   }
-  LogicalResult binary(AffineBinaryOpExpr expr, ::tuna::ExprNode::Op op) {
-    if (failed(visit(expr.getLHS())) || failed(visit(expr.getRHS())))
-      return failure();
-    return push(op);
+  void binary(AffineBinaryOpExpr expr, ::tuna::ExprNode::Op op) {
+    visit(expr.getLHS());
+    visit(expr.getRHS());
+    push(op);
   }
-  LogicalResult visitAddExpr(AffineBinaryOpExpr e) {
-    return binary(e, ::tuna::ExprNode::Op::Add);
+  void visitAddExpr(AffineBinaryOpExpr e) {
+    binary(e, ::tuna::ExprNode::Op::Add);
   }
-  LogicalResult visitMulExpr(AffineBinaryOpExpr e) {
-    return binary(e, ::tuna::ExprNode::Op::Mul);
+  void visitMulExpr(AffineBinaryOpExpr e) {
+    binary(e, ::tuna::ExprNode::Op::Mul);
   }
-  LogicalResult visitModExpr(AffineBinaryOpExpr e) {
-    return binary(e, ::tuna::ExprNode::Op::Mod);
+  void visitModExpr(AffineBinaryOpExpr e) {
+    binary(e, ::tuna::ExprNode::Op::Mod);
   }
-  LogicalResult visitFloorDivExpr(AffineBinaryOpExpr e) {
-    return binary(e, ::tuna::ExprNode::Op::FloorDiv);
+  void visitFloorDivExpr(AffineBinaryOpExpr e) {
+    binary(e, ::tuna::ExprNode::Op::FloorDiv);
   }
-  LogicalResult visitCeilDivExpr(AffineBinaryOpExpr e) {
-    return binary(e, ::tuna::ExprNode::Op::CeilDiv);
+  void visitCeilDivExpr(AffineBinaryOpExpr e) {
+    binary(e, ::tuna::ExprNode::Op::CeilDiv);
   }
-  LogicalResult visitConstantExpr(AffineConstantExpr e) {
-    return push(::tuna::ExprNode::Op::Const, e.getValue());
+  void visitConstantExpr(AffineConstantExpr e) {
+    push(::tuna::ExprNode::Op::Const, e.getValue());
   }
-  LogicalResult visitDimExpr(AffineDimExpr e) {
-    return push(::tuna::ExprNode::Op::Dim, e.getPosition());
+  void visitDimExpr(AffineDimExpr e) {
+    push(::tuna::ExprNode::Op::Dim, e.getPosition());
   }
-  LogicalResult visitSymbolExpr(AffineSymbolExpr) { return failure(); }
+  void visitSymbolExpr(AffineSymbolExpr e) {
+    push(::tuna::ExprNode::Op::Dim, numDims + e.getPosition());
+  }
 };
 } // namespace
 
-std::optional<::tuna::Expr> mlir::tuna::compileAffineExpr(AffineExpr expr) {
+::tuna::Expr mlir::tuna::compileAffineExpr(AffineExpr expr, unsigned numDims) {
   ::tuna::Expr out;
-  if (failed(PostfixWriter(out).visit(expr)))
-    return std::nullopt;
+  PostfixWriter(out, numDims).visit(expr);
   return out;
-}
-
-static FailureOr<::tuna::Expr> toExpr(VariantOp variant, StringRef what,
-                                      AffineExpr expr) {
-  std::optional<::tuna::Expr> out = compileAffineExpr(expr);
-  if (!out) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    expr.print(os);
-    return variant.emitError()
-           << what << " expression '" << text
-           << "' uses a symbol; launch expressions may only use key values";
-  }
-  return std::move(*out);
 }
 
 /// Grid or block: one to three sizes, padded with empty expressions (= 1).
@@ -120,12 +108,8 @@ static LogicalResult toDims(VariantOp variant, StringRef what,
   if (map->getNumResults() > 3)
     return variant.emitError() << what << " map has " << map->getNumResults()
                                << " results; at most 3 are allowed";
-  for (auto [i, result] : llvm::enumerate(map->getResults())) {
-    FailureOr<::tuna::Expr> expr = toExpr(variant, what, result);
-    if (failed(expr))
-      return failure();
-    dims[i] = std::move(*expr);
-  }
+  for (auto [i, result] : llvm::enumerate(map->getResults()))
+    dims[i] = compileAffineExpr(result, map->getNumDims());
   return success();
 }
 
@@ -147,21 +131,16 @@ static FailureOr<::tuna::Variant> buildVariant(VariantOp op,
   if (std::optional<AffineMap> smem = op.getSmem()) {
     if (smem->getNumResults() != 1)
       return op.emitError() << "smem map must have one result";
-    FailureOr<::tuna::Expr> expr = toExpr(op, "smem", smem->getResult(0));
-    if (failed(expr))
-      return failure();
-    variant.sharedMemBytes = std::move(*expr);
+    variant.sharedMemBytes =
+        compileAffineExpr(smem->getResult(0), smem->getNumDims());
   }
   if (ArrayAttr sets = op.getConstraintsAttr()) {
     for (IntegerSetAttr setAttr : sets.getAsRange<IntegerSetAttr>()) {
       IntegerSet set = setAttr.getValue();
-      for (unsigned i = 0, e = set.getNumConstraints(); i < e; ++i) {
-        FailureOr<::tuna::Expr> expr =
-            toExpr(op, "constraint", set.getConstraint(i));
-        if (failed(expr))
-          return failure();
-        variant.constraints.push_back({std::move(*expr), set.isEq(i)});
-      }
+      for (unsigned i = 0, e = set.getNumConstraints(); i < e; ++i)
+        variant.constraints.push_back(
+            {compileAffineExpr(set.getConstraint(i), set.getNumDims()),
+             set.isEq(i)});
     }
   }
   return variant;

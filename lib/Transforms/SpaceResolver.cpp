@@ -241,24 +241,29 @@ static std::optional<int64_t> applyChecked(AffineExprKind kind, int64_t lhs,
   return remainder < 0 ? remainder + rhs : remainder;
 }
 
-/// The value of `expr` with `symbols` substituted, in exact int64
-/// arithmetic: nothing when it reads a dimension (a key value), failure when
-/// a term that reads none overflows or divides by zero or a negative value.
-/// MLIR's own folding leaves such terms unfolded, so they would reach the
-/// runtime; a configuration with one is dropped instead.
+/// The value of `expr`, whose first `numKeySymbols` symbols are key values
+/// and the others the parameters, with the parameters of `config`
+/// substituted, in exact int64 arithmetic: nothing when it reads a key value,
+/// failure when a term that reads none overflows or divides by zero or a
+/// negative value. MLIR's own folding leaves such terms unfolded, so they
+/// would reach the runtime; a configuration with one is dropped instead.
 static FailureOr<std::optional<int64_t>>
-evaluateTerms(AffineExpr expr, ArrayRef<int64_t> symbols) {
+evaluateTerms(AffineExpr expr, ArrayRef<int64_t> config,
+              unsigned numKeySymbols) {
   if (auto c = dyn_cast<AffineConstantExpr>(expr))
     return std::optional<int64_t>(c.getValue());
-  if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
-    return std::optional<int64_t>(symbols[sym.getPosition()]);
+  if (auto sym = dyn_cast<AffineSymbolExpr>(expr)) {
+    if (sym.getPosition() < numKeySymbols)
+      return std::optional<int64_t>();
+    return std::optional<int64_t>(config[sym.getPosition() - numKeySymbols]);
+  }
   auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
   if (!binary)
     return std::optional<int64_t>(); // A dimension.
   FailureOr<std::optional<int64_t>> lhs =
-      evaluateTerms(binary.getLHS(), symbols);
+      evaluateTerms(binary.getLHS(), config, numKeySymbols);
   FailureOr<std::optional<int64_t>> rhs =
-      evaluateTerms(binary.getRHS(), symbols);
+      evaluateTerms(binary.getRHS(), config, numKeySymbols);
   if (failed(lhs) || failed(rhs))
     return failure();
   bool isDivision = binary.getKind() != AffineExprKind::Add &&
@@ -275,18 +280,34 @@ evaluateTerms(AffineExpr expr, ArrayRef<int64_t> symbols) {
 
 /// Whether every expression can be evaluated for `config`; see
 /// evaluateTerms.
-static bool isEvaluable(ArrayRef<AffineExpr> exprs, ArrayRef<int64_t> config) {
+static bool isEvaluable(ArrayRef<AffineExpr> exprs, ArrayRef<int64_t> config,
+                        unsigned numKeySymbols) {
   return llvm::all_of(exprs, [&](AffineExpr e) {
-    return succeeded(evaluateTerms(e, config));
+    return succeeded(evaluateTerms(e, config, numKeySymbols));
   });
 }
 
-static AffineMap specializeMap(AffineMap map, ArrayRef<AffineExpr> params) {
-  SmallVector<AffineExpr> dims;
-  for (unsigned d = 0; d < map.getNumDims(); ++d)
-    dims.push_back(getAffineDimExpr(d, map.getContext()));
-  return simplifyAffineMap(
-      map.replaceDimsAndSymbols(dims, params, map.getNumDims(), 0));
+/// A map's or set's inputs with the parameters replaced by `params`: its
+/// dimensions, then the symbols that are key values (see verifySpace), so
+/// that the result takes the key values only, as it did.
+struct KeyInputs {
+  SmallVector<AffineExpr> dims, symbols;
+  unsigned numKeySymbols;
+
+  KeyInputs(unsigned numDims, size_t numKeys, ArrayRef<AffineExpr> params,
+            MLIRContext *ctx)
+      : numKeySymbols(numKeys - numDims) {
+    for (unsigned d = 0; d < numDims; ++d)
+      dims.push_back(getAffineDimExpr(d, ctx));
+    for (unsigned s = 0; s < numKeySymbols; ++s)
+      symbols.push_back(getAffineSymbolExpr(s, ctx));
+    llvm::append_range(symbols, params);
+  }
+};
+
+static AffineMap specializeMap(AffineMap map, const KeyInputs &inputs) {
+  return simplifyAffineMap(map.replaceDimsAndSymbols(
+      inputs.dims, inputs.symbols, inputs.dims.size(), inputs.numKeySymbols));
 }
 
 /// Product of the results of a map, or nothing when one is not constant or
@@ -311,24 +332,22 @@ using DropReason = std::string;
 /// Constraint #i with the parameters substituted: decided now (a reason to
 /// drop, or kept with nothing left), or its launch-time part appended to
 /// `dynamic`.
-static DropReason planConstraint(size_t i, IntegerSet set,
+static DropReason planConstraint(size_t i, IntegerSet set, size_t numKeys,
                                  ArrayRef<int64_t> config,
                                  ArrayRef<AffineExpr> params,
                                  SmallVectorImpl<Attribute> &dynamic) {
-  if (!isEvaluable(set.getConstraints(), config))
+  KeyInputs inputs(set.getNumDims(), numKeys, params, set.getContext());
+  if (!isEvaluable(set.getConstraints(), config, inputs.numKeySymbols))
     return "constraint #" + std::to_string(i) +
            " overflows int64 or divides by a value that is not positive";
-  MLIRContext *ctx = set.getContext();
-  SmallVector<AffineExpr> dims;
-  for (unsigned d = 0; d < set.getNumDims(); ++d)
-    dims.push_back(getAffineDimExpr(d, ctx));
-  IntegerSet specialized =
-      set.replaceDimsAndSymbols(dims, params, set.getNumDims(), 0);
+  IntegerSet specialized = set.replaceDimsAndSymbols(
+      inputs.dims, inputs.symbols, inputs.dims.size(), inputs.numKeySymbols);
   SmallVector<AffineExpr> dynamicExprs;
   SmallVector<bool> dynamicEqs;
   for (auto [expr, isEq] :
        llvm::zip(specialized.getConstraints(), specialized.getEqFlags())) {
-    AffineExpr e = simplifyAffineExpr(expr, set.getNumDims(), 0);
+    AffineExpr e = simplifyAffineExpr(expr, inputs.dims.size(),
+                                      inputs.numKeySymbols);
     if (auto c = dyn_cast<AffineConstantExpr>(e)) {
       if (isEq ? c.getValue() != 0 : c.getValue() < 0)
         return "it breaks constraint #" + std::to_string(i);
@@ -339,7 +358,8 @@ static DropReason planConstraint(size_t i, IntegerSet set,
   }
   if (!dynamicExprs.empty())
     dynamic.push_back(IntegerSetAttr::get(
-        IntegerSet::get(set.getNumDims(), 0, dynamicExprs, dynamicEqs)));
+        IntegerSet::get(inputs.dims.size(), inputs.numKeySymbols,
+                        dynamicExprs, dynamicEqs)));
   return {};
 }
 
@@ -356,11 +376,14 @@ static DropReason planLaunchMaps(const ResolvedSpace &rs,
         std::tuple{"smem", rs.space.getSmem(), int64_t(0), &plan.smem}}) {
     if (!attr)
       continue;
-    if (!isEvaluable(attr.getValue().getResults(), config))
+    AffineMap map = attr.getValue();
+    KeyInputs inputs(map.getNumDims(), rs.space.getKey().size(), params,
+                     map.getContext());
+    if (!isEvaluable(map.getResults(), config, inputs.numKeySymbols))
       return std::string("its '") + what +
              "' map overflows int64 or divides by a value that is not "
              "positive";
-    *out = specializeMap(attr.getValue(), params);
+    *out = specializeMap(map, inputs);
     for (AffineExpr e : out->getResults())
       if (auto c = dyn_cast<AffineConstantExpr>(e);
           c && c.getValue() < minimum)
@@ -410,8 +433,9 @@ static DropReason planConfig(const ResolvedSpace &rs, ArrayRef<int64_t> config,
   plan.config.assign(config.begin(), config.end());
   if (ArrayAttr sets = rs.space.getConstraints())
     for (auto [i, set] : llvm::enumerate(sets.getAsRange<IntegerSetAttr>()))
-      if (DropReason why = planConstraint(i, set.getValue(), config, params,
-                                          plan.dynamicConstraints);
+      if (DropReason why =
+              planConstraint(i, set.getValue(), rs.space.getKey().size(),
+                             config, params, plan.dynamicConstraints);
           !why.empty())
         return why;
   if (DropReason why = planLaunchMaps(rs, config, params, plan); !why.empty())

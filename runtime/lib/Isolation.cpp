@@ -288,7 +288,10 @@ public:
 };
 
 /// The worker executable: Options::workerPath, else `tuna-worker` beside
-/// the binary that contains this function, else the installed one.
+/// the binary that contains this function, else the installed one. For the
+/// main program dladdr names argv[0], which has no slash when the program
+/// was found on PATH (`tuna-tune` of an installed tree): /proc/self/exe
+/// says where it is.
 std::string workerPath(const Options &options) {
   if (!options.workerPath.empty())
     return options.workerPath;
@@ -296,6 +299,12 @@ std::string workerPath(const Options &options) {
   if (::dladdr(reinterpret_cast<void *>(&workerPath), &info) &&
       info.dli_fname) {
     std::string self = info.dli_fname;
+    if (self.find('/') == std::string::npos) {
+      char exe[4096];
+      ssize_t length = ::readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+      if (length > 0)
+        self.assign(exe, length);
+    }
     size_t slash = self.rfind('/');
     std::string beside = self.substr(0, slash + 1) + "tuna-worker";
     if (slash != std::string::npos && ::access(beside.c_str(), X_OK) == 0)

@@ -144,7 +144,7 @@ func.func @k() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [
 // the constraint's symbols.
 #positive = affine_set<()[b] : (b >= 0)>
 module attributes {transform.with_named_sequence} {
-  // expected-error @+1 {{kernel 'k': constraint #0 takes 1 symbol(s) but the space declares 2 parameter(s)}}
+  // expected-error @+1 {{kernel 'k': constraint #0 takes 0 dimension(s) and 1 symbol(s) but the key has 0 component(s) and the space declares 2 parameter(s)}}
   func.func @k() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1, 2]>], defaults = {b = 1, t = 1}, constraints = [#positive], schedule = @s>} {
     return
   }

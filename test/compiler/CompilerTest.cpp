@@ -178,11 +178,10 @@ TEST_F(AffineExprTest, EvaluatesAsMlirFolds) {
   const int64_t values[] = {-130, -7, -1, 0, 1, 5, 63, 64, 129, 4096};
   for (const char *text : exprs) {
     AffineExpr expr = parse(text);
-    std::optional<::tuna::Expr> postfix = mlir::tuna::compileAffineExpr(expr);
-    ASSERT_TRUE(postfix) << text;
-    ASSERT_EQ(::tuna::checkExpr(*postfix, 2), std::nullopt) << text;
+    ::tuna::Expr postfix = mlir::tuna::compileAffineExpr(expr, 2);
+    ASSERT_EQ(::tuna::checkExpr(postfix, 2), std::nullopt) << text;
     ::tuna::CompiledExpr compiled =
-        ::tuna::CompiledExpr::compile(*postfix, 2, 0, text);
+        ::tuna::CompiledExpr::compile(postfix, 2, 0, text);
     for (int64_t x : values)
       for (int64_t y : {int64_t(1), int64_t(3), int64_t(1000)}) {
         int64_t dims[] = {x, y}, result = 0;
@@ -194,24 +193,30 @@ TEST_F(AffineExprTest, EvaluatesAsMlirFolds) {
 }
 
 TEST_F(AffineExprTest, PostfixOrder) {
-  std::optional<::tuna::Expr> postfix =
-      mlir::tuna::compileAffineExpr(parse("(d0 + 127) floordiv 128"));
-  ASSERT_TRUE(postfix);
-  EXPECT_EQ(::tuna::formatExpr(*postfix), "(d0 + 127) floordiv 128");
+  ::tuna::Expr postfix =
+      mlir::tuna::compileAffineExpr(parse("(d0 + 127) floordiv 128"), 2);
+  EXPECT_EQ(::tuna::formatExpr(postfix), "(d0 + 127) floordiv 128");
   using Op = ::tuna::ExprNode::Op;
-  ASSERT_EQ(postfix->size(), 5u);
-  EXPECT_EQ((*postfix)[0].op, Op::Dim);
-  EXPECT_EQ((*postfix)[0].value, 0);
-  EXPECT_EQ((*postfix)[1].op, Op::Const);
-  EXPECT_EQ((*postfix)[1].value, 127);
-  EXPECT_EQ((*postfix)[2].op, Op::Add);
-  EXPECT_EQ((*postfix)[3].op, Op::Const);
-  EXPECT_EQ((*postfix)[4].op, Op::FloorDiv);
+  ASSERT_EQ(postfix.size(), 5u);
+  EXPECT_EQ(postfix[0].op, Op::Dim);
+  EXPECT_EQ(postfix[0].value, 0);
+  EXPECT_EQ(postfix[1].op, Op::Const);
+  EXPECT_EQ(postfix[1].value, 127);
+  EXPECT_EQ(postfix[2].op, Op::Add);
+  EXPECT_EQ(postfix[3].op, Op::Const);
+  EXPECT_EQ(postfix[4].op, Op::FloorDiv);
 }
 
-TEST_F(AffineExprTest, RejectsSymbols) {
-  AffineMap map = parseMap("(d0)[s0] -> (d0 + s0)");
-  EXPECT_EQ(mlir::tuna::compileAffineExpr(map.getResult(0)), std::nullopt);
+// Key values that a map multiplies are its symbols, after its dimensions.
+TEST_F(AffineExprTest, SymbolsAreTheKeyValuesAfterTheDimensions) {
+  AffineMap map = parseMap("(d0)[s0, s1] -> ((s0 * s1) ceildiv 256 + d0)");
+  ::tuna::Expr postfix = mlir::tuna::compileAffineExpr(map.getResult(0), 1);
+  EXPECT_EQ(::tuna::formatExpr(postfix), "d0 + ((d1 * d2) ceildiv 256)");
+  ::tuna::CompiledExpr compiled =
+      ::tuna::CompiledExpr::compile(postfix, 3, 0, "test");
+  int64_t keys[] = {1, 1000, 3}, result = 0;
+  ASSERT_TRUE(compiled.evaluate(keys, result));
+  EXPECT_EQ(result, 13);
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,18 +1,6 @@
 # cmake -DTUNA_BINARY_DIR=... -DTUNA_EXAMPLES_DIR=... -DWORK_DIR=...
 #       -DGENERATOR=... -DCXX_COMPILER=... -P InstallExamples.cmake
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status
-                  OUTPUT_VARIABLE output ERROR_VARIABLE output)
-  if(NOT status EQUAL 0)
-    string(REPLACE ";" " " command "${ARGN}")
-    message(FATAL_ERROR "`${command}` failed (${status}):\n${output}")
-  endif()
-  message("${output}")
-endfunction()
-
-file(REMOVE_RECURSE ${WORK_DIR})
-set(prefix ${WORK_DIR}/prefix)
-run(${CMAKE_COMMAND} --install ${TUNA_BINARY_DIR} --prefix ${prefix})
+include(${CMAKE_CURRENT_LIST_DIR}/Install.cmake)
 
 foreach(example aot jit)
   set(build ${WORK_DIR}/${example})

@@ -461,6 +461,40 @@ TEST(FakeDeviceTest, GridAndBlockBeyondTheDeviceLimitsAreErrors) {
   }
 }
 
+// A launch map that multiplies key values (tuna-expand writes them as the
+// map's symbols; the manifest reads them as d0, d1, ...): the product is
+// evaluated at launch, and one that leaves int64 is an error naming the
+// kernel, the key values and the variant, never a wrapped grid.
+TEST(FakeDeviceTest, ProductOfKeyValuesInTheGrid) {
+  Bundle bundle = fakeBundle();
+  std::vector<Variant> &variants = bundle.kernels[0].variants;
+  variants.resize(1);
+  // axpy_b64: grid.x = (d0 * d0) ceildiv 64.
+  variants[0].grid[0] = {dim(0), dim(0), op(ExprNode::Op::Mul), constant(64),
+                         op(ExprNode::Op::CeilDiv)};
+  Options options = simulatedClockOptions();
+  options.mode = TuneMode::Off;
+  auto gpu = std::make_shared<FakeGpu>();
+  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna", options);
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel, 3000);
+  EXPECT_EQ(gpu->lastDims.grid[0], 140625u); // 3000 * 3000 / 64
+
+  int launches = gpu->launches;
+  int64_t n = int64_t(1) << 32; // n * n = 2^64; no buffer is read.
+  float x = 0, y = 0;
+  try {
+    kernel.launch(nullptr, memref(&x, {n}), memref(&y, {n}), 3.0f, n);
+    FAIL() << "launched a grid of (2^32 * 2^32) ceildiv 64";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::Unsupported);
+    EXPECT_STREQ(e.what(), "kernel 'axpy' in 'fake.tuna' for [d0=4294967296]: "
+                           "no variant can run on Fake GPU:\n"
+                           "  axpy_b64: grid.x overflows 64-bit integers");
+  }
+  EXPECT_EQ(gpu->launches, launches);
+}
+
 //===----------------------------------------------------------------------===//
 // Static pruning and shortlists
 //===----------------------------------------------------------------------===//

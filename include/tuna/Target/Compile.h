@@ -141,10 +141,11 @@ compileSource(llvm::SourceMgr &sourceMgr, MLIRContext &context,
               TimingScope &timing,
               function_ref<LogicalResult(ModuleOp)> expanded = nullptr);
 
-/// The runtime's postfix form (tuna::Expr) of an affine expression over key
-/// values (dims), or nothing when it uses a symbol. Launch geometry, shared
-/// memory sizes and constraints reach the manifest through it.
-std::optional<::tuna::Expr> compileAffineExpr(AffineExpr expr);
+/// The runtime's postfix form (tuna::Expr) of an affine expression whose
+/// inputs are the key values: its `numDims` dimensions, then its symbols
+/// (key value `numDims + i` is symbol i). Launch geometry, shared memory
+/// sizes and constraints reach the manifest through it.
+::tuna::Expr compileAffineExpr(AffineExpr expr, unsigned numDims);
 
 /// A variant's configuration as tuna-compile's summary and diagnostics
 /// write it: `block=64 vec=4`.

@@ -21,14 +21,14 @@ tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) 
 // -----
 
 tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [#tuna.key<arg = 0>], params = ["b"], source_hash = "00", written_args = array<i64>} {
-  // expected-error @+1 {{'tuna.variant' op maps must take the 1 key value(s) and no symbols}}
-  tuna.variant @m::@k config {b = 64 : i64} grid affine_map<()[s0] -> (s0)>
+  // expected-error @+1 {{'tuna.variant' op maps must take the 1 key value(s) as their dimensions and symbols, got 1 and 1}}
+  tuna.variant @m::@k config {b = 64 : i64} grid affine_map<(d0)[s0] -> (d0 + s0)>
 }
 
 // -----
 
 tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [], params = ["b"], source_hash = "00", written_args = array<i64>} {
-  // expected-error @+1 {{'tuna.variant' op constraints must take the 0 key value(s) and no symbols}}
+  // expected-error @+1 {{'tuna.variant' op constraints must take the 0 key value(s) as their dimensions and symbols, got 1 and 0}}
   tuna.variant @m::@k config {b = 64 : i64} where [affine_set<(d0) : (d0 >= 0)>]
 }
 

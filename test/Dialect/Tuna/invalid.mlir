@@ -115,19 +115,19 @@ func.func @constraint_on_bucketed_key(%n: index) attributes {tuna.space = #tuna.
 // -----
 
 #set = affine_set<()[b, c] : (b - c >= 0)>
-// expected-error @+1 {{constraint #0 takes 2 symbol(s) but the space declares 1 parameter(s)}}
+// expected-error @+1 {{constraint #0 takes 0 dimension(s) and 2 symbol(s) but the key has 0 component(s) and the space declares 1 parameter(s); its inputs, dimensions then symbols, are the key values then the parameters}}
 func.func @constraint_symbols() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, constraints = [#set]>} { return }
 
 // -----
 
 #set = affine_set<(n)[b] : (b - n >= 0)>
-// expected-error @+1 {{constraint #0 takes 1 dimension(s) but the key has 0 component(s)}}
+// expected-error @+1 {{constraint #0 takes 1 dimension(s) but the key has 0 component(s) (parameters are symbols)}}
 func.func @constraint_dims() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, constraints = [#set]>} { return }
 
 // -----
 
 gpu.module @m {
-  // expected-error @+1 {{'grid' takes 0 dimension(s) but the key has 1 component(s)}}
+  // expected-error @+1 {{'grid' takes 0 dimension(s) and 1 symbol(s) but the key has 1 component(s) and the space declares 1 parameter(s); its inputs, dimensions then symbols, are the key values then the parameters}}
   gpu.func @grid_dims(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<()[b] -> (b)>, block = affine_map<(n)[b] -> (b)>>} { gpu.return }
 }
 
@@ -141,7 +141,7 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // expected-error @+1 {{'smem' takes 2 symbol(s) but the space declares 1 parameter(s)}}
+  // expected-error @+1 {{'smem' takes 0 dimension(s) and 2 symbol(s) but the key has 0 component(s) and the space declares 1 parameter(s)}}
   gpu.func @smem_symbols(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, smem = affine_map<()[b, c] -> (b)>>} { gpu.return }
 }
 
@@ -234,3 +234,36 @@ func.func @bad_bucket(%n: index) attributes {tuna.space = #tuna.space<params = [
 // expected-error @+2 {{struct is missing required parameter: arg}}
 // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'key'}}
 func.func @key_without_arg(%n: index) attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<dim = 0>]>} { return }
+
+// -----
+
+// Affine maps multiply dimensions by constants and symbols only: the launch
+// map's hint says to take the key values as symbols.
+gpu.module @m {
+  // expected-error @+3 {{non-affine expression: at least one of the multiply operands has to be either a constant or symbolic}}
+  // expected-error @+2 {{a launch map is affine_map<(key values)[parameters] -> (...)>; to multiply or divide by key values, take them as symbols: affine_map<()[rows, cols, block] -> ((rows * cols) ceildiv block)>}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'grid'}}
+  gpu.func @grid_product_of_dims(%rows: index, %cols: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [64]>], defaults = {b = 64}, key = [#tuna.key<arg = 0>, #tuna.key<arg = 1>], grid = affine_map<(rows, cols)[b] -> ((rows * cols) ceildiv b)>, block = affine_map<(rows, cols)[b] -> (b)>>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'grid' takes 3 dimension(s) but the key has 2 component(s) (parameters are symbols)}}
+  gpu.func @grid_param_as_dim(%rows: index, %cols: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [64]>], defaults = {b = 64}, key = [#tuna.key<arg = 0>, #tuna.key<arg = 1>], grid = affine_map<(rows, cols, b) -> (rows + b)>, block = affine_map<()[rows, cols, b] -> (b)>>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'block' takes 0 dimension(s) and 2 symbol(s) but the key has 2 component(s) and the space declares 1 parameter(s); its inputs, dimensions then symbols, are the key values then the parameters}}
+  gpu.func @block_key_symbol_missing(%rows: index, %cols: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [64]>], defaults = {b = 64}, key = [#tuna.key<arg = 0>, #tuna.key<arg = 1>], grid = affine_map<()[rows, cols, b] -> ((rows * cols) ceildiv b)>, block = affine_map<()[rows, b] -> (b)>>} { gpu.return }
+}
+
+// -----
+
+// A key value taken as a symbol is still a key value: a constraint that
+// reads it needs exact bucketing.
+#set = affine_set<(rows)[cols, v] : ((rows * cols) mod v == 0)>
+// expected-error @+1 {{constraint #0 reads key component 1 (argument 1), which must then use 'exact' bucketing, not 'pow2'}}
+func.func @constraint_on_bucketed_key_symbol(%rows: index, %cols: index) attributes {tuna.space = #tuna.space<params = [#tuna.param<"v", [1]>], defaults = {v = 1}, constraints = [#set], key = [#tuna.key<arg = 0>, #tuna.key<arg = 1, bucket = pow2>]>} { return }

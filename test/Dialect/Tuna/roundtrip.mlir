@@ -2,6 +2,9 @@
 
 // Every form of the attributes and ops prints back as it parses.
 
+// CHECK-DAG: #[[FLAT:.+]] = affine_map<()[s0, s1, s2] -> ((s0 * s1) ceildiv s2)>
+// CHECK-DAG: #[[FLAT256:.+]] = affine_map<()[s0, s1] -> ((s0 * s1) ceildiv 256)>
+
 #fits = affine_set<(m, n)[b, v] : (4096 - b * v >= 0, n mod v == 0)>
 
 // CHECK-LABEL: func.func @space
@@ -51,3 +54,23 @@ tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) 
 // CHECK-LABEL: func.func @key_order
 // CHECK-SAME: key = [#tuna.key<arg = 0, dim = 0, bucket = bins, bins = [8, 16]>, #tuna.key<arg = 0, dim = 0>]
 func.func @key_order(%x: memref<?xf32>) attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<bins = [8, 16], bucket = bins, dim = 0, arg = 0>, #tuna.key<arg = 0, dim = 0, bucket = exact>]>} { return }
+
+// Key values as symbols, so that a map can multiply them (the aliases are
+// checked at the top).
+// CHECK-LABEL: gpu.module @flat
+gpu.module @flat {
+  // CHECK: key = [#tuna.key<arg = 0>, #tuna.key<arg = 1>], grid = #[[FLAT]]
+  gpu.func @k(%rows: index, %cols: index) kernel attributes {tuna.space = #tuna.space<
+      params = [#tuna.param<"b", [256]>], defaults = {b = 256},
+      key = [#tuna.key<arg = 0>, #tuna.key<arg = 1>],
+      grid = affine_map<()[rows, cols, b] -> ((rows * cols) ceildiv b)>,
+      block = affine_map<(rows)[cols, b] -> (b)>>} {
+    gpu.return
+  }
+}
+
+// CHECK: tuna.dispatch @flat_k
+// CHECK-NEXT: tuna.variant @flat::@k config {b = 256 : i64} grid #[[FLAT256]] block #{{.*}}{{$}}
+tuna.dispatch @flat_k attributes {default_variant = 0 : i64, function_type = (index, index) -> (), key = [#tuna.key<arg = 0>, #tuna.key<arg = 1>], params = ["b"], source_hash = "00", written_args = array<i64>} {
+  tuna.variant @flat::@k config {b = 256 : i64} grid affine_map<()[s0, s1] -> ((s0 * s1) ceildiv 256)> block affine_map<(d0)[s0] -> (256)>
+}

@@ -200,6 +200,33 @@ static LogicalResult verifyDefaults(function_ref<InFlightDiagnostic()> emitError
   return success();
 }
 
+/// The inputs of a map or set of the space, dimensions first and then
+/// symbols, are the key values and then the parameters. A key value may be a
+/// symbol: affine expressions multiply and divide by symbols only, so a map
+/// that multiplies two key values takes them as symbols. Without the knobs of
+/// a schedule (`numParams` unknown), only the key values are checked.
+static LogicalResult verifyInputs(function_ref<InFlightDiagnostic()> emitError,
+                                  StringRef what, unsigned numDims,
+                                  unsigned numSymbols, size_t numKeys,
+                                  std::optional<unsigned> numParams) {
+  if (numDims > numKeys)
+    return emitError() << what << " takes " << numDims
+                       << " dimension(s) but the key has " << numKeys
+                       << " component(s) (parameters are symbols)";
+  size_t keySymbols = numKeys - numDims;
+  if (numParams ? numSymbols == keySymbols + *numParams
+                : numSymbols >= keySymbols)
+    return success();
+  auto diag = emitError() << what << " takes " << numDims
+                          << " dimension(s) and " << numSymbols
+                          << " symbol(s) but the key has " << numKeys
+                          << " component(s)";
+  if (numParams)
+    diag << " and the space declares " << *numParams << " parameter(s)";
+  return diag << "; its inputs, dimensions then symbols, are the key values "
+                 "then the parameters";
+}
+
 static LogicalResult verifyMap(function_ref<InFlightDiagnostic()> emitError,
                                StringRef what, AffineMapAttr map,
                                unsigned maxResults, unsigned numKeys,
@@ -215,19 +242,12 @@ static LogicalResult verifyMap(function_ref<InFlightDiagnostic()> emitError,
       diag << "1 to " << maxResults << " results";
     return diag << ", got " << m.getNumResults();
   }
-  if (m.getNumDims() != numKeys)
-    return emitError() << "'" << what << "' takes " << m.getNumDims()
-                       << " dimension(s) but the key has " << numKeys
-                       << " component(s)";
-  if (numParams && m.getNumSymbols() != *numParams)
-    return emitError() << "'" << what << "' takes " << m.getNumSymbols()
-                       << " symbol(s) but the space declares " << *numParams
-                       << " parameter(s)";
-  return success();
+  return verifyInputs(emitError, ("'" + what + "'").str(), m.getNumDims(),
+                      m.getNumSymbols(), numKeys, numParams);
 }
 
-/// Constraint #i: its dimensions are the key, its symbols the parameters,
-/// and the key components it reads are exact (a launch-time condition must
+/// Constraint #i: its inputs are the key values and the parameters (see
+/// verifyInputs), and the key components it reads are exact (a launch-time condition must
 /// hold for every value of a signature's bucket).
 static LogicalResult
 verifyConstraint(function_ref<InFlightDiagnostic()> emitError, size_t i,
@@ -238,18 +258,14 @@ verifyConstraint(function_ref<InFlightDiagnostic()> emitError, size_t i,
     return emitError() << "constraint #" << i << " must be an affine_set, got "
                        << attr;
   IntegerSet set = setAttr.getValue();
-  if (set.getNumDims() != key.size())
-    return emitError() << "constraint #" << i << " takes " << set.getNumDims()
-                       << " dimension(s) but the key has " << key.size()
-                       << " component(s)";
-  if (numParams && set.getNumSymbols() != *numParams)
-    return emitError() << "constraint #" << i << " takes "
-                       << set.getNumSymbols()
-                       << " symbol(s) but the space declares " << *numParams
-                       << " parameter(s)";
+  if (failed(verifyInputs(emitError, "constraint #" + std::to_string(i),
+                          set.getNumDims(), set.getNumSymbols(), key.size(),
+                          numParams)))
+    return failure();
   for (auto [d, k] : llvm::enumerate(key)) {
     bool reads = llvm::any_of(set.getConstraints(), [&](AffineExpr e) {
-      return e.isFunctionOfDim(d);
+      return d < set.getNumDims() ? e.isFunctionOfDim(d)
+                                  : e.isFunctionOfSymbol(d - set.getNumDims());
     });
     if (reads && k.getBucket() != BucketKind::exact)
       return emitError() << "constraint #" << i << " reads key component " << d
@@ -436,15 +452,21 @@ LogicalResult DispatchOp::verify() {
   for (VariantOp v : variants) {
     for (std::optional<AffineMap> map :
          {v.getGrid(), v.getBlock(), v.getSmem()})
-      if (map && (map->getNumDims() != numKeys || map->getNumSymbols() != 0))
+      if (map && map->getNumInputs() != numKeys)
         return v.emitOpError() << "maps must take the " << numKeys
-                               << " key value(s) and no symbols";
+                               << " key value(s) as their dimensions and "
+                                  "symbols, got "
+                               << map->getNumDims() << " and "
+                               << map->getNumSymbols();
     if (std::optional<ArrayAttr> sets = v.getConstraints())
       for (Attribute a : *sets) {
         IntegerSet set = cast<IntegerSetAttr>(a).getValue();
-        if (set.getNumDims() != numKeys || set.getNumSymbols() != 0)
+        if (set.getNumInputs() != numKeys)
           return v.emitOpError() << "constraints must take the " << numKeys
-                                 << " key value(s) and no symbols";
+                                 << " key value(s) as their dimensions and "
+                                    "symbols, got "
+                                 << set.getNumDims() << " and "
+                                 << set.getNumSymbols();
       }
   }
   return success();

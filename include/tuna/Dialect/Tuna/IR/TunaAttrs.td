@@ -54,6 +54,26 @@ def Tuna_BracketedParams
 def Tuna_BracketedKeys
     : Tuna_BracketedList<"::mlir::tuna::KeyAttr", "parseAttribute">;
 
+/// A launch map (grid, block, smem) of a space. Affine expressions multiply
+/// and divide by symbols only, so a map that fails to parse gets a hint on
+/// taking key values as symbols.
+def Tuna_LaunchMapParameter : OptionalParameter<"::mlir::AffineMapAttr"> {
+  let parser = [{
+    [&]() -> ::mlir::FailureOr<::mlir::AffineMapAttr> {
+      ::llvm::SMLoc loc = $_parser.getCurrentLocation();
+      ::mlir::AffineMapAttr map;
+      if (::mlir::succeeded($_parser.parseAttribute(map)))
+        return map;
+      $_parser.emitError(loc)
+          << "a launch map is affine_map<(key values)[parameters] -> (...)>; "
+             "to multiply or divide by key values, take them as symbols: "
+             "affine_map<()[rows, cols, block] -> ((rows * cols) ceildiv "
+             "block)>";
+      return ::mlir::failure();
+    }()
+  }];
+}
+
 def Tuna_ParamAttr : Tuna_Attr<"Param", "param"> {
   let summary = "A tuning parameter and its candidate values";
   let description = [{
@@ -101,12 +121,18 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
       cartesian product of the parameters' candidates.
     - `defaults`: the configuration used when tuning is off.
     - `constraints` (optional): integer sets over (key values)[parameters].
-      Sets without dimensions are decided at compile time; the others at
-      launch time on the actual key values.
+      Sets that read no key value are decided at compile time; the others
+      at launch time on the actual key values.
     - `key` (optional): the shape signature (`#tuna.key`).
     - `grid`, `block` (GPU kernels): maps (key values)[parameters] -> 1 to 3
       sizes. `smem` (optional): (key values)[parameters] -> dynamic shared
       memory in bytes.
+
+    The inputs of every map and set, dimensions first and then symbols, are
+    the key values and then the parameters. Key values that an expression
+    multiplies or divides by are symbols (affine expressions allow no
+    product of dimensions): `affine_map<()[rows, cols, block] -> ((rows *
+    cols) ceildiv block)>`.
     - `schedule` (optional): a `transform.named_sequence` applied to every
       variant; its unresolved `transform.tune.knob`s become parameters.
   }];
@@ -116,9 +142,9 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
     OptionalParameter<"::mlir::DictionaryAttr">:$defaults,
     OptionalParameter<"::mlir::ArrayAttr">:$constraints,
     Tuna_BracketedKeys:$key,
-    OptionalParameter<"::mlir::AffineMapAttr">:$grid,
-    OptionalParameter<"::mlir::AffineMapAttr">:$block,
-    OptionalParameter<"::mlir::AffineMapAttr">:$smem,
+    Tuna_LaunchMapParameter:$grid,
+    Tuna_LaunchMapParameter:$block,
+    Tuna_LaunchMapParameter:$smem,
     OptionalParameter<"::mlir::SymbolRefAttr">:$schedule);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -59,8 +59,9 @@ def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {
   let summary = "One specialized variant of a tunable kernel";
   let description = [{
     `kernel` names the specialized function (`@module::@func` for GPU
-    kernels). Maps and sets take the key values as dimensions and no
-    symbols: the parameters are already substituted. `constraints` are the
+    kernels). Maps and sets take the key values as their inputs, dimensions
+    first and then symbols (the key values that an expression multiplies or
+    divides by), and nothing else: the parameters are already substituted. `constraints` are the
     launch-time conditions that are left.
   }];
   let arguments = (ins
