@@ -234,3 +234,28 @@ func.func @bad_bucket(%n: index) attributes {tuna.space = #tuna.space<params = [
 // expected-error @+2 {{struct is missing required parameter: arg}}
 // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'key'}}
 func.func @key_without_arg(%n: index) attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<dim = 0>]>} { return }
+
+// -----
+
+// expected-error @+1 {{'vscale' names unknown parameter 'lanes'; the space declares: 'vec'}}
+func.func @vscale_unknown() attributes {tuna.space = #tuna.space<params = [#tuna.param<"vec", [1, 4]>], defaults = {vec = 1}, vscale = "lanes">} { return }
+
+// -----
+
+// expected-error @+1 {{'vscale' parameter 'vec' takes the value 0 in its candidates; a vector width multiple must be positive}}
+func.func @vscale_zero() attributes {tuna.space = #tuna.space<params = [#tuna.param<"vec", [0, 4]>], defaults = {vec = 4}, vscale = "vec">} { return }
+
+// -----
+
+// expected-error @+1 {{'vscale' parameter 'vec' takes the value -2 in config #1; a vector width multiple must be positive}}
+func.func @vscale_negative_config() attributes {tuna.space = #tuna.space<params = [#tuna.param<"vec">], configs = [{vec = 4}, {vec = -2}], defaults = {vec = 4}, vscale = "vec">} { return }
+
+// -----
+
+// expected-error @+1 {{config #0 binds 'vec' to a non-integer 2.000000e+00 : f32}}
+func.func @vscale_not_integer() attributes {tuna.space = #tuna.space<params = [#tuna.param<"vec">], configs = [{vec = 2.0 : f32}], defaults = {vec = 2.0 : f32}, vscale = "vec">} { return }
+
+// -----
+
+// expected-error @+1 {{the signature of a tunable kernel is the ABI of all its variants: it cannot use the scalable vector type 'memref<?xvector<[4]xf32>>', whose width depends on 'vscale'}}
+func.func @vscale_signature(%x: memref<?xvector<[4]xf32>>) attributes {tuna.space = #tuna.space<params = [#tuna.param<"vec", [1, 2]>], defaults = {vec = 1}, vscale = "vec">} { return }

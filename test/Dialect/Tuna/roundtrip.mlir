@@ -51,3 +51,16 @@ tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) 
 // CHECK-LABEL: func.func @key_order
 // CHECK-SAME: key = [#tuna.key<arg = 0, dim = 0, bucket = bins, bins = [8, 16]>, #tuna.key<arg = 0, dim = 0>]
 func.func @key_order(%x: memref<?xf32>) attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<bins = [8, 16], bucket = bins, dim = 0, arg = 0>, #tuna.key<arg = 0, dim = 0, bucket = exact>]>} { return }
+
+// A body written once for every vector width: scalable types are allowed in
+// the body (not the signature) when the space names its 'vscale' parameter.
+// CHECK-LABEL: func.func @vscale
+// CHECK-SAME: tuna.space = #tuna.space<params = [#tuna.param<"vec", [4, 8]>], defaults = {vec = 4 : i64}, vscale = "vec">
+// CHECK: memref.alloca() : memref<2xvector<[1]xf32>>
+// CHECK: vector.load %{{.*}} : memref<?xf32>, vector<[1]xf32>
+func.func @vscale(%x: memref<?xf32>, %i: index) attributes {tuna.space = #tuna.space<
+    params = [#tuna.param<"vec", [4, 8]>], defaults = {vec = 4}, vscale = "vec">} {
+  %acc = memref.alloca() : memref<2xvector<[1]xf32>>
+  %v = vector.load %x[%i] : memref<?xf32>, vector<[1]xf32>
+  return
+}

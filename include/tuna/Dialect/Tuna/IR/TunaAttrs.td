@@ -107,6 +107,12 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
     - `grid`, `block` (GPU kernels): maps (key values)[parameters] -> 1 to 3
       sizes. `smem` (optional): (key values)[parameters] -> dynamic shared
       memory in bytes.
+    - `vscale` (optional): the parameter that gives the kernel's scalable
+      vector types their width. The body is written once with scalable
+      dimensions (`vector<[4]xf32>`, `memref<8xvector<[1]xf32>>`) and
+      `tuna-expand` makes them fixed in every variant: a scalable dimension
+      `[n]` becomes `n * vscale` and `vector.vscale` the parameter's value.
+      The parameter's values must be positive.
     - `schedule` (optional): a `transform.named_sequence` applied to every
       variant; its unresolved `transform.tune.knob`s become parameters.
   }];
@@ -119,6 +125,7 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
     OptionalParameter<"::mlir::AffineMapAttr">:$grid,
     OptionalParameter<"::mlir::AffineMapAttr">:$block,
     OptionalParameter<"::mlir::AffineMapAttr">:$smem,
+    OptionalParameter<"::mlir::StringAttr">:$vscale,
     OptionalParameter<"::mlir::SymbolRefAttr">:$schedule);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
