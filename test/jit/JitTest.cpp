@@ -567,7 +567,7 @@ func.func @twice(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) attributes {tu
 }
 )";
 
-/// Runs `kernel` (twice) on `n` floats and checks y = 2x.
+/// Runs a kernel y = 2x of arguments (x, y, n) on `n` floats and checks it.
 void runTwice(tuna::TunedKernel &kernel, int64_t n) {
   std::vector<float> x(n), y(n, std::numeric_limits<float>::quiet_NaN());
   for (int64_t i = 0; i < n; ++i)
@@ -695,14 +695,7 @@ TEST(Jit, LazySearchInstantiatesOnlyTheVisitedVariants) {
   tuna::Module module =
       jit.load(source, tuna::Device::host(), options, "large-space-host.mlir");
   tuna::TunedKernel &kernel = module.kernel("large");
-  int64_t n = 5000;
-  std::vector<float> x(n), y(n, std::numeric_limits<float>::quiet_NaN());
-  for (int64_t i = 0; i < n; ++i)
-    x[i] = static_cast<float>(i % 13) - 6.0f;
-  kernel.launch(nullptr, tuna::memref(x.data(), {n}),
-                tuna::memref(y.data(), {n}), n);
-  for (int64_t i = 0; i < n; ++i)
-    ASSERT_EQ(y[i], 2.0f * x[i]) << "i=" << i;
+  runTwice(kernel, 5000);
 
   // The variants the search visited, and the default (the reference the
   // outputs are compared with), are the only ones built.
