@@ -153,11 +153,14 @@ module attributes {gpu.container_module} {
   // accumulators of `vec` floats each (vector.load, so the vector width is
   // the parameter's, not LLVM's choice); the last cols mod (vec unroll)
   // floats go `vec` at a time, the last chunk through a masked load.
+  // The body is written once for every width: `vscale = "vec"` makes every
+  // `vector<[1]xf32>` a `vector<{vec}xf32>` in each variant.
   func.func @row_sum_host(%x: memref<?xf32>, %y: memref<?xf32>, %rows: index, %cols: index) attributes {
     tuna.space = #tuna.space<
       params = [#tuna.param<"vec", [4, 8, 16]>, #tuna.param<"unroll", [1, 2, 4]>],
       defaults = {vec = 8, unroll = 2},
-      key = [#tuna.key<arg = 2, bucket = pow2>, #tuna.key<arg = 3, bucket = pow2>]
+      key = [#tuna.key<arg = 2, bucket = pow2>, #tuna.key<arg = 3, bucket = pow2>],
+      vscale = "vec"
     >} {
     %vec = tuna.param "vec" : index
     %unroll = tuna.param "unroll" : index
@@ -167,114 +170,41 @@ module attributes {gpu.container_module} {
     %rem = arith.remui %cols, %step : index
     %main = arith.subi %cols, %rem : index
     // The accumulators, in the entry block (an alloca in the loop would
-    // grow the stack); `vec` keeps one of them, tuna.unroll makes every
-    // index a constant, so LLVM keeps them in registers.
-    %acc16 = memref.alloca() : memref<4xvector<16xf32>>
-    %acc8 = memref.alloca() : memref<4xvector<8xf32>>
-    %acc4 = memref.alloca() : memref<4xvector<4xf32>>
+    // grow the stack); tuna.unroll makes every index a constant, so LLVM
+    // keeps them in registers.
+    %acc = memref.alloca() : memref<4xvector<[1]xf32>>
     scf.for %row = %c0 to %rows step %c1 {
       %base = arith.muli %row, %cols : index
-      // `vec` changes the vector type: each variant keeps one case.
-      %sum = scf.index_switch %vec -> f32
-      case 16 {
-        %zero = arith.constant dense<0.0> : vector<16xf32>
+      %zero = arith.constant dense<0.0> : vector<[1]xf32>
+      scf.for %j = %c0 to %unroll step %c1 {
+        memref.store %zero, %acc[%j] : memref<4xvector<[1]xf32>>
+      } {tuna.unroll}
+      scf.for %k = %c0 to %main step %step {
+        %at = arith.addi %base, %k : index
         scf.for %j = %c0 to %unroll step %c1 {
-          memref.store %zero, %acc16[%j] : memref<4xvector<16xf32>>
+          %o = arith.muli %j, %vec : index
+          %i = arith.addi %at, %o : index
+          %v = vector.load %x[%i] : memref<?xf32>, vector<[1]xf32>
+          %a = memref.load %acc[%j] : memref<4xvector<[1]xf32>>
+          %n = arith.addf %a, %v : vector<[1]xf32>
+          memref.store %n, %acc[%j] : memref<4xvector<[1]xf32>>
         } {tuna.unroll}
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<16xf32>
-            %a = memref.load %acc16[%j] : memref<4xvector<16xf32>>
-            %n = arith.addf %a, %v : vector<16xf32>
-            memref.store %n, %acc16[%j] : memref<4xvector<16xf32>>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<16xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %zero : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
-          %a = memref.load %acc16[%c0] : memref<4xvector<16xf32>>
-          %n = arith.addf %a, %v : vector<16xf32>
-          memref.store %n, %acc16[%c0] : memref<4xvector<16xf32>>
-        }
-        %t = scf.for %j = %c0 to %unroll step %c1 iter_args(%s = %zero) -> vector<16xf32> {
-          %a = memref.load %acc16[%j] : memref<4xvector<16xf32>>
-          %n = arith.addf %s, %a : vector<16xf32>
-          scf.yield %n : vector<16xf32>
-        } {tuna.unroll}
-        %rs = vector.reduction <add>, %t : vector<16xf32> into f32
-        scf.yield %rs : f32
       }
-      case 8 {
-        %zero = arith.constant dense<0.0> : vector<8xf32>
-        scf.for %j = %c0 to %unroll step %c1 {
-          memref.store %zero, %acc8[%j] : memref<4xvector<8xf32>>
-        } {tuna.unroll}
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<8xf32>
-            %a = memref.load %acc8[%j] : memref<4xvector<8xf32>>
-            %n = arith.addf %a, %v : vector<8xf32>
-            memref.store %n, %acc8[%j] : memref<4xvector<8xf32>>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<8xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %zero : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
-          %a = memref.load %acc8[%c0] : memref<4xvector<8xf32>>
-          %n = arith.addf %a, %v : vector<8xf32>
-          memref.store %n, %acc8[%c0] : memref<4xvector<8xf32>>
-        }
-        %t = scf.for %j = %c0 to %unroll step %c1 iter_args(%s = %zero) -> vector<8xf32> {
-          %a = memref.load %acc8[%j] : memref<4xvector<8xf32>>
-          %n = arith.addf %s, %a : vector<8xf32>
-          scf.yield %n : vector<8xf32>
-        } {tuna.unroll}
-        %rs = vector.reduction <add>, %t : vector<8xf32> into f32
-        scf.yield %rs : f32
+      scf.for %k = %main to %cols step %vec {
+        %left = arith.subi %cols, %k : index
+        %mask = vector.create_mask %left : vector<[1]xi1>
+        %i = arith.addi %base, %k : index
+        %v = vector.maskedload %x[%i], %mask, %zero : memref<?xf32>, vector<[1]xi1>, vector<[1]xf32> into vector<[1]xf32>
+        %a = memref.load %acc[%c0] : memref<4xvector<[1]xf32>>
+        %n = arith.addf %a, %v : vector<[1]xf32>
+        memref.store %n, %acc[%c0] : memref<4xvector<[1]xf32>>
       }
-      default {
-        %zero = arith.constant dense<0.0> : vector<4xf32>
-        scf.for %j = %c0 to %unroll step %c1 {
-          memref.store %zero, %acc4[%j] : memref<4xvector<4xf32>>
-        } {tuna.unroll}
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<4xf32>
-            %a = memref.load %acc4[%j] : memref<4xvector<4xf32>>
-            %n = arith.addf %a, %v : vector<4xf32>
-            memref.store %n, %acc4[%j] : memref<4xvector<4xf32>>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<4xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %zero : memref<?xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
-          %a = memref.load %acc4[%c0] : memref<4xvector<4xf32>>
-          %n = arith.addf %a, %v : vector<4xf32>
-          memref.store %n, %acc4[%c0] : memref<4xvector<4xf32>>
-        }
-        %t = scf.for %j = %c0 to %unroll step %c1 iter_args(%s = %zero) -> vector<4xf32> {
-          %a = memref.load %acc4[%j] : memref<4xvector<4xf32>>
-          %n = arith.addf %s, %a : vector<4xf32>
-          scf.yield %n : vector<4xf32>
-        } {tuna.unroll}
-        %rs = vector.reduction <add>, %t : vector<4xf32> into f32
-        scf.yield %rs : f32
-      }
+      %t = scf.for %j = %c0 to %unroll step %c1 iter_args(%s = %zero) -> vector<[1]xf32> {
+        %a = memref.load %acc[%j] : memref<4xvector<[1]xf32>>
+        %n = arith.addf %s, %a : vector<[1]xf32>
+        scf.yield %n : vector<[1]xf32>
+      } {tuna.unroll}
+      %sum = vector.reduction <add>, %t : vector<[1]xf32> into f32
       memref.store %sum, %y[%row] : memref<?xf32>
     }
     return

@@ -60,6 +60,23 @@ static void eraseAppliedSchedules(ModuleOp module,
     module->removeAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
 }
 
+/// Scalable vector types and `vector.vscale` stand for a width that a
+/// kernel's `vscale` parameter fixes: an error anywhere else.
+static LogicalResult verifyVscaleOnlyInKernels(ModuleOp module) {
+  WalkResult walk = module->walk<WalkOrder::PreOrder>([](Operation *op) {
+    if (op->hasAttr(TunaDialect::getSpaceAttrName()))
+      return WalkResult::skip();
+    std::string use = describeVscaleUse(op);
+    if (use.empty())
+      return WalkResult::advance();
+    op->emitOpError() << "uses " << use
+                    << " outside a tunable kernel: only a kernel whose space "
+                       "names a 'vscale' parameter gets fixed vector widths";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 namespace {
 
 /// An instantiated variant and the configuration it was built from.
@@ -232,6 +249,9 @@ void TunaExpandPass::runOnOperation() {
       return signalPassFailure();
     }
   }
+
+  if (failed(verifyVscaleOnlyInKernels(module)))
+    return signalPassFailure();
 
   llvm::StringMap<Location> names;
   for (auto [kernel, space] : kernels) {

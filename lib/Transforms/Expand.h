@@ -64,9 +64,15 @@ struct ResolvedSpace {
   Config defaults;
   transform::NamedSequenceOp schedule;
   SmallVector<Knob> knobs;
-  /// Bytes of the workgroup buffers a GPU kernel declares.
+  /// Bytes of the workgroup buffers a GPU kernel declares; by value of the
+  /// `vscale` parameter instead when a buffer has a scalable vector type.
   int64_t workgroupBytes = 0;
+  llvm::SmallDenseMap<int64_t, int64_t> workgroupBytesByVscale;
+  /// The parameter that fixes the kernel's scalable vector widths.
+  std::optional<unsigned> vscaleParam;
 
+  /// Bytes of the workgroup buffers of the variant of `config`.
+  int64_t getWorkgroupBytes(ArrayRef<int64_t> config) const;
   /// The kernel handle, callable from const code.
   FunctionOpInterface getKernel() const { return kernel; }
   bool isGpu() const;
@@ -111,6 +117,11 @@ struct SpacePlan {
 FailureOr<ResolvedSpace> resolveSpace(FunctionOpInterface kernel,
                                       SpaceAttr space);
 
+/// What `op` has that needs the `vscale` parameter (a scalable vector type
+/// among its results, block arguments or attributes, or `vector.vscale`
+/// itself), for diagnostics; empty when nothing.
+std::string describeVscaleUse(Operation *op);
+
 /// Plans every configuration; fails (with an error) when the space is over
 /// `limits.maxConfigs`, nothing survives, or the default is dropped.
 /// `onDropped` sees every dropped configuration as it is decided.
@@ -128,6 +139,10 @@ FailureOr<FunctionOpInterface>
 instantiateVariant(const ResolvedSpace &space, const PlannedVariant &variant,
                    StringRef name,
                    const FrozenRewritePatternSet &canonicalization);
+
+/// `type` with every scalable vector dimension `[n]` in it made the fixed
+/// `n * vscale`.
+Type fixVectorWidths(Type type, int64_t vscale);
 
 /// Whether two instantiated variants launch and compute the same way.
 bool isSameVariant(FunctionOpInterface a, const PlannedVariant &pa,

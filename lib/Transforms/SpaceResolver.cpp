@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/Support/DebugLog.h"
@@ -77,11 +78,16 @@ static std::optional<int64_t> workgroupBufferBytes(MemRefType type,
 
 /// Bytes of workgroup memory a GPU kernel declares; an error naming the
 /// buffer when one has no known size.
-static FailureOr<int64_t> staticWorkgroupBytes(gpu::GPUFuncOp func) {
+/// With `vscale`, scalable vector types take their width at that value.
+static FailureOr<int64_t>
+staticWorkgroupBytes(gpu::GPUFuncOp func,
+                     std::optional<int64_t> vscale = std::nullopt) {
   DataLayout layout = DataLayout::closest(func);
   int64_t total = 0;
   for (auto [i, arg] : llvm::enumerate(func.getWorkgroupAttributions())) {
-    auto type = dyn_cast<MemRefType>(arg.getType());
+    Type argType =
+        vscale ? fixVectorWidths(arg.getType(), *vscale) : arg.getType();
+    auto type = dyn_cast<MemRefType>(argType);
     std::optional<int64_t> bytes =
         type ? workgroupBufferBytes(type, layout) : std::nullopt;
     if (!bytes || llvm::AddOverflow(total, *bytes, total))
@@ -132,6 +138,78 @@ static LogicalResult resolveKnobs(ResolvedSpace &rs, SymbolRefAttr ref,
   return failure(walk.wasInterrupted());
 }
 
+std::string expand::describeVscaleUse(Operation *op) {
+  if (isa<vector::VectorScaleOp>(op))
+    return "'vector.vscale'";
+  std::optional<Type> found;
+  auto check = [&](Type type) {
+    if (!found && isScalableVectorLike(type))
+      found = type;
+  };
+  llvm::for_each(op->getResultTypes(), check);
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      llvm::for_each(block.getArgumentTypes(), check);
+  op->getAttrDictionary().walk(check);
+  if (!found)
+    return "";
+  std::string text;
+  llvm::raw_string_ostream(text) << "the scalable vector type '" << *found
+                                  << "'";
+  return text;
+}
+
+/// A kernel whose space names no `vscale` has no use for scalable vectors:
+/// an error at the first op that has one.
+static LogicalResult verifyNoVscaleUse(FunctionOpInterface kernel) {
+  // The kernel itself for its workgroup buffers, typed by block arguments.
+  WalkResult walk = kernel->walk([&](Operation *op) {
+    std::string use = describeVscaleUse(op);
+    if (use.empty())
+      return WalkResult::advance();
+    op->emitError() << "kernel '" << kernel.getName() << "' uses " << use
+                    << " but its space names no 'vscale' parameter to fix "
+                       "the width";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// The bytes of the kernel's workgroup buffers: for each value of `vscale`
+/// when a buffer has a scalable vector type.
+static LogicalResult resolveWorkgroupBytes(ResolvedSpace &rs,
+                                           gpu::GPUFuncOp func) {
+  bool scalable = llvm::any_of(func.getWorkgroupAttributions(),
+                               [](BlockArgument arg) {
+                                 return isScalableVectorLike(arg.getType());
+                               });
+  if (!scalable) {
+    FailureOr<int64_t> bytes = staticWorkgroupBytes(func);
+    if (failed(bytes))
+      return failure();
+    rs.workgroupBytes = *bytes;
+    return success();
+  }
+  SmallVector<int64_t> values;
+  if (rs.explicitConfigs.empty())
+    values = rs.candidates[*rs.vscaleParam];
+  for (ArrayRef<int64_t> config : rs.explicitConfigs)
+    values.push_back(config[*rs.vscaleParam]);
+  for (int64_t vscale : values) {
+    FailureOr<int64_t> bytes = staticWorkgroupBytes(func, vscale);
+    if (failed(bytes))
+      return failure();
+    rs.workgroupBytesByVscale[vscale] = *bytes;
+  }
+  return success();
+}
+
+int64_t ResolvedSpace::getWorkgroupBytes(ArrayRef<int64_t> config) const {
+  if (workgroupBytesByVscale.empty())
+    return workgroupBytes;
+  return workgroupBytesByVscale.lookup(config[*vscaleParam]);
+}
+
 /// The values of a binding (checked by verifySpace) in parameter order.
 static Config bindingValues(const ResolvedSpace &rs, DictionaryAttr binding) {
   Config values;
@@ -145,12 +223,6 @@ FailureOr<ResolvedSpace> expand::resolveSpace(FunctionOpInterface kernel,
   ResolvedSpace rs;
   rs.kernel = kernel;
   rs.space = space;
-  if (auto func = dyn_cast<gpu::GPUFuncOp>(kernel.getOperation())) {
-    FailureOr<int64_t> bytes = staticWorkgroupBytes(func);
-    if (failed(bytes))
-      return failure();
-    rs.workgroupBytes = *bytes;
-  }
   ArrayRef<ParamAttr> params = space.getParams();
   for (ParamAttr p : params) {
     rs.names.push_back(p.getName().str());
@@ -167,8 +239,14 @@ FailureOr<ResolvedSpace> expand::resolveSpace(FunctionOpInterface kernel,
   if (failed(verifySpace(emitError, params, space.getConfigs(),
                          space.getDefaults(), space.getConstraints(),
                          space.getKey(), space.getGrid(), space.getBlock(),
-                         space.getSmem(), bool(space.getSchedule()),
+                         space.getSmem(), space.getVscale(),
+                         bool(space.getSchedule()),
                          ArrayRef<ParamAttr>(knobParams))))
+    return failure();
+
+  if (StringAttr vscale = space.getVscale())
+    rs.vscaleParam = llvm::find(rs.names, vscale.getValue()) - rs.names.begin();
+  else if (failed(verifyNoVscaleUse(kernel)))
     return failure();
 
   rs.defaults = bindingValues(rs, space.getDefaults());
@@ -176,6 +254,9 @@ FailureOr<ResolvedSpace> expand::resolveSpace(FunctionOpInterface kernel,
     for (Attribute config : configs)
       rs.explicitConfigs.push_back(
           bindingValues(rs, cast<DictionaryAttr>(config)));
+  if (auto func = dyn_cast<gpu::GPUFuncOp>(kernel.getOperation()))
+    if (failed(resolveWorkgroupBytes(rs, func)))
+      return failure();
   return rs;
 }
 
@@ -414,7 +495,7 @@ static DropReason checkLimits(const ResolvedSpace &rs,
   if (!dynamicBytes)
     return {};
   int64_t bytes = 0;
-  bool overflows = llvm::AddOverflow(rs.workgroupBytes, *dynamicBytes, bytes);
+  bool overflows = llvm::AddOverflow(rs.getWorkgroupBytes(plan.config), *dynamicBytes, bytes);
   if (overflows || bytes > limits.maxSharedMemory)
     return "it needs " +
            (overflows ? std::string("over 2^63") : std::to_string(bytes)) +

@@ -4,10 +4,14 @@
 //
 //  1. clone the kernel (a GPU kernel into a gpu.module of its own, with the
 //     device functions and globals of its original module);
-//  2. replace every `tuna.param` by a constant of its type;
+//  2. replace every `tuna.param` by a constant of its type and make every
+//     scalable vector type fixed at the `vscale` parameter's value, then
+//     verify the variant: a configuration can make an op invalid;
 //  3. record a constant block size as the kernel's known block size;
 //  4. apply the space's schedule with its knobs selected;
 //  5. canonicalize and CSE, so that each variant keeps only its own code.
+//
+// A variant that fails is erased before the error is returned.
 //
 // This is the only step that creates IR and the one whose cost grows with
 // the kernel: a lazy expansion calls it only for the configurations visited.
@@ -18,8 +22,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/CSE.h"
@@ -107,6 +114,80 @@ static LogicalResult substituteParams(const ResolvedSpace &rs,
   return success();
 }
 
+/// `type` with every scalable dimension `[n]` made the fixed `n * vscale`.
+static VectorType fixVectorWidth(VectorType type, int64_t vscale) {
+  SmallVector<int64_t> shape(type.getShape());
+  for (auto [size, scalable] : llvm::zip(shape, type.getScalableDims()))
+    if (scalable)
+      size *= vscale;
+  return VectorType::get(shape, type.getElementType());
+}
+
+Type expand::fixVectorWidths(Type type, int64_t vscale) {
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([&](VectorType vector) -> std::optional<Type> {
+    if (!vector.isScalable())
+      return std::nullopt;
+    return fixVectorWidth(vector, vscale);
+  });
+  return replacer.replace(type);
+}
+
+/// Makes every scalable vector type of `clone` fixed at the configuration's
+/// `vscale`, wherever it appears (values, block arguments, attributes, and
+/// inside memref and other types), and every `vector.vscale` a constant.
+static void substituteVscale(const ResolvedSpace &rs, ArrayRef<int64_t> config,
+                             Operation *clone, OpBuilder &builder) {
+  if (!rs.vscaleParam)
+    return;
+  int64_t vscale = config[*rs.vscaleParam];
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([&](VectorType type) -> std::optional<Type> {
+    if (!type.isScalable())
+      return std::nullopt;
+    return fixVectorWidth(type, vscale);
+  });
+  // A splat is the only dense constant a scalable vector can have; its data
+  // is one element, whatever the width.
+  replacer.addReplacement([&](SplatElementsAttr attr)
+                              -> std::optional<std::pair<Attribute, WalkResult>> {
+    auto type = dyn_cast<VectorType>(attr.getType());
+    if (!type || !type.isScalable())
+      return std::nullopt;
+    return std::make_pair(
+        DenseElementsAttr::get(fixVectorWidth(type, vscale),
+                               attr.getSplatValue<Attribute>()),
+        WalkResult::skip());
+  });
+  replacer.recursivelyReplaceElementsIn(clone, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+  SmallVector<vector::VectorScaleOp> vscaleOps;
+  clone->walk([&](vector::VectorScaleOp op) { vscaleOps.push_back(op); });
+  for (vector::VectorScaleOp op : vscaleOps) {
+    builder.setInsertionPoint(op);
+    op.replaceAllUsesWith(
+        arith::ConstantIndexOp::create(builder, op.getLoc(), vscale)
+            .getResult());
+    op.erase();
+  }
+}
+
+/// Verifies a variant once its parameters are substituted: a configuration
+/// can make the body invalid (a vector width a op refuses). The op's error
+/// gets a note naming the kernel and the configuration.
+static LogicalResult verifyVariant(const ResolvedSpace &rs,
+                                   ArrayRef<int64_t> config, Operation *clone) {
+  ScopedDiagnosticHandler addNote(clone->getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      diag.attachNote(rs.getKernel().getLoc())
+          << "in the variant of kernel '" << rs.getKernel().getName()
+          << "' for configuration " << rs.format(config);
+    return failure(); // Passed on to the next handler.
+  });
+  return verify(clone);
+}
+
 /// A constant block becomes the GPU kernel's known block size.
 static void setKnownBlockSize(FunctionOpInterface clone, AffineMap block,
                               OpBuilder &builder) {
@@ -145,15 +226,19 @@ static LogicalResult applySchedule(const ResolvedSpace &rs,
   return success();
 }
 
-FailureOr<FunctionOpInterface>
-expand::instantiateVariant(const ResolvedSpace &rs,
-                           const PlannedVariant &variant, StringRef name,
-                           const FrozenRewritePatternSet &canonicalization) {
-  LDBG() << "  instantiating " << rs.format(variant.config) << " as @"
-         << name;
-  OpBuilder builder(rs.getKernel().getContext());
-  FunctionOpInterface clone = cloneKernel(rs.kernel, name, builder);
+/// Applies the configuration of `variant` to the clone `clone` (steps 2 to
+/// 5 of the file's comment).
+static LogicalResult
+specializeClone(const ResolvedSpace &rs, const PlannedVariant &variant,
+                FunctionOpInterface clone,
+                const FrozenRewritePatternSet &canonicalization,
+                OpBuilder &builder) {
   if (failed(substituteParams(rs, variant.config, clone, builder)))
+    return failure();
+  // A GPU variant's gpu.module holds its device functions too.
+  Operation *variantOp = rs.isGpu() ? clone->getParentOp() : clone;
+  substituteVscale(rs, variant.config, variantOp, builder);
+  if (failed(verifyVariant(rs, variant.config, variantOp)))
     return failure();
   setKnownBlockSize(clone, variant.block, builder);
   if (rs.schedule && failed(applySchedule(rs, variant.config, clone, builder)))
@@ -167,6 +252,23 @@ expand::instantiateVariant(const ResolvedSpace &rs,
   IRRewriter rewriter(clone.getContext());
   DominanceInfo dominance(clone);
   eliminateCommonSubExpressions(rewriter, dominance, clone);
+  return success();
+}
+
+FailureOr<FunctionOpInterface>
+expand::instantiateVariant(const ResolvedSpace &rs,
+                           const PlannedVariant &variant, StringRef name,
+                           const FrozenRewritePatternSet &canonicalization) {
+  LDBG() << "  instantiating " << rs.format(variant.config) << " as @"
+         << name;
+  OpBuilder builder(rs.getKernel().getContext());
+  FunctionOpInterface clone = cloneKernel(rs.kernel, name, builder);
+  if (failed(
+          specializeClone(rs, variant, clone, canonicalization, builder))) {
+    // Nothing invalid is left in the module (a lazy caller keeps it).
+    eraseVariant(clone);
+    return failure();
+  }
   return clone;
 }
 

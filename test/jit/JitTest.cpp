@@ -589,6 +589,100 @@ TEST(Jit, LazyVariantThatFailsToCompileIsUnrunnable) {
       << report.candidates[1].reason;
 }
 
+/// y = 2x written once for every width: `vscale = "vec"` makes each
+/// vector<[1]xf32> a vector<{vec}xf32>; the last chunk is masked.
+constexpr const char *kVscaleTwice = R"(
+func.func @twice(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) attributes {tuna.space = #tuna.space<
+    params = [#tuna.param<"vec", [1, 4, 16]>], defaults = {vec = 1},
+    key = [#tuna.key<arg = 2>], vscale = "vec">} {
+  %c0 = arith.constant 0 : index
+  %vec = vector.vscale
+  %zero = arith.constant dense<0.0> : vector<[1]xf32>
+  scf.for %i = %c0 to %n step %vec {
+    %left = arith.subi %n, %i : index
+    %mask = vector.create_mask %left : vector<[1]xi1>
+    %v = vector.maskedload %x[%i], %mask, %zero : memref<?xf32>, vector<[1]xi1>, vector<[1]xf32> into vector<[1]xf32>
+    %d = arith.addf %v, %v : vector<[1]xf32>
+    vector.maskedstore %y[%i], %mask, %d : memref<?xf32>, vector<[1]xi1>, vector<[1]xf32>
+  }
+  return
+}
+)";
+
+/// Runs a kernel y = 2x of arguments (x, y, n) on `n` floats and checks it.
+void runTwice(tuna::TunedKernel &kernel, int64_t n) {
+  std::vector<float> x(n), y(n, std::numeric_limits<float>::quiet_NaN());
+  for (int64_t i = 0; i < n; ++i)
+    x[i] = static_cast<float>(i % 7) - 3.5f;
+  kernel.launch(nullptr, tuna::memref(x.data(), {n}),
+                tuna::memref(y.data(), {n}), n);
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(y[i], 2.0f * x[i]) << "n=" << n << " i=" << i;
+}
+
+TEST(Jit, LazyVscaleVariantsAreInstantiatedAtTheirWidth) {
+  Compiler jit(lazyHostOptions());
+  // Every variant in turn, as the default with tuning off: each is
+  // instantiated lazily (plan-only, then instantiatePlannedVariants).
+  for (int vec : {1, 4, 16}) {
+    std::string source = kVscaleTwice;
+    source.replace(source.find("defaults = {vec = 1}"),
+                   std::string("defaults = {vec = 1}").size(),
+                   "defaults = {vec = " + std::to_string(vec) + "}");
+    tuna::Options options;
+    options.cacheDir.clear();
+    options.mode = tuna::TuneMode::Off;
+    tuna::Module module =
+        jit.load(source, tuna::Device::host(), options, "twice.mlir");
+    SCOPED_TRACE("vec=" + std::to_string(vec));
+    for (int64_t n : {1, 15, 16, 17, 1000})
+      runTwice(module.kernel("twice"), n);
+    EXPECT_EQ(jit.compile(source)->compiledVariants(), 1u);
+  }
+}
+
+/// vector.to_elements has one result whatever its operand's width: valid as
+/// written and for vec = 1, invalid once vec = 2 makes the vector wider.
+constexpr const char *kVscaleInvalidAtTwo = R"(
+func.func @first(%x: memref<?xf32>, %y: memref<?xf32>) attributes {tuna.space = #tuna.space<
+    params = [#tuna.param<"vec", [1, 2]>], defaults = {vec = 1}, vscale = "vec">} {
+  %c0 = arith.constant 0 : index
+  %v = vector.load %x[%c0] : memref<?xf32>, vector<[1]xf32>
+  %e = vector.to_elements %v : vector<[1]xf32>
+  memref.store %e, %y[%c0] : memref<?xf32>
+  return
+}
+)";
+
+TEST(Jit, VscaleVariantInvalidAfterSubstitutionIsReported) {
+  Compiler eager(hostOptions());
+  std::vector<Diagnostic> errors = compileErrors(
+      [&] { eager.compile(kVscaleInvalidAtTwo, "first.mlir"); });
+  ASSERT_FALSE(errors.empty());
+  EXPECT_EQ(errors[0].line, 6u);
+  EXPECT_NE(errors[0].message.find("'vector.to_elements' op"),
+            std::string::npos)
+      << errors[0].message;
+
+  // Lazily, only the variant of vec = 2 is lost, with the same error.
+  Compiler jit(lazyHostOptions());
+  tuna::Options options;
+  options.cacheDir.clear();
+  tuna::Module module =
+      jit.load(kVscaleInvalidAtTwo, tuna::Device::host(), options, "first.mlir");
+  std::vector<float> x = {5.0f}, y = {0.0f};
+  module.kernel("first").launch(nullptr, tuna::memref(x.data(), {1}),
+                                tuna::memref(y.data(), {1}));
+  EXPECT_EQ(y[0], 5.0f);
+  tuna::TuningReport report = module.kernel("first").reports().at(0);
+  EXPECT_EQ(report.chosen, 0);
+  EXPECT_EQ(report.candidates[1].status, tuna::CandidateStatus::Unrunnable);
+  EXPECT_NE(report.candidates[1].reason.find(
+                "first.mlir:6:8: error: 'vector.to_elements' op"),
+            std::string::npos)
+      << report.candidates[1].reason;
+}
+
 /// The synthetic host kernel of 10,000 configurations (y = 2x).
 std::string largeSpaceSource() {
   return readFile(TUNA_SOURCE_DIR
@@ -643,14 +737,7 @@ TEST(Jit, LazySearchInstantiatesOnlyTheVisitedVariants) {
   tuna::Module module =
       jit.load(source, tuna::Device::host(), options, "large-space-host.mlir");
   tuna::TunedKernel &kernel = module.kernel("large");
-  int64_t n = 5000;
-  std::vector<float> x(n), y(n, std::numeric_limits<float>::quiet_NaN());
-  for (int64_t i = 0; i < n; ++i)
-    x[i] = static_cast<float>(i % 13) - 6.0f;
-  kernel.launch(nullptr, tuna::memref(x.data(), {n}),
-                tuna::memref(y.data(), {n}), n);
-  for (int64_t i = 0; i < n; ++i)
-    ASSERT_EQ(y[i], 2.0f * x[i]) << "i=" << i;
+  runTwice(kernel, 5000);
 
   // The variants the search visited, and the default (the reference the
   // outputs are compared with), are the only ones built.

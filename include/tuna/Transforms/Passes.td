@@ -17,8 +17,9 @@ def TunaExpand : Pass<"tuna-expand", "::mlir::ModuleOp"> {
        static limit of the target (threads per block, shared memory);
     3. clone the kernel once per survivor (a GPU variant gets a `gpu.module`
        of its own so that variants compile independently), replace every
-       `tuna.param` by a constant, apply the schedule with the knobs
-       selected, and canonicalize;
+       `tuna.param` by a constant and every scalable vector type by the
+       fixed width the space's `vscale` parameter gives it, verify it,
+       apply the schedule with the knobs selected, and canonicalize;
     4. drop variants that became identical to an earlier one;
     5. record a `tuna.dispatch` table and erase the original kernel.
 

@@ -267,3 +267,28 @@ gpu.module @m {
 #set = affine_set<(rows)[cols, v] : ((rows * cols) mod v == 0)>
 // expected-error @+1 {{constraint #0 reads key component 1 (argument 1), which must then use 'exact' bucketing, not 'pow2'}}
 func.func @constraint_on_bucketed_key_symbol(%rows: index, %cols: index) attributes {tuna.space = #tuna.space<params = [#tuna.param<"v", [1]>], defaults = {v = 1}, constraints = [#set], key = [#tuna.key<arg = 0>, #tuna.key<arg = 1, bucket = pow2>]>} { return }
+
+// -----
+
+// expected-error @+1 {{'vscale' names unknown parameter 'lanes'; the space declares: 'vec'}}
+func.func @vscale_unknown() attributes {tuna.space = #tuna.space<params = [#tuna.param<"vec", [1, 4]>], defaults = {vec = 1}, vscale = "lanes">} { return }
+
+// -----
+
+// expected-error @+1 {{'vscale' parameter 'vec' takes the value 0 in its candidates; a vector width multiple must be positive}}
+func.func @vscale_zero() attributes {tuna.space = #tuna.space<params = [#tuna.param<"vec", [0, 4]>], defaults = {vec = 4}, vscale = "vec">} { return }
+
+// -----
+
+// expected-error @+1 {{'vscale' parameter 'vec' takes the value -2 in config #1; a vector width multiple must be positive}}
+func.func @vscale_negative_config() attributes {tuna.space = #tuna.space<params = [#tuna.param<"vec">], configs = [{vec = 4}, {vec = -2}], defaults = {vec = 4}, vscale = "vec">} { return }
+
+// -----
+
+// expected-error @+1 {{config #0 binds 'vec' to a non-integer 2.000000e+00 : f32}}
+func.func @vscale_not_integer() attributes {tuna.space = #tuna.space<params = [#tuna.param<"vec">], configs = [{vec = 2.0 : f32}], defaults = {vec = 2.0 : f32}, vscale = "vec">} { return }
+
+// -----
+
+// expected-error @+1 {{the signature of a tunable kernel is the ABI of all its variants: it cannot use the scalable vector type 'memref<?xvector<[4]xf32>>', whose width depends on 'vscale'}}
+func.func @vscale_signature(%x: memref<?xvector<[4]xf32>>) attributes {tuna.space = #tuna.space<params = [#tuna.param<"vec", [1, 2]>], defaults = {vec = 1}, vscale = "vec">} { return }

@@ -74,3 +74,16 @@ gpu.module @flat {
 tuna.dispatch @flat_k attributes {default_variant = 0 : i64, function_type = (index, index) -> (), key = [#tuna.key<arg = 0>, #tuna.key<arg = 1>], params = ["b"], source_hash = "00", written_args = array<i64>} {
   tuna.variant @flat::@k config {b = 256 : i64} grid affine_map<()[s0, s1] -> ((s0 * s1) ceildiv 256)> block affine_map<(d0)[s0] -> (256)>
 }
+
+// A body written once for every vector width: scalable types are allowed in
+// the body (not the signature) when the space names its 'vscale' parameter.
+// CHECK-LABEL: func.func @vscale
+// CHECK-SAME: tuna.space = #tuna.space<params = [#tuna.param<"vec", [4, 8]>], defaults = {vec = 4 : i64}, vscale = "vec">
+// CHECK: memref.alloca() : memref<2xvector<[1]xf32>>
+// CHECK: vector.load %{{.*}} : memref<?xf32>, vector<[1]xf32>
+func.func @vscale(%x: memref<?xf32>, %i: index) attributes {tuna.space = #tuna.space<
+    params = [#tuna.param<"vec", [4, 8]>], defaults = {vec = 4}, vscale = "vec">} {
+  %acc = memref.alloca() : memref<2xvector<[1]xf32>>
+  %v = vector.load %x[%i] : memref<?xf32>, vector<[1]xf32>
+  return
+}

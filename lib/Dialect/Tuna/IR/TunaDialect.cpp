@@ -276,11 +276,53 @@ verifyConstraint(function_ref<InFlightDiagnostic()> emitError, size_t i,
   return success();
 }
 
+/// The `vscale` parameter: declared (or a knob), and every value it can take
+/// is a positive integer, as it multiplies vector widths.
+static LogicalResult verifyVscale(function_ref<InFlightDiagnostic()> emitError,
+                                  StringAttr vscale, ArrayAttr configs,
+                                  DictionaryAttr defaults,
+                                  const ParamSet &params) {
+  if (!vscale)
+    return success();
+  auto it = params.byName.find(vscale.getValue());
+  if (it == params.byName.end()) {
+    if (!params.complete)
+      return success();
+    auto diag = emitError() << "'vscale' names unknown parameter '"
+                            << vscale.getValue() << "'; the space declares:";
+    for (ParamAttr p : params.all())
+      diag << " '" << p.getName() << "'";
+    return diag;
+  }
+  auto checkValue = [&](int64_t value, StringRef where) -> LogicalResult {
+    if (value > 0)
+      return success();
+    return emitError() << "'vscale' parameter '" << vscale.getValue()
+                       << "' takes the value " << value << " in " << where
+                       << "; a vector width multiple must be positive";
+  };
+  for (int64_t value : it->second.getValues())
+    if (failed(checkValue(value, "its candidates")))
+      return failure();
+  SmallVector<std::pair<DictionaryAttr, std::string>> bindings;
+  if (defaults)
+    bindings.push_back({defaults, "'defaults'"});
+  if (configs)
+    for (auto [i, config] : llvm::enumerate(configs))
+      bindings.push_back(
+          {cast<DictionaryAttr>(config), "config #" + std::to_string(i)});
+  for (auto &[binding, where] : bindings)
+    if (auto value = dyn_cast_or_null<IntegerAttr>(binding.get(vscale)))
+      if (failed(checkValue(value.getInt(), where)))
+        return failure();
+  return success();
+}
+
 LogicalResult mlir::tuna::verifySpace(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<ParamAttr> params,
     ArrayAttr configs, DictionaryAttr defaults, ArrayAttr constraints,
     ArrayRef<KeyAttr> key, AffineMapAttr grid, AffineMapAttr block,
-    AffineMapAttr smem, bool hasSchedule,
+    AffineMapAttr smem, StringAttr vscale, bool hasSchedule,
     std::optional<ArrayRef<ParamAttr>> knobs) {
   ParamSet set;
   set.complete = !hasSchedule || knobs.has_value();
@@ -294,7 +336,8 @@ LogicalResult mlir::tuna::verifySpace(
                                        : "");
   if (failed(configs ? verifyConfigs(emitError, configs, set)
                      : verifyCandidates(emitError, set)) ||
-      failed(verifyDefaults(emitError, defaults, configs, set)))
+      failed(verifyDefaults(emitError, defaults, configs, set)) ||
+      failed(verifyVscale(emitError, vscale, configs, defaults, set)))
     return failure();
   // Maps and sets take one symbol per parameter, knobs included.
   std::optional<unsigned> numParams;
@@ -316,9 +359,9 @@ LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 DictionaryAttr defaults, ArrayAttr constraints,
                                 ArrayRef<KeyAttr> key, AffineMapAttr grid,
                                 AffineMapAttr block, AffineMapAttr smem,
-                                SymbolRefAttr schedule) {
+                                StringAttr vscale, SymbolRefAttr schedule) {
   return verifySpace(emitError, params, configs, defaults, constraints, key,
-                     grid, block, smem, /*hasSchedule=*/bool(schedule),
+                     grid, block, smem, vscale, /*hasSchedule=*/bool(schedule),
                      /*knobs=*/std::nullopt);
 }
 
@@ -357,6 +400,15 @@ verifyKeyArguments(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+bool mlir::tuna::isScalableVectorLike(Type type) {
+  return type
+      .walk([](VectorType vector) {
+        return vector.isScalable() ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 static bool isGpuKernel(Operation *op) {
   auto func = dyn_cast<gpu::GPUFuncOp>(op);
   return func && func.isKernel();
@@ -389,6 +441,13 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
   if (failed(verifyKeyArguments([&] { return op->emitError(); },
                                  space.getKey(), func.getArgumentTypes())))
     return failure();
+  for (Type type : llvm::concat<const Type>(func.getArgumentTypes(),
+                                            func.getResultTypes()))
+    if (isScalableVectorLike(type))
+      return op->emitError()
+             << "the signature of a tunable kernel is the ABI of all its "
+                "variants: it cannot use the scalable vector type "
+             << type << ", whose width depends on 'vscale'";
 
   if (isGpuKernel(op)) {
     if (!space.getGrid() || !space.getBlock())

@@ -133,6 +133,12 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
     multiplies or divides by are symbols (affine expressions allow no
     product of dimensions): `affine_map<()[rows, cols, block] -> ((rows *
     cols) ceildiv block)>`.
+    - `vscale` (optional): the parameter that gives the kernel's scalable
+      vector types their width. The body is written once with scalable
+      dimensions (`vector<[4]xf32>`, `memref<8xvector<[1]xf32>>`) and
+      `tuna-expand` makes them fixed in every variant: a scalable dimension
+      `[n]` becomes `n * vscale` and `vector.vscale` the parameter's value.
+      The parameter's values must be positive.
     - `schedule` (optional): a `transform.named_sequence` applied to every
       variant; its unresolved `transform.tune.knob`s become parameters.
   }];
@@ -145,6 +151,7 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
     Tuna_LaunchMapParameter:$grid,
     Tuna_LaunchMapParameter:$block,
     Tuna_LaunchMapParameter:$smem,
+    OptionalParameter<"::mlir::StringAttr">:$vscale,
     OptionalParameter<"::mlir::SymbolRefAttr">:$schedule);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -31,8 +31,13 @@ LogicalResult verifySpace(function_ref<InFlightDiagnostic()> emitError,
                           DictionaryAttr defaults, ArrayAttr constraints,
                           ArrayRef<KeyAttr> key, AffineMapAttr grid,
                           AffineMapAttr block, AffineMapAttr smem,
-                          bool hasSchedule,
+                          StringAttr vscale, bool hasSchedule,
                           std::optional<ArrayRef<ParamAttr>> knobs);
+
+/// Whether `type` is or contains a scalable vector type (`vector<[4]xf32>`,
+/// `memref<8xvector<[1]xf32>>`): in a tunable kernel, a width that the
+/// space's `vscale` parameter fixes per variant.
+bool isScalableVectorLike(Type type);
 } // namespace mlir::tuna
 
 #endif // TUNA_DIALECT_TUNA_IR_TUNADIALECT_H
