@@ -84,6 +84,10 @@ struct Module::Impl {
   ObjectProvider provider;
   std::vector<ModuleHandle> loaded; ///< Per object; nullptr until loaded.
   std::vector<std::unique_ptr<TunedKernel>> kernels;
+  /// Per Options::tuningDevices: the bundle loaded there, made when a
+  /// tuning first spreads to it (Spread.h). Guarded by the device's tuning
+  /// mutex.
+  std::vector<std::unique_ptr<Module>> tuningHelpers;
 };
 
 struct TunedKernel::Impl {

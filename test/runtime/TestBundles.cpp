@@ -100,9 +100,14 @@ Bundle axpyBundle() {
 namespace {
 class ScriptedHost final : public Backend {
 public:
-  explicit ScriptedHost(std::map<std::string, double> costs)
-      : costs(std::move(costs)) {}
-  const DeviceInfo &info() const override { return host->info(); }
+  ScriptedHost(std::map<std::string, double> costs, std::string name,
+               std::function<void()> onLaunch)
+      : costs(std::move(costs)), onLaunch(std::move(onLaunch)) {
+    renamed = host->info();
+    if (!name.empty())
+      renamed.name = std::move(name);
+  }
+  const DeviceInfo &info() const override { return renamed; }
   int objectScore(const Object &object) const override {
     return host->objectScore(object);
   }
@@ -126,6 +131,8 @@ public:
   }
   void launch(FunctionHandle function, StreamHandle stream,
               const LaunchDims &dims, void **params) override {
+    if (onLaunch)
+      onLaunch();
     host->launch(function, stream, dims, params);
     std::lock_guard<std::mutex> lock(mutex);
     clockMs += costMs.at(function);
@@ -152,7 +159,9 @@ public:
 
 private:
   std::map<std::string, double> costs; ///< Per symbol, in ms.
+  std::function<void()> onLaunch;
   std::unique_ptr<Backend> host = makeHostBackend();
+  DeviceInfo renamed;
   std::mutex mutex; ///< Guards costMs and clockMs.
   std::map<FunctionHandle, double> costMs;
   double clockMs = 0;
@@ -166,15 +175,18 @@ Device scriptedHost() {
                        {"axpy_wrong", 0.5}});
 }
 
-Device scriptedHost(std::map<std::string, double> costMs) {
-  return Device(std::make_shared<ScriptedHost>(std::move(costMs)));
+Device scriptedHost(std::map<std::string, double> costMs, std::string name,
+                    std::function<void()> onLaunch) {
+  return Device(std::make_shared<ScriptedHost>(
+      std::move(costMs), std::move(name), std::move(onLaunch)));
 }
 
-Device perturbedHost(int rank) {
+Device perturbedHost(int rank, std::function<void()> onLaunch) {
   return scriptedHost({{"axpy_work0", 1.0 + 2.0 * rank},
                        {"axpy_work4", 2.5},
                        {"axpy_work64", 20.0},
-                       {"axpy_wrong", 0.5}});
+                       {"axpy_wrong", 0.5}},
+                      "", std::move(onLaunch));
 }
 
 Options fastOptions() {

@@ -103,6 +103,7 @@ public:
 
 private:
   friend class Module;
+  friend class CandidateSpread;
   explicit TunedKernel(std::unique_ptr<Impl> impl);
 
   std::unique_ptr<Impl> impl;
