@@ -1016,6 +1016,7 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
   const Options &options = module.options;
   if (options.mode != TuneMode::Off && backend.isCapturing(stream))
     return pickDuringCapture(stream, args, count, keyValues, signature);
+  noteNewSignatureInStep();
   // The disk cache, then the tuning databases: in TuneMode::On a persisted
   // decision replaces the tuning; a fresh one is persisted in the cache
   // (Always takes only the variants that failed from the lookups, Off

@@ -101,8 +101,9 @@ namespace {
 class ScriptedHost final : public Backend {
 public:
   ScriptedHost(std::map<std::string, double> costs, std::string name,
-               std::function<void()> onLaunch)
-      : costs(std::move(costs)), onLaunch(std::move(onLaunch)) {
+               std::function<void()> onLaunch, Penalties penalties = {})
+      : costs(std::move(costs)), penalties(std::move(penalties)),
+        onLaunch(std::move(onLaunch)) {
     renamed = host->info();
     if (!name.empty())
       renamed.name = std::move(name);
@@ -124,6 +125,7 @@ public:
     auto cost = costs.find(symbol);
     std::lock_guard<std::mutex> lock(mutex);
     costMs[function] = cost == costs.end() ? 1.0 : cost->second;
+    symbols[function] = symbol;
     return function;
   }
   FunctionLimits functionLimits(FunctionHandle function) override {
@@ -136,6 +138,11 @@ public:
     host->launch(function, stream, dims, params);
     std::lock_guard<std::mutex> lock(mutex);
     clockMs += costMs.at(function);
+    const std::string &symbol = symbols.at(function);
+    if (auto penalty = penalties.find({previous, symbol});
+        penalty != penalties.end())
+      clockMs += penalty->second;
+    previous = symbol;
   }
   void synchronize(StreamHandle stream) override { host->synchronize(stream); }
   void *allocate(size_t bytes) override { return host->allocate(bytes); }
@@ -159,11 +166,14 @@ public:
 
 private:
   std::map<std::string, double> costs; ///< Per symbol, in ms.
+  Penalties penalties;
   std::function<void()> onLaunch;
   std::unique_ptr<Backend> host = makeHostBackend();
   DeviceInfo renamed;
   std::mutex mutex; ///< Guards costMs and clockMs.
   std::map<FunctionHandle, double> costMs;
+  std::map<FunctionHandle, std::string> symbols;
+  std::string previous; ///< The symbol launched last.
   double clockMs = 0;
 };
 } // namespace
@@ -179,6 +189,12 @@ Device scriptedHost(std::map<std::string, double> costMs, std::string name,
                     std::function<void()> onLaunch) {
   return Device(std::make_shared<ScriptedHost>(
       std::move(costMs), std::move(name), std::move(onLaunch)));
+}
+
+Device interactingHost(std::map<std::string, double> costMs,
+                       Penalties penalties) {
+  return Device(std::make_shared<ScriptedHost>(std::move(costMs), "", nullptr,
+                                               std::move(penalties)));
 }
 
 Device perturbedHost(int rank, std::function<void()> onLaunch) {

@@ -53,6 +53,15 @@ Device scriptedHost(std::map<std::string, double> costMs,
                     std::string name = "",
                     std::function<void()> onLaunch = nullptr);
 
+/// Extra cost (ms) of launching the second symbol right after the first.
+using Penalties = std::map<std::pair<std::string, std::string>, double>;
+
+/// A scripted host on which kernels interact: a launch costs its symbol's
+/// cost plus the penalty of following the symbol launched before it, as if
+/// one variant left the caches or a layout bad for the next kernel.
+Device interactingHost(std::map<std::string, double> costMs,
+                       Penalties penalties);
+
 /// A scripted host for rank `rank` of a job whose ranks time differently:
 /// axpy_work0 costs 1 + 2 * rank ms, axpy_work4 2.5 ms, axpy_work64 20 ms,
 /// axpy_wrong 0.5 ms (wrong: rejected with Options::check). Alone, rank 0
