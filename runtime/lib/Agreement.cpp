@@ -38,6 +38,31 @@ DecisionSource sourceNamed(const std::string &name) {
 }
 
 
+/// What this rank timed of a spread tuning: the candidate list it split
+/// and the results of its share.
+Json spreadResults(const CandidateSpread &spread, const TuningReport &report) {
+  Json results = Json::array();
+  for (int v : spread.candidates()) {
+    const CandidateResult &r = report.candidates[v];
+    if (r.status != CandidateStatus::NotTimed)
+      results.push_back({v, static_cast<int>(r.status), r.reason, r.medianMs,
+                         r.minMs, r.maxMs, r.samples, r.timedOn});
+  }
+  return {{"candidates", spread.candidates()}, {"results", results}};
+}
+
+/// Why no candidate of `report` was measured, one line per candidate.
+std::string failedCandidates(const TuningReport &report) {
+  std::string text;
+  for (const CandidateResult &r : report.candidates)
+    if (r.status != CandidateStatus::NotTimed &&
+        r.status != CandidateStatus::Measured)
+      text += "\n  " + r.name + (r.timedOn.empty() ? "" : " on " + r.timedOn) +
+              ": " + candidateStatusName(r.status) +
+              (r.reason.empty() ? "" : ": " + r.reason);
+  return text;
+}
+
 constexpr const char *kContract =
     "ranks must launch tuned kernels with new signatures in the same order, "
     "with the same bundle, on the same device model (docs/runtime-api.md, "
@@ -76,6 +101,18 @@ int agreedVariant(const std::vector<RankOutcome> &outcomes) {
     return first.chosen;
   int best = -1;
   double bestMs = 0;
+  if (first.spread) {
+    for (const RankOutcome &outcome : outcomes)
+      for (size_t v = 0; v < outcome.medianMs.size(); ++v) {
+        double ms = outcome.medianMs[v];
+        if (ms >= 0 && (best < 0 || ms < bestMs ||
+                        (ms == bestMs && static_cast<int>(v) < best))) {
+          best = static_cast<int>(v);
+          bestMs = ms;
+        }
+      }
+    return best;
+  }
   for (size_t v = 0; v < first.medianMs.size(); ++v) {
     double slowest = 0;
     bool everywhere = true;
@@ -109,14 +146,18 @@ Agreement::Agreement(TunedKernel::Impl &kernel, const int64_t *keyValues,
                {"source hash", kernel.spec.sourceHash},
                {"bundle hash", kernel.bundleHash()},
                {"device", info.name + " (" + info.arch + ")"},
-               {"cached", remembered.variant}};
+               {"spread over ranks",
+                kernel.module.options.spreadOverRanks},
+               {"cached", remembered.variant},
+               {"shortlist", remembered.shortlist},
+               {"failed", remembered.failed}};
   std::vector<std::string> all = exchange(what.dump());
   Json first = Json::parse(all.front());
   std::string differences;
   for (size_t r = 1; r < all.size(); ++r) {
     Json other = Json::parse(all[r]);
-    for (const char *field :
-         {"kernel", "signature", "source hash", "bundle hash", "device"})
+    for (const char *field : {"kernel", "signature", "source hash",
+                              "bundle hash", "device", "spread over ranks"})
       if (other[field] != first[field]) {
         differences += "\n  rank " + std::to_string(r) + " has " + field +
                        " " + other[field].dump() + ", rank 0 " +
@@ -129,6 +170,9 @@ Agreement::Agreement(TunedKernel::Impl &kernel, const int64_t *keyValues,
                 where() + ": the ranks are not deciding the same thing: " +
                     kContract + ":" + differences);
   remembered.variant = first["cached"].get<int>();
+  remembered.shortlist = first["shortlist"].get<std::vector<int>>();
+  remembered.failed =
+      first["failed"].get<std::vector<std::pair<std::string, std::string>>>();
 }
 
 std::string Agreement::where() const {
@@ -146,7 +190,8 @@ std::vector<std::string> Agreement::exchange(const std::string &mine) const {
   }
 }
 
-TuningReport Agreement::decide(const std::function<TuningReport()> &decideHere) {
+TuningReport Agreement::decide(const std::function<TuningReport()> &decideHere,
+                               const CandidateSpread *spread) {
   TuningReport report;
   Json mine;
   try {
@@ -159,13 +204,16 @@ TuningReport Agreement::decide(const std::function<TuningReport()> &decideHere) 
     mine = {{"source", decisionSourceName(report.source)},
             {"chosen", report.chosen},
             {"medians", medians}};
+    if (spread && spread->overRanks() && !spread->candidates().empty())
+      mine["spread"] = spreadResults(*spread, report);
   } catch (const Error &e) {
     mine = {{"error", e.what()}};
   }
   std::vector<RankOutcome> outcomes;
+  std::vector<Json> all;
   std::string failures;
   for (const std::string &text : exchange(mine.dump())) {
-    Json outcome = Json::parse(text);
+    Json &outcome = all.emplace_back(Json::parse(text));
     RankOutcome &rank = outcomes.emplace_back();
     if (outcome.contains("error")) {
       failures += "\n  rank " + std::to_string(outcomes.size() - 1) + ": " +
@@ -175,11 +223,18 @@ TuningReport Agreement::decide(const std::function<TuningReport()> &decideHere) 
     rank.source = sourceNamed(outcome["source"].get<std::string>());
     rank.chosen = outcome["chosen"].get<int>();
     rank.medianMs = outcome["medians"].get<std::vector<double>>();
+    rank.spread = outcome.contains("spread");
   }
   if (!failures.empty())
     throw Error(ErrorCode::Unsupported,
                 where() + ": some ranks could not decide:" + failures);
+  if (outcomes.front().spread)
+    mergeSpread(all, report);
   int agreed = agreedVariant(outcomes);
+  if (agreed < 0)
+    throw Error(ErrorCode::Unsupported,
+                where() + ": no candidate could be timed on any rank:" +
+                    failedCandidates(report));
   report.ownChoice = report.chosen;
   report.ranks = communicator.size();
   if (agreed != report.chosen)
@@ -196,6 +251,41 @@ TuningReport Agreement::decide(const std::function<TuningReport()> &decideHere) 
                            .c_str());
   }
   return report;
+}
+
+void Agreement::mergeSpread(const std::vector<Json> &outcomes,
+                            TuningReport &report) const {
+  const Json &first = outcomes.front()["spread"]["candidates"];
+  std::string differences;
+  for (size_t r = 1; r < outcomes.size(); ++r)
+    if (!outcomes[r].contains("spread") ||
+        outcomes[r]["spread"]["candidates"] != first)
+      differences += "\n  rank " + std::to_string(r) + " has candidates " +
+                     (outcomes[r].contains("spread")
+                          ? outcomes[r]["spread"]["candidates"].dump()
+                          : std::string("none (it timed all)")) +
+                     ", rank 0 " + first.dump();
+  if (!differences.empty())
+    throw Error(ErrorCode::InvalidArgument,
+                where() + ": the ranks split different candidates: " +
+                    kContract + ":" + differences);
+  int me = communicator.rank();
+  for (size_t r = 0; r < outcomes.size(); ++r) {
+    if (static_cast<int>(r) == me)
+      continue;
+    for (const Json &result : outcomes[r]["spread"]["results"]) {
+      CandidateResult &merged = report.candidates[result[0].get<int>()];
+      merged.status = static_cast<CandidateStatus>(result[1].get<int>());
+      merged.reason = result[2].get<std::string>();
+      merged.medianMs = result[3].get<double>();
+      merged.minMs = result[4].get<double>();
+      merged.maxMs = result[5].get<double>();
+      merged.samples = result[6].get<int>();
+      std::string device = result[7].get<std::string>();
+      merged.timedOn =
+          "rank " + std::to_string(r) + (device.empty() ? "" : ", " + device);
+    }
+  }
 }
 
 void Agreement::admitAgreed(TuningReport &report, int variant) const {

@@ -18,6 +18,9 @@
 #define TUNA_RUNTIME_LIB_AGREEMENT_H
 
 #include "KernelImpl.h"
+#include "Spread.h"
+
+#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <mutex>
@@ -31,10 +34,15 @@ struct RankOutcome {
   /// Per variant: the median per launch, or -1 if it was not measured.
   std::vector<double> medianMs;
   std::string error; ///< Why this rank could not decide; empty if it did.
+  /// The candidates were spread over the ranks (Options::spreadOverRanks):
+  /// each was timed on one rank only.
+  bool spread = false;
 };
 
 /// The variant every rank launches: rank 0's pick when rank 0 timed nothing
-/// (a persisted pick, mode off or a single candidate); else, of the
+/// (a persisted pick, mode off or a single candidate); spread over the
+/// ranks, the variant with the lowest median on the rank that timed it,
+/// ties to the lower index (-1 when none was measured); else, of the
 /// variants measured on every rank that timed, the one whose slowest rank's
 /// median is lowest (a step of the job waits for its slowest rank), ties to
 /// the lower index; rank 0's pick when none was measured on all of them.
@@ -52,8 +60,11 @@ public:
   /// Exchange 2: runs `decideHere` (this rank's own decision), gathers
   /// every rank's outcome and returns this rank's report with the agreed
   /// variant chosen (its code loaded); TuningReport::ownChoice keeps this
-  /// rank's pick. Throws naming the ranks that could not decide.
-  TuningReport decide(const std::function<TuningReport()> &decideHere);
+  /// rank's pick. With `spread` over the ranks, every rank's timings are
+  /// merged into the report (CandidateResult::timedOn). Throws naming the
+  /// ranks that could not decide or split other candidates.
+  TuningReport decide(const std::function<TuningReport()> &decideHere,
+                      const CandidateSpread *spread);
 
   /// Rank 0 writes the decision to the tuning cache; the others do not, so
   /// it is recorded once.
@@ -62,6 +73,10 @@ public:
 private:
   std::string where() const;
   std::vector<std::string> exchange(const std::string &mine) const;
+  /// Writes the results the other ranks timed into `report`; throws naming
+  /// the ranks whose candidate list differs from rank 0's.
+  void mergeSpread(const std::vector<nlohmann::json> &outcomes,
+                   TuningReport &report) const;
   /// Loads `variant` and checks it can run here; throws if not.
   void admitAgreed(TuningReport &report, int variant) const;
 

@@ -332,6 +332,9 @@ const Kernel &TunedKernel::spec() const { return impl->spec; }
 void TunedKernel::launch(StreamHandle stream, const ArgValue *args,
                          size_t count) {
   Impl &kernel = *impl;
+  if (stepsBeingTuned.load(std::memory_order_relaxed) &&
+      launchInTunedStep(kernel, stream, args, count))
+    return;
   LoweredArgs lowered;
   kernel.lower(args, count, lowered);
   int64_t keyValues[kMaxKey];

@@ -18,6 +18,17 @@ struct CacheEntry;
 struct VariantRef;
 class WorkerSession;
 
+/// How many TunedSteps are being tuned in this process now (Step.cpp):
+/// while none is, launches do not look for one.
+extern std::atomic<int> stepsBeingTuned;
+/// Launches through the step this thread is tuning; false when it tunes
+/// none (then the launch goes on as usual).
+bool launchInTunedStep(TunedKernel::Impl &kernel, StreamHandle stream,
+                       const ArgValue *args, size_t count);
+/// Tells the step this thread runs, if any, that a launch decided a new
+/// signature.
+void noteNewSignatureInStep();
+
 /// The most lowered parameters a launch can have.
 constexpr int kMaxLoweredParams = kMaxArgs * (3 + 2 * kMaxRank);
 
@@ -93,6 +104,10 @@ struct Module::Impl {
   std::vector<std::unique_ptr<TunedKernel>> kernels;
   std::unique_ptr<DeviceComparison> comparison;
   bool comparisonTried = false;
+  /// Per Options::tuningDevices: the bundle loaded there, made when a
+  /// tuning first spreads to it (Spread.h). Guarded by the device's tuning
+  /// mutex.
+  std::vector<std::unique_ptr<Module>> tuningHelpers;
 };
 
 struct TunedKernel::Impl {

@@ -1,6 +1,7 @@
 //===- Module.cpp - A loaded bundle ---------------------------------------===//
 
 #include "KernelImpl.h"
+#include "Spread.h"
 
 #include "tuna/runtime/Bundle.h"
 
@@ -15,12 +16,14 @@ Module::Impl::Impl(Bundle bundle, std::string origin, Device device,
       device(std::move(device)), options(options),
       provider(std::move(provider)),
       loaded(this->bundle.objects.size(), nullptr) {
+  checkTuningDevices(this->device, this->options);
   for (const Kernel &spec : this->bundle.kernels)
     kernels.push_back(std::unique_ptr<TunedKernel>(
         new TunedKernel(std::make_unique<TunedKernel::Impl>(*this, spec))));
 }
 
 Module::Impl::~Impl() {
+  tuningHelpers.clear();
   kernels.clear();
   for (ModuleHandle handle : loaded)
     if (handle)

@@ -72,6 +72,8 @@ Options Options::fromEnvironment() {
   options.communicator = defaultCommunicator();
   options.agreeTimeoutMs =
       readNumber("TUNA_AGREE_TIMEOUT_MS", options.agreeTimeoutMs);
+  options.spreadOverRanks =
+      readFlag("TUNA_SPREAD_TUNING", options.spreadOverRanks);
   return options;
 }
 

@@ -18,6 +18,7 @@
 #include "KernelImpl.h"
 #include "OutputCheck.h"
 #include "Scratch.h"
+#include "Spread.h"
 #include "tuna/runtime/Cache.h"
 #include "tuna/runtime/Prune.h"
 
@@ -90,9 +91,10 @@ public:
   /// shortlist (then only its candidates are tuned, unpruned). Loads only
   /// the code the decision needs: the cache's pick, or the default when
   /// nothing is measured, or every candidate when tuning. Without `tune`,
-  /// nothing is measured and nothing printed.
+  /// nothing is measured and nothing printed. With `spread`, the timing of
+  /// every candidate is spread over devices or ranks (Spread.h).
   TuningReport run(const TunedKernel::Impl::Persisted &persisted,
-                   bool tune = true) {
+                   bool tune = true, CandidateSpread *spread = nullptr) {
     int cached = persisted.variant;
     Clock::time_point start = Clock::now();
     classify();
@@ -151,13 +153,16 @@ public:
       if (search) {
         report.source = DecisionSource::Tuned;
       } else if (measure) {
-        benchmark(candidates);
+        benchmark(candidates, spread);
         report.source = DecisionSource::Tuned;
       } else {
         report.source = DecisionSource::Default;
       }
     }
-    report.chosenName = kernel.spec.variants[report.chosen].name;
+    // Spread over ranks, this rank's share may have no winner: the ranks
+    // decide together (Agreement.h).
+    if (report.chosen >= 0)
+      report.chosenName = kernel.spec.variants[report.chosen].name;
     report.wallMs = msSince(start);
     if (options.verbose && tune)
       print();
@@ -413,8 +418,20 @@ private:
                    params);
   }
 
-  void benchmark(const std::vector<int> &candidates) {
-    timeAll(candidates);
+  void benchmark(const std::vector<int> &candidates, CandidateSpread *spread) {
+    // A share without the default still checks against its output.
+    auto timeShare = [&](const std::vector<int> &share) {
+      int fallback = kernel.spec.defaultVariant;
+      std::vector<int> voters;
+      if (spread && options.check && isCandidate(fallback) &&
+          std::find(share.begin(), share.end(), fallback) == share.end())
+        voters.push_back(fallback);
+      if (!share.empty())
+        timeAll(share, voters);
+    };
+    timeShare(spread ? spread->begin(candidates, report) : candidates);
+    if (spread)
+      timeShare(spread->end(report));
     for (int v : candidates) {
       const CandidateResult &result = report.candidates[v];
       if (result.status == CandidateStatus::Measured &&
@@ -422,7 +439,7 @@ private:
            result.medianMs < report.candidates[report.chosen].medianMs))
         report.chosen = v;
     }
-    if (report.chosen < 0)
+    if (report.chosen < 0 && !(spread && spread->overRanks()))
       throw Error(ErrorCode::Unsupported,
                   where() + ": every candidate failed:" + failures());
   }
@@ -804,6 +821,8 @@ private:
         std::snprintf(times, sizeof(times), "%.4f ms (median of %d, min %.4f)",
                       result.medianMs, result.samples, result.minMs);
         line += times;
+        if (!result.timedOn.empty())
+          line += " on " + result.timedOn;
       } else {
         line += candidateStatusName(result.status);
         if (!result.reason.empty())
@@ -818,6 +837,11 @@ private:
     if (options.check && !report.checked && !report.checkSkipped.empty())
       std::fprintf(stderr, "tuna:   no correctness check: %s\n",
                    report.checkSkipped.c_str());
+    if (report.chosen < 0) {
+      std::fprintf(stderr, "tuna: no pick among this rank's share; the "
+                           "ranks decide together\n");
+      return;
+    }
     const CandidateResult &chosen = report.candidates[report.chosen];
     std::fprintf(
         stderr, "tuna: picked [%d] %s (%s) in %.1f ms%s\n", report.chosen,
@@ -995,21 +1019,30 @@ int TunedKernel::Impl::decide(StreamHandle stream, const ArgValue *args,
   const Options &options = module.options;
   if (options.mode != TuneMode::Off && backend.isCapturing(stream))
     return pickDuringCapture(stream, args, count, keyValues, signature);
+  noteNewSignatureInStep();
   // The disk cache, then the tuning databases: in TuneMode::On a persisted
   // decision replaces the tuning; a fresh one is persisted in the cache
   // (Always takes only the variants that failed from the lookups, Off
   // skips both).
   Persisted remembered = persisted(signature, /*wait=*/true);
-  auto decideHere = [&] {
-    return Tuner(*this, options, stream, args, count, keyValues, signature)
-        .run(remembered);
-  };
   // Several ranks decide together (Agreement.h); in mode off each takes
   // the default.
   std::optional<Agreement> agreement;
   if (options.communicator && options.mode != TuneMode::Off)
     agreement.emplace(*this, keyValues, signature, remembered);
-  TuningReport report = agreement ? agreement->decide(decideHere) : decideHere();
+  // The candidates' timing spread over ranks or devices (Spread.h).
+  std::optional<CandidateSpread> spread;
+  bool overRanks = agreement && options.spreadOverRanks;
+  if (overRanks || !options.tuningDevices.empty())
+    spread.emplace(*this, stream, args, count,
+                   overRanks ? options.communicator.get() : nullptr);
+  CandidateSpread *spreading = spread ? &*spread : nullptr;
+  auto decideHere = [&] {
+    return Tuner(*this, options, stream, args, count, keyValues, signature)
+        .run(remembered, /*tune=*/true, spreading);
+  };
+  TuningReport report =
+      agreement ? agreement->decide(decideHere, spreading) : decideHere();
   if (!options.cacheDir.empty() && options.mode != TuneMode::Off &&
       report.source == DecisionSource::Tuned &&
       (!agreement || agreement->recordsDecision()))

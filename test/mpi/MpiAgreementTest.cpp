@@ -14,7 +14,14 @@
 //   dies       the last rank is killed before launching: the same;
 //   signature  the last rank launches another shape: every rank fails,
 //              naming it;
-//   bundle     the last rank loads a different bundle: the same.
+//   bundle     the last rank loads a different bundle: the same;
+//   spread     Options::spreadOverRanks: each rank times its share of the
+//              candidates, every rank launches the same variant, the one
+//              with the lowest median of any rank, and each candidate was
+//              timed on one rank;
+//   spread-dies  spread, and the last rank is killed at its first launch,
+//              in the middle of its share: the others fail within the
+//              timeout, naming it.
 // Exit status 0 when the scenario's expectation holds on this rank; a
 // rank that fails prints "rank R: error: ..." (run-mpi-test.sh checks it).
 //
@@ -137,19 +144,67 @@ int agreeIn(const std::string &cacheDir) {
   return 0;
 }
 
+/// Options::spreadOverRanks: one share per rank, one decision.
+int spread() {
+  Options options = rankOptions("");
+  options.spreadOverRanks = true;
+  Module module = Module::fromBundle(axpyBundle(), perturbedHost(rank),
+                                     "axpy.tuna", options);
+  TunedKernel &kernel = module.kernel("axpy");
+  for (int64_t n : {1024, 4096})
+    launchAxpy(kernel, n);
+  for (const TuningReport &report : kernel.reports()) {
+    std::vector<int> picks = gatherAtRoot(report.chosen);
+    int timedHere = 0, best = -1;
+    for (const CandidateResult &c : report.candidates) {
+      timedHere += c.status != CandidateStatus::NotTimed && c.timedOn.empty();
+      if (c.status == CandidateStatus::Measured &&
+          (best < 0 || c.medianMs < report.candidates[best].medianMs))
+        best = c.variant;
+    }
+    std::vector<int> shares = gatherAtRoot(timedHere);
+    if (report.chosen != best || report.ranks != size)
+      return failed("picked " + report.chosenName + ", not the fastest");
+    if (rank != 0)
+      continue;
+    int timed = 0;
+    for (int r = 0; r < size; ++r) {
+      if (picks[r] != picks[0])
+        return failed("rank " + std::to_string(r) + " picked another variant");
+      if (shares[r] != (4 + size - 1 - r) / size)
+        return failed("rank " + std::to_string(r) + " timed " +
+                      std::to_string(shares[r]) + " candidates");
+      timed += shares[r];
+    }
+    std::printf("signature [%lld]: all %d ranks launch %s; the %d candidates "
+                "were timed once each, spread over the ranks\n",
+                static_cast<long long>(report.signature[0]), size,
+                report.chosenName.c_str(), timed);
+  }
+  if (rank == 0)
+    std::printf("spread: passed on %d ranks\n", size);
+  return 0;
+}
+
 /// The scenarios where the last rank breaks the contract; the others must
 /// fail with a clear error (run-mpi-test.sh checks its text).
 int breakContract(const std::string &scenario) {
   bool last = rank == size - 1;
   if (last && scenario == "dies")
     std::raise(SIGKILL);
+  auto dieOnLaunch = [last, scenario] {
+    if (last && scenario == "spread-dies")
+      std::raise(SIGKILL);
+  };
   Bundle bundle = axpyBundle();
   if (last && scenario == "bundle")
     bundle.kernels[0].variants[2].config[0].second = 65;
   Options options = rankOptions("");
   options.agreeTimeoutMs = 1500;
-  Module module = Module::fromBundle(std::move(bundle), perturbedHost(rank),
-                                     "axpy.tuna", options);
+  options.spreadOverRanks = scenario == "spread-dies";
+  Module module =
+      Module::fromBundle(std::move(bundle), perturbedHost(rank, dieOnLaunch),
+                         "axpy.tuna", options);
   if (last && scenario == "late") {
     // Never joins: waits for the others, who end the job.
     MPI_Barrier(MPI_COMM_WORLD);
@@ -161,7 +216,8 @@ int breakContract(const std::string &scenario) {
   } catch (const Error &e) {
     std::fprintf(stderr, "rank %d: error: %s\n", rank, e.what());
     std::fflush(stderr);
-    if (scenario == "late" || scenario == "dies")
+    if (scenario == "late" || scenario == "dies" ||
+        scenario == "spread-dies")
       MPI_Abort(MPI_COMM_WORLD, 3);
     return 3;
   }
@@ -179,12 +235,15 @@ int main(int argc, char **argv) {
   int status;
   if (scenario == "agree")
     status = agree();
+  else if (scenario == "spread")
+    status = spread();
   else if (scenario == "late" || scenario == "dies" ||
-           scenario == "signature" || scenario == "bundle")
+           scenario == "signature" || scenario == "bundle" ||
+           scenario == "spread-dies")
     status = breakContract(scenario);
   else
     status = failed("usage: tuna-mpi-agreement-test "
-                    "agree|late|dies|signature|bundle");
+                    "agree|late|dies|signature|bundle|spread|spread-dies");
   MPI_Finalize();
   return status;
 }

@@ -14,10 +14,13 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <map>
+#include <set>
+#include <thread>
 #include <mutex>
 
 using namespace tuna;
@@ -104,7 +107,8 @@ struct RankResult {
 std::vector<RankResult>
 runRanks(int size, const std::function<void(int, TunedKernel &)> &body,
          const std::function<void(int, Options &)> &configure = {},
-         const std::function<Device(int)> &host = perturbedHost) {
+         const std::function<Device(int)> &host =
+             [](int rank) { return perturbedHost(rank); }) {
   ThreadJob job(size);
   std::vector<RankResult> results(size);
   runTogether(size, [&](int rank) {
@@ -116,7 +120,7 @@ runRanks(int size, const std::function<void(int, TunedKernel &)> &body,
     TunedKernel &kernel = module.kernel("axpy");
     try {
       body(rank, kernel);
-    } catch (const Error &e) {
+    } catch (const std::exception &e) {
       results[rank].error = e.what();
     }
     results[rank].reports = kernel.reports();
@@ -304,4 +308,202 @@ TEST(AgreementTest, CApiCommunicatorIsTheDefaultOfNewOptions) {
   launchAxpy(module.kernel("axpy"), 1024);
   EXPECT_EQ(module.kernel("axpy").reports().at(0).ranks, 1);
   EXPECT_EQ(module.kernel("axpy").reports().at(0).chosen, kWork0);
+}
+
+//===----------------------------------------------------------------------===//
+// Tuning spread over ranks and devices (Spread.h)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The variant with the lowest median of `report`, ties to the lower index.
+int fastestMeasured(const TuningReport &report) {
+  int best = -1;
+  for (const CandidateResult &c : report.candidates)
+    if (c.status == CandidateStatus::Measured &&
+        (best < 0 || c.medianMs < report.candidates[best].medianMs))
+      best = c.variant;
+  return best;
+}
+
+void spreadOverRanks(int, Options &options) { options.spreadOverRanks = true; }
+} // namespace
+
+TEST(SpreadTest, RanksTimeOneShareEachAndLaunchTheSameVariant) {
+  for (int size : {2, 3, 4}) {
+    SCOPED_TRACE(std::to_string(size) + " ranks");
+    std::vector<RankResult> results = runRanks(
+        size,
+        [](int, TunedKernel &kernel) {
+          launchAxpy(kernel, 1024);
+          launchAxpy(kernel, 4096);
+        },
+        spreadOverRanks);
+    for (size_t d = 0; d < 2; ++d) {
+      // Which rank timed each variant, as every rank's report says.
+      std::map<int, std::string> timedOn;
+      for (int rank = 0; rank < size; ++rank) {
+        SCOPED_TRACE("rank " + std::to_string(rank));
+        ASSERT_EQ(results[rank].error, "");
+        ASSERT_EQ(results[rank].reports.size(), 2u);
+        const TuningReport &report = results[rank].reports[d];
+        const TuningReport &first = results[0].reports[d];
+        EXPECT_EQ(report.source, DecisionSource::Tuned);
+        EXPECT_EQ(report.ranks, size);
+        EXPECT_EQ(report.chosen, first.chosen);
+        // Every rank decides from every rank's numbers: the same ones.
+        EXPECT_EQ(report.chosen, fastestMeasured(report));
+        for (const CandidateResult &c : report.candidates) {
+          EXPECT_EQ(c.medianMs, first.candidates[c.variant].medianMs);
+          if (c.status == CandidateStatus::NotTimed)
+            continue;
+          std::string where =
+              c.timedOn.empty() ? "rank " + std::to_string(rank) : c.timedOn;
+          auto [it, fresh] = timedOn.emplace(c.variant, where);
+          EXPECT_EQ(it->second, where) << c.name << " timed on two ranks";
+        }
+      }
+      // axpy_wrong is rejected by the check on the rank that runs it; each
+      // of the 4 candidates was run on exactly one rank, round-robin.
+      EXPECT_EQ(timedOn.size(), 4u);
+      std::set<std::string> ranks;
+      for (const auto &[variant, where] : timedOn)
+        ranks.insert(where);
+      EXPECT_EQ(ranks.size(), static_cast<size_t>(std::min(size, 4)));
+    }
+  }
+}
+
+TEST(SpreadTest, PerturbedRanksStillMakeOneDecision) {
+  // work0 costs 1 + 2 * rank ms, work4 2.5 ms: whichever rank times work0
+  // decides whether it wins, and every rank follows that one number.
+  std::vector<RankResult> results = runRanks(
+      2, [](int, TunedKernel &kernel) { launchAxpy(kernel, 1024); },
+      spreadOverRanks);
+  ASSERT_EQ(results[0].error, "");
+  ASSERT_EQ(results[1].error, "");
+  const TuningReport &report = results[0].reports.at(0);
+  const CandidateResult &work0 = report.candidates[kWork0];
+  bool timedOnRank0 = work0.timedOn.empty();
+  EXPECT_EQ(work0.medianMs, timedOnRank0 ? 1.0 : 3.0);
+  int expected = timedOnRank0 ? kWork0 : kWork4;
+  EXPECT_EQ(results[0].reports.at(0).chosen, expected);
+  EXPECT_EQ(results[1].reports.at(0).chosen, expected);
+}
+
+TEST(SpreadTest, RanksThatDoNotAllSpreadAreAnErrorNamingThem) {
+  std::vector<RankResult> results = runRanks(
+      3, [](int, TunedKernel &kernel) { launchAxpy(kernel, 1024); },
+      [](int rank, Options &options) { options.spreadOverRanks = rank != 2; });
+  for (const RankResult &result : results)
+    EXPECT_NE(result.error.find("rank 2 has spread over ranks false, rank 0 "
+                                "true"),
+              std::string::npos)
+        << result.error;
+}
+
+TEST(SpreadTest, ARankThatStopsMidWayIsAnErrorWithinTheTimeout) {
+  // Rank 1 stops at its first launch, in the middle of its share, until
+  // rank 0 has given up on it: rank 0 must not wait longer than the
+  // timeout, and rank 1, late, finds rank 0 gone.
+  std::atomic<bool> rank0Done{false};
+  std::vector<RankResult> results = runRanks(
+      2,
+      [&](int rank, TunedKernel &kernel) {
+        try {
+          launchAxpy(kernel, 1024);
+        } catch (...) {
+          if (rank == 0)
+            rank0Done = true;
+          throw;
+        }
+      },
+      [](int, Options &options) {
+        options.spreadOverRanks = true;
+        options.agreeTimeoutMs = 300;
+      },
+      [&](int rank) {
+        return perturbedHost(rank, [rank, &rank0Done] {
+          while (rank == 1 && !rank0Done)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        });
+      });
+  EXPECT_NE(results[0].error.find("ranks 1 did not join within 300"),
+            std::string::npos)
+      << results[0].error;
+  EXPECT_NE(results[1].error.find("ranks 0 did not join within 300"),
+            std::string::npos)
+      << results[1].error;
+}
+
+TEST(SpreadTest, DevicesOfOneProcessTimeOneShareEach) {
+  std::map<std::string, double> costs = {{"axpy_work0", 1.0},
+                                         {"axpy_work4", 2.0},
+                                         {"axpy_work64", 20.0},
+                                         {"axpy_wrong", 0.5}};
+  Options options = fastOptions();
+  options.tuningDevices = {scriptedHost(costs), scriptedHost(costs)};
+  Module module =
+      Module::fromBundle(axpyBundle(), scriptedHost(costs), "axpy.tuna", options);
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel, 1024);
+  launchAxpy(kernel, 4096);
+  std::vector<TuningReport> reports = kernel.reports();
+  ASSERT_EQ(reports.size(), 2u);
+  for (const TuningReport &report : reports) {
+    EXPECT_EQ(report.chosenName, "axpy_work0");
+    std::map<std::string, int> perDevice;
+    for (const CandidateResult &c : report.candidates) {
+      EXPECT_NE(c.status, CandidateStatus::NotTimed) << c.name;
+      ++perDevice[c.timedOn];
+    }
+    // 4 candidates round-robin over 3 devices: 2 here, 1 on each other.
+    EXPECT_EQ(perDevice[""], 2);
+    EXPECT_EQ(perDevice["device 1 (" + module.device().info().name + ")"], 1);
+    EXPECT_EQ(perDevice["device 2 (" + module.device().info().name + ")"], 1);
+    // The check ran on every device: axpy_wrong was rejected wherever.
+    EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
+  }
+}
+
+TEST(SpreadTest, ADeviceOfAnotherModelIsRefusedNamingIt) {
+  Options options = fastOptions();
+  options.tuningDevices = {scriptedHost({}), scriptedHost({}, "Other CPU")};
+  try {
+    Module::fromBundle(axpyBundle(), scriptedHost({}), "axpy.tuna", options);
+    FAIL() << "loaded";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "Options::tuningDevices[1] is a Other CPU"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("devices of one model only"),
+              std::string::npos);
+  }
+  Device own = scriptedHost({});
+  options.tuningDevices = {own};
+  EXPECT_THROW(Module::fromBundle(axpyBundle(), own, "axpy.tuna", options),
+               Error);
+}
+
+TEST(SpreadTest, ADeviceThatFailsMarksItsShareUnrunnable) {
+  Options options = fastOptions();
+  options.check = false;
+  options.tuningDevices = {scriptedHost({}, "", [] {
+    throw Error(ErrorCode::Backend, "the device fell off the bus");
+  })};
+  Module module = Module::fromBundle(axpyBundle(), scriptedHost(), "axpy.tuna",
+                                     options);
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel, 1024);
+  const TuningReport report = kernel.reports().at(0);
+  int failed = 0;
+  for (const CandidateResult &c : report.candidates)
+    if (!c.timedOn.empty()) {
+      ++failed;
+      EXPECT_EQ(c.status, CandidateStatus::Unrunnable);
+      EXPECT_NE(c.reason.find("the device fell off the bus"), std::string::npos)
+          << c.reason;
+    }
+  EXPECT_EQ(failed, 2);
+  EXPECT_TRUE(report.candidates[report.chosen].timedOn.empty());
 }

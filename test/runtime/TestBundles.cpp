@@ -100,9 +100,15 @@ Bundle axpyBundle() {
 namespace {
 class ScriptedHost final : public Backend {
 public:
-  explicit ScriptedHost(std::map<std::string, double> costs)
-      : costs(std::move(costs)) {}
-  const DeviceInfo &info() const override { return host->info(); }
+  ScriptedHost(std::map<std::string, double> costs, std::string name,
+               std::function<void()> onLaunch, Penalties penalties = {})
+      : costs(std::move(costs)), penalties(std::move(penalties)),
+        onLaunch(std::move(onLaunch)) {
+    renamed = host->info();
+    if (!name.empty())
+      renamed.name = std::move(name);
+  }
+  const DeviceInfo &info() const override { return renamed; }
   int objectScore(const Object &object) const override {
     return host->objectScore(object);
   }
@@ -119,6 +125,7 @@ public:
     auto cost = costs.find(symbol);
     std::lock_guard<std::mutex> lock(mutex);
     costMs[function] = cost == costs.end() ? 1.0 : cost->second;
+    symbols[function] = symbol;
     return function;
   }
   FunctionLimits functionLimits(FunctionHandle function) override {
@@ -126,9 +133,16 @@ public:
   }
   void launch(FunctionHandle function, StreamHandle stream,
               const LaunchDims &dims, void **params) override {
+    if (onLaunch)
+      onLaunch();
     host->launch(function, stream, dims, params);
     std::lock_guard<std::mutex> lock(mutex);
     clockMs += costMs.at(function);
+    const std::string &symbol = symbols.at(function);
+    if (auto penalty = penalties.find({previous, symbol});
+        penalty != penalties.end())
+      clockMs += penalty->second;
+    previous = symbol;
   }
   void synchronize(StreamHandle stream) override { host->synchronize(stream); }
   void *allocate(size_t bytes) override { return host->allocate(bytes); }
@@ -152,9 +166,14 @@ public:
 
 private:
   std::map<std::string, double> costs; ///< Per symbol, in ms.
+  Penalties penalties;
+  std::function<void()> onLaunch;
   std::unique_ptr<Backend> host = makeHostBackend();
+  DeviceInfo renamed;
   std::mutex mutex; ///< Guards costMs and clockMs.
   std::map<FunctionHandle, double> costMs;
+  std::map<FunctionHandle, std::string> symbols;
+  std::string previous; ///< The symbol launched last.
   double clockMs = 0;
 };
 } // namespace
@@ -166,15 +185,24 @@ Device scriptedHost() {
                        {"axpy_wrong", 0.5}});
 }
 
-Device scriptedHost(std::map<std::string, double> costMs) {
-  return Device(std::make_shared<ScriptedHost>(std::move(costMs)));
+Device scriptedHost(std::map<std::string, double> costMs, std::string name,
+                    std::function<void()> onLaunch) {
+  return Device(std::make_shared<ScriptedHost>(
+      std::move(costMs), std::move(name), std::move(onLaunch)));
 }
 
-Device perturbedHost(int rank) {
+Device interactingHost(std::map<std::string, double> costMs,
+                       Penalties penalties) {
+  return Device(std::make_shared<ScriptedHost>(std::move(costMs), "", nullptr,
+                                               std::move(penalties)));
+}
+
+Device perturbedHost(int rank, std::function<void()> onLaunch) {
   return scriptedHost({{"axpy_work0", 1.0 + 2.0 * rank},
                        {"axpy_work4", 2.5},
                        {"axpy_work64", 20.0},
-                       {"axpy_wrong", 0.5}});
+                       {"axpy_wrong", 0.5}},
+                      "", std::move(onLaunch));
 }
 
 Options fastOptions() {

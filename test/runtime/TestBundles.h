@@ -46,15 +46,29 @@ const std::string &faultyKernelLibrary();
 /// 0.5 ms, others 1 ms), so which variant wins does not depend on the
 /// machine's speed or load (or a sanitizer).
 Device scriptedHost();
-/// The same with the cost of each function given (in ms; others 1 ms).
-Device scriptedHost(std::map<std::string, double> costMs);
+/// The same with the cost of each function given (in ms; others 1 ms),
+/// and optionally another device name (a device of another model) and a
+/// function called before every launch.
+Device scriptedHost(std::map<std::string, double> costMs,
+                    std::string name = "",
+                    std::function<void()> onLaunch = nullptr);
+
+/// Extra cost (ms) of launching the second symbol right after the first.
+using Penalties = std::map<std::pair<std::string, std::string>, double>;
+
+/// A scripted host on which kernels interact: a launch costs its symbol's
+/// cost plus the penalty of following the symbol launched before it, as if
+/// one variant left the caches or a layout bad for the next kernel.
+Device interactingHost(std::map<std::string, double> costMs,
+                       Penalties penalties);
 
 /// A scripted host for rank `rank` of a job whose ranks time differently:
 /// axpy_work0 costs 1 + 2 * rank ms, axpy_work4 2.5 ms, axpy_work64 20 ms,
 /// axpy_wrong 0.5 ms (wrong: rejected with Options::check). Alone, rank 0
 /// picks axpy_work0 and every other rank axpy_work4; agreeing on the lowest
 /// slowest-rank median, 2 ranks or more pick axpy_work4.
-Device perturbedHost(int rank);
+/// `onLaunch` is called before every launch.
+Device perturbedHost(int rank, std::function<void()> onLaunch = nullptr);
 
 /// Options for quick tunings on scripted hosts: 3 to 10 samples, small
 /// budgets, and the correctness check (which rejects axpy_wrong).

@@ -36,7 +36,10 @@ template <int Work, bool Wrong> void axpy(void **args) {
 
 extern "C" {
 void axpy_work0(void **args) { axpy<0, false>(args); }
+void axpy_work1(void **args) { axpy<1, false>(args); }
+void axpy_work2(void **args) { axpy<2, false>(args); }
 void axpy_work4(void **args) { axpy<4, false>(args); }
+void axpy_work8(void **args) { axpy<8, false>(args); }
 void axpy_work64(void **args) { axpy<64, false>(args); }
 void axpy_wrong(void **args) { axpy<0, true>(args); }
 }

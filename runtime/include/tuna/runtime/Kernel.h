@@ -115,6 +115,7 @@ public:
 
 private:
   friend class Module;
+  friend class CandidateSpread;
   explicit TunedKernel(std::unique_ptr<Impl> impl);
 
   std::unique_ptr<Impl> impl;

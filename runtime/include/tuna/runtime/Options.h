@@ -3,6 +3,7 @@
 #define TUNA_RUNTIME_OPTIONS_H
 
 #include "tuna/runtime/Communicator.h"
+#include "tuna/runtime/Device.h"
 #include "tuna/runtime/Search.h"
 
 #include <memory>
@@ -113,6 +114,18 @@ struct Options {
   /// (they may still be tuning); then the launch throws, naming the ranks
   /// that did not join.
   double agreeTimeoutMs = 60000;
+  /// With a communicator: the ranks split the candidates of a new
+  /// signature, each timing its share (round-robin over the candidate list,
+  /// which every rank computes alike), instead of every rank timing every
+  /// candidate; the lowest median of any rank wins (docs/runtime-api.md,
+  /// "Tuning spread over devices"). Every rank must set it alike.
+  bool spreadOverRanks = false;
+  /// Other devices of this host, of the module's device model, that time a
+  /// share of each new signature's candidates while the module's device
+  /// times the rest: one thread per device, each on its own copies of the
+  /// launch's arguments. Loading a module with a device of another model
+  /// (or its own device) in the list throws, naming it.
+  std::vector<Device> tuningDevices;
 
   /// The defaults overridden by the environment: TUNA_AUTOTUNE=0|1,
   /// TUNA_ALWAYS_TUNE=0|1, TUNA_PRINT_AUTOTUNING=0|1, TUNA_CHECK=0|1,
@@ -120,7 +133,8 @@ struct Options {
   /// TUNA_CHECK_ATOL=<float>, TUNA_CHECK_RTOL=<float>, TUNA_ISOLATE=0|1,
   /// TUNA_PRUNE=0|1, TUNA_SHORTLISTS=0|1,
   /// TUNA_WORKER=<path>, TUNA_TUNE_TIMEOUT_MS=<ms>,
-  /// TUNA_TUNE_BUDGET_MS=<ms>, TUNA_AGREE_TIMEOUT_MS=<ms>; and takes
+  /// TUNA_TUNE_BUDGET_MS=<ms>, TUNA_AGREE_TIMEOUT_MS=<ms>,
+  /// TUNA_SPREAD_TUNING=0|1 (spreadOverRanks); and takes
   /// defaultCommunicator(). A malformed value is a tuna::Error naming the
   /// variable.
   static Options fromEnvironment();

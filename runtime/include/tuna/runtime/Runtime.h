@@ -9,6 +9,7 @@
 #include "tuna/runtime/MemRef.h"
 #include "tuna/runtime/Module.h"
 #include "tuna/runtime/Options.h"
+#include "tuna/runtime/Step.h"
 #include "tuna/runtime/Tuning.h"
 
 #endif // TUNA_RUNTIME_RUNTIME_H

@@ -45,6 +45,9 @@ struct CandidateResult {
   double minMs = -1;
   double maxMs = -1; ///< The slowest sample; -1 when not timed.
   int samples = 0;
+  /// Where it was timed when the tuning was spread (Options::spreadOverRanks,
+  /// Options::tuningDevices): "rank 1", "device 2 (NAME)"; empty: here.
+  std::string timedOn;
 };
 
 /// One decision for one signature of one kernel.

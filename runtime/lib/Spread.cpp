@@ -1,0 +1,208 @@
+//===- Spread.cpp - A tuning's candidates timed on several devices --------===//
+
+#include "Spread.h"
+
+#include "Scratch.h"
+
+namespace tuna {
+
+namespace {
+std::string model(const DeviceInfo &info) {
+  return info.name + " (" + info.arch + ")";
+}
+
+/// Device memory on `backend`, freed with it.
+class DeviceBuffer {
+public:
+  DeviceBuffer(Backend &backend, size_t bytes)
+      : backend(backend), data(backend.allocate(bytes)) {}
+  ~DeviceBuffer() { backend.deallocate(data); }
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+
+  Backend &backend;
+  void *data;
+};
+} // namespace
+
+void checkTuningDevices(const Device &device, const Options &options) {
+  for (size_t d = 0; d < options.tuningDevices.size(); ++d) {
+    const Device &other = options.tuningDevices[d];
+    std::string which = "Options::tuningDevices[" + std::to_string(d) + "]";
+    if (other == device)
+      throw Error(ErrorCode::InvalidArgument,
+                  which + " is the module's own device; list the other "
+                          "devices that share its tunings");
+    if (model(other.info()) != model(device.info()) ||
+        other.info().platform != device.info().platform)
+      throw Error(ErrorCode::InvalidArgument,
+                  which + " is a " + model(other.info()) +
+                      ", the module's device a " + model(device.info()) +
+                      ": a tuning is spread over devices of one model only");
+  }
+}
+
+CandidateSpread::CandidateSpread(TunedKernel::Impl &kernel, StreamHandle stream,
+                                 const ArgValue *args, size_t count,
+                                 Communicator *communicator)
+    : kernel(kernel), stream(stream), args(args, args + count),
+      communicator(communicator) {}
+
+CandidateSpread::~CandidateSpread() { join(); }
+
+std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
+                                        TuningReport &report) {
+  all = candidates;
+  std::vector<int> mine;
+  int ranks = communicator ? communicator->size() : 1;
+  int rank = communicator ? communicator->rank() : 0;
+  for (size_t k = 0; k < candidates.size(); ++k) {
+    int owner = static_cast<int>(k % ranks);
+    if (owner == rank)
+      mine.push_back(candidates[k]);
+    else
+      report.candidates[candidates[k]].reason =
+          "timed on rank " + std::to_string(owner);
+  }
+  size_t devices = 1 + kernel.module.options.tuningDevices.size();
+  std::vector<int> here;
+  helpers = std::vector<Helper>(devices - 1);
+  for (size_t j = 0; j < mine.size(); ++j) {
+    if (j % devices == 0)
+      here.push_back(mine[j]);
+    else
+      helpers[j % devices - 1].share.push_back(mine[j]);
+  }
+  for (size_t h = 0; h < helpers.size(); ++h)
+    helpers[h].device = static_cast<int>(h + 1);
+  helpers.erase(std::remove_if(helpers.begin(), helpers.end(),
+                               [](const Helper &h) { return h.share.empty(); }),
+                helpers.end());
+  if (helpers.empty())
+    return here;
+  // The helpers load code from the module's bundle: a provider's bytes are
+  // asked for now, by this thread, which holds the device's tuning mutex.
+  std::vector<int> objects;
+  for (const Helper &helper : helpers)
+    for (int v : helper.share) {
+      const VariantState &variant = kernel.variants[v];
+      if (variant.code >= 0)
+        objects.push_back(variant.spec->code[variant.code].object);
+    }
+  kernel.module.prepare(objects);
+  for (const ArgValue &arg : args) {
+    std::string &copy = hostCopies.emplace_back();
+    if (arg.kind != ArgSpec::Kind::MemRef)
+      continue;
+    ViewExtent extent = viewExtent(arg.memref);
+    copy.resize(extent.bytes);
+    if (extent.bytes)
+      kernel.backend.copy(copy.data(), extent.first, extent.bytes,
+                          CopyKind::DeviceToHost, stream);
+  }
+  for (Helper &helper : helpers)
+    helper.kernel = &helperKernel(helper.device - 1);
+  for (Helper &helper : helpers)
+    helper.thread = std::thread([this, &helper] { run(helper); });
+  return here;
+}
+
+TunedKernel &CandidateSpread::helperKernel(size_t index) {
+  Module::Impl &module = kernel.module;
+  module.tuningHelpers.resize(module.options.tuningDevices.size());
+  std::unique_ptr<Module> &helper = module.tuningHelpers[index];
+  if (!helper) {
+    Options options = module.options;
+    options.communicator = nullptr;
+    options.spreadOverRanks = false;
+    options.tuningDevices.clear();
+    options.cacheDir.clear();
+    options.databases.clear();
+    options.verbose = false;
+    Module::Impl *primary = &module;
+    ObjectProvider provider;
+    if (module.provider)
+      provider = [primary](const std::vector<int> &objects) {
+        std::vector<std::string> bytes;
+        for (int object : objects)
+          bytes.push_back(primary->bundle.objects[object].data);
+        return bytes;
+      };
+    helper = std::make_unique<Module>(Module::fromBundle(
+        module.bundle, module.options.tuningDevices[index], module.origin,
+        options, std::move(provider)));
+  }
+  return helper->kernel(kernel.spec.name);
+}
+
+void CandidateSpread::run(Helper &helper) {
+  const Device &device =
+      kernel.module.options.tuningDevices[helper.device - 1];
+  Backend &backend = device.backend();
+  try {
+    std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+    std::vector<ArgValue> copies = args;
+    for (size_t i = 0; i < copies.size(); ++i) {
+      if (copies[i].kind != ArgSpec::Kind::MemRef || hostCopies[i].empty())
+        continue;
+      MemRefView &view = copies[i].memref;
+      ViewExtent extent = viewExtent(view);
+      buffers.push_back(std::make_unique<DeviceBuffer>(backend, extent.bytes));
+      backend.copy(buffers.back()->data, hostCopies[i].data(), extent.bytes,
+                   CopyKind::HostToDevice, nullptr);
+      view.allocated = view.aligned = buffers.back()->data;
+      view.offset = -extent.low;
+    }
+    TunedKernel::Impl &other = *helper.kernel->impl;
+    std::unique_lock<std::mutex> lock(other.module.device.tuningMutex(),
+                                      std::try_to_lock);
+    if (!lock.owns_lock()) {
+      helper.busy = true;
+      return;
+    }
+    LoweredArgs lowered;
+    other.lower(copies.data(), copies.size(), lowered);
+    int64_t keyValues[kMaxKey];
+    int64_t signature[kMaxKey];
+    other.computeKey(copies.data(), keyValues, signature);
+    helper.report =
+        other.measureLocked(nullptr, copies.data(), copies.size(), keyValues,
+                            signature, helper.share, /*samples=*/0);
+  } catch (const std::exception &e) {
+    helper.error = e.what();
+  }
+}
+
+void CandidateSpread::join() {
+  for (Helper &helper : helpers)
+    if (helper.thread.joinable())
+      helper.thread.join();
+}
+
+std::vector<int> CandidateSpread::end(TuningReport &report) {
+  join();
+  std::vector<int> back;
+  for (const Helper &helper : helpers) {
+    if (helper.busy) {
+      back.insert(back.end(), helper.share.begin(), helper.share.end());
+      continue;
+    }
+    const Device &device =
+        kernel.module.options.tuningDevices[helper.device - 1];
+    std::string where = "device " + std::to_string(helper.device) + " (" +
+                        device.info().name + ")";
+    for (int v : helper.share) {
+      CandidateResult &result = report.candidates[v];
+      if (!helper.error.empty()) {
+        result.status = CandidateStatus::Unrunnable;
+        result.reason = "on tuning " + where + ": " + helper.error;
+      } else {
+        result = helper.report.candidates[v];
+      }
+      result.timedOn = where;
+    }
+  }
+  return back;
+}
+
+} // namespace tuna

@@ -1,0 +1,89 @@
+//===- Spread.h - A tuning's candidates timed on several devices -*- C++ -*-===//
+//
+// Options::spreadOverRanks and Options::tuningDevices split the candidates
+// of one new signature (docs/runtime-api.md, "Tuning spread over devices"):
+//
+//  - over the ranks of a job: position k of the candidate list (which every
+//    rank computes alike) belongs to rank k % size; each rank times its
+//    share and the Agreement's outcome exchange gathers every rank's times
+//    (Agreement.h), so all decide from the same numbers;
+//  - over the devices of this process: of this rank's share, position j
+//    belongs to device j % (1 + tuningDevices.size()); device 0 is the
+//    module's own and is timed by the tuning thread itself, the others each
+//    by a thread of their own, on copies of the launch's arguments, through
+//    TunedKernel::measure of a module of the same bundle on that device.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TUNA_RUNTIME_LIB_SPREAD_H
+#define TUNA_RUNTIME_LIB_SPREAD_H
+
+#include "KernelImpl.h"
+
+#include <thread>
+
+namespace tuna {
+
+/// Throws tuna::Error when `options.tuningDevices` holds `device` itself or
+/// a device of another model than `device`'s, naming it.
+void checkTuningDevices(const Device &device, const Options &options);
+
+class CandidateSpread {
+public:
+  /// Spreads over the ranks of `communicator` when it is not null, and over
+  /// the kernel's Options::tuningDevices.
+  CandidateSpread(TunedKernel::Impl &kernel, StreamHandle stream,
+                  const ArgValue *args, size_t count,
+                  Communicator *communicator);
+  /// Joins the threads still running.
+  ~CandidateSpread();
+  CandidateSpread(const CandidateSpread &) = delete;
+  CandidateSpread &operator=(const CandidateSpread &) = delete;
+
+  /// Splits `candidates`, starts the other devices' shares and returns the
+  /// variants to time on the module's device. The candidates other ranks
+  /// time stay NotTimed, their reason says where.
+  std::vector<int> begin(const std::vector<int> &candidates,
+                         TuningReport &report);
+  /// Waits for the other devices and writes their results into `report`
+  /// (a device that failed makes its share Unrunnable, saying why). Returns
+  /// the shares of the devices that were busy tuning for another module
+  /// (they never wait: modules whose devices list each other cannot
+  /// deadlock), for the module's device to time now.
+  std::vector<int> end(TuningReport &report);
+
+  /// Whether other ranks time some candidates (the decision is then the
+  /// Agreement's).
+  bool overRanks() const { return communicator != nullptr; }
+  /// The candidate list begin() split.
+  const std::vector<int> &candidates() const { return all; }
+
+private:
+  struct Helper {
+    int device = 0; ///< 1-based position: tuningDevices[device - 1].
+    TunedKernel *kernel = nullptr; ///< Of the bundle, on that device.
+    std::vector<int> share;
+    TuningReport report;
+    std::string error;
+    bool busy = false; ///< Its device was tuning: nothing was timed.
+    std::thread thread;
+  };
+  /// The module of the kernel's bundle on tuningDevices[index], made on
+  /// first need and kept by the module.
+  TunedKernel &helperKernel(size_t index);
+  void run(Helper &helper);
+  void join();
+
+  TunedKernel::Impl &kernel;
+  StreamHandle stream;
+  std::vector<ArgValue> args;
+  Communicator *communicator;
+  std::vector<int> all;
+  /// Host copies of the memref arguments (empty for scalars), taken before
+  /// the other devices start.
+  std::vector<std::string> hostCopies;
+  std::vector<Helper> helpers;
+};
+
+} // namespace tuna
+
+#endif // TUNA_RUNTIME_LIB_SPREAD_H
