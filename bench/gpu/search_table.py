@@ -167,7 +167,9 @@ def main():
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--budget", type=float, default=0.08,
                         help="evaluation budget of a search, a fraction of the candidates")
-    parser.add_argument("--shapes", type=int, default=3, help="the first N shapes of a kernel")
+    parser.add_argument("--shapes", type=int, default=3, help="N shapes of a kernel")
+    parser.add_argument("--from-shape", type=int, default=1,
+                        help="the first of them (1: the kernel's first shape)")
     parser.add_argument("-j", dest="jobs", type=int, default=os.cpu_count(),
                         help="tuna-compile threads")
     parser.add_argument("--no-check", action="store_true",
@@ -209,7 +211,7 @@ def main():
         print("%s: %d variants compiled in %.1f s (-j %d): %.3f s a variant" % (
             kernel, compiled, compile_s, args.jobs, per_variant), file=sys.stderr)
         row = dict(kernel=kernel, variants=compiled, compile_s=compile_s, shapes=[])
-        for shape in spec["shapes"][:args.shapes]:
+        for shape in spec["shapes"][args.from_shape - 1:][:args.shapes]:
             base = [tune, bundle, "--kernel", kernel, "--shape", shape, "--device", args.device,
                     "--no-cache"] + no_prune
             for dims in spec["dims"]:
