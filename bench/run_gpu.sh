@@ -55,10 +55,12 @@ bench_rc=${PIPESTATUS[0]}
 "$build/bin/tuna-gpu-bench" "${scale_args[@]}" > "$logs/tuna-warm.log" 2>&1 || bench_rc=1
 # Tuning ahead of time: tuna-tune writes a tuning database (and an HTML
 # report) for the benchmark's shapes; a third process with an empty cache
-# and that database must decide every shape without tuning.
+# and that database must decide every shape without tuning. --shortlist 0:
+# entries with a shortlist would make that first call time the shortlist
+# (docs/cache.md, "Shortlists"), which search_table.sh measures instead.
 if [ ${#scale_args[@]} -gt 0 ]; then
   "$build/bin/tuna-tune" "${scale_args[0]}" --kernel scale --device cuda \
-    --shape d0=4096,65536,1048576,16777216,67108864 --no-cache \
+    --shape d0=4096,65536,1048576,16777216,67108864 --no-cache --shortlist 0 \
     -o "$logs/scale-db.json" --report "$logs/scale-tuning.html" \
     > "$logs/tuna-tune.log" 2>&1 || bench_rc=1
   TUNA_CACHE_DIR=$(mktemp -d) TUNA_TUNING_DB=$logs/scale-db.json \
