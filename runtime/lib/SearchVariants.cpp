@@ -92,12 +92,30 @@ VariantEvaluator::measure(const std::vector<search::Values> &configurations,
   for (const search::Values &values : configurations)
     variants.push_back(space.variantOf(values));
   TuningReport report = time(variants, samples);
+  if (report.checked) {
+    checks.checked = true;
+    checks.checkedAgainst = report.checkedAgainst;
+    checks.checkedOn = report.checkedOn;
+  } else if (checks.checkSkipped.empty()) {
+    checks.checkSkipped = report.checkSkipped;
+  }
+  checks.defaultRejected |= report.defaultRejected;
+  checks.checkMs += report.checkMs;
   std::vector<search::Measurement> measured;
   for (int v : variants) {
     timed[v] = report.candidates[v];
     measured.push_back(toMeasurement(report.candidates[v]));
   }
   return measured;
+}
+
+void VariantEvaluator::reportCheck(TuningReport &report) const {
+  report.checked = checks.checked;
+  report.checkedAgainst = checks.checkedAgainst;
+  report.checkedOn = checks.checkedOn;
+  report.checkSkipped = checks.checked ? "" : checks.checkSkipped;
+  report.defaultRejected = checks.defaultRejected;
+  report.checkMs = checks.checkMs;
 }
 
 double VariantEvaluator::seconds() {

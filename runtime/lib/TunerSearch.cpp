@@ -34,6 +34,7 @@ SearchOutcome TunedKernel::Impl::searchCandidates(
   } catch (const Error &e) {
     throw Error(e.code(), describe() + ": " + e.what());
   }
+  evaluator.reportCheck(report);
   return {std::move(report), std::move(space), std::move(result)};
 }
 

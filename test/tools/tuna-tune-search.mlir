@@ -52,3 +52,8 @@
 // ALONE: tuna-tune: error: --budget-evals, --budget-s and --resume are settings of --strategy
 // RUN: not tuna-tune %t/mm.tuna --shape "d0=64,128 d1=64 d2=64" --no-cache --strategy pattern --resume %t/two.jsonl 2>&1 | FileCheck %s --check-prefix=TWO
 // TWO: tuna-tune: error: --resume FILE holds the search of one kernel and one shape; got 1 kernels and 2 shapes
+
+// A search with --check says what the check of its batches did (it said
+// "not done: nothing ran" although every batch was checked).
+// RUN: tuna-tune %t/mm.tuna --shape "d0=64 d1=64 d2=64" --no-cache --strategy random --budget-evals 6 --check | FileCheck %s --check-prefix=CHECKED
+// CHECKED: check: {{[0-9]+}} checked against the output {{.*}} compared on the host in {{[0-9.]+}} ms; 0 rejected

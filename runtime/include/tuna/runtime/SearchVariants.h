@@ -64,9 +64,16 @@ public:
   /// The latest result of each variant measured.
   std::map<int, CandidateResult> timed;
 
+  /// Copies what the check (Options::check) did over every batch into
+  /// `report`: checked if any batch was, against and on what the last
+  /// checked batch said, the default rejected if any batch rejected it, the
+  /// time of all.
+  void reportCheck(TuningReport &report) const;
+
 private:
   const VariantSpace &space;
   TimeVariants time;
+  TuningReport checks; ///< Its check fields only.
 };
 
 /// Writes a search's outcome into `report`: each visited candidate gets its
