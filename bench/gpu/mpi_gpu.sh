@@ -44,12 +44,12 @@ run_job() { # NAME RANKS [tuna-tune arguments...]
   shift 2
   local launcher=()
   [ "$ranks" -gt 1 ] && launcher=(mpirun -np "$ranks")
-  local start=$(date +%s.%N)
+  local start=$(date +%s%N)
   if ! "${launcher[@]}" "$tune" "$@" --device "$device" --no-cache -o "$out/$name.json" \
       > "$out/$name.log" 2>&1; then
     echo "$name: failed"; tail -20 "$out/$name.log"; status=1
   fi
-  printf '%s: %.1f s\n' "$name" "$(echo "$(date +%s.%N) - $start" | bc)"
+  echo "$name: $(( ($(date +%s%N) - start) / 1000000 )) ms"
   grep -E "^(agreed|spread over|tuned|.*ranks differ)" "$out/$name.log" || true
 }
 for kernel in softmax layernorm; do
