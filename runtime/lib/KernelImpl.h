@@ -152,6 +152,14 @@ struct TunedKernel::Impl {
   };
   /// Without `wait`, a file locked by a writer is skipped.
   Persisted persisted(const int64_t *signature, bool wait) const;
+  /// A launch's key values and bucketed signature.
+  struct LaunchKey {
+    int64_t keyValues[kMaxKey];
+    int64_t signature[kMaxKey];
+  };
+  /// The key of a launch with these arguments, checked as launch() checks
+  /// them; throws when no variant can run on this device.
+  LaunchKey checkedKey(const ArgValue *args, size_t count) const;
   /// TunedKernel::measure.
   TuningReport measure(StreamHandle stream, const ArgValue *args, size_t count,
                        const std::vector<int> &variants, int samples);

@@ -12,6 +12,7 @@
 #include "tuna/runtime/Step.h"
 
 #include "AtomicFile.h"
+#include "Clock.h"
 #include "KernelImpl.h"
 #include "Scratch.h"
 #include "SearchStrategy.h"
@@ -37,19 +38,7 @@ namespace tuna {
 std::atomic<int> stepsBeingTuned{0};
 
 namespace {
-using Clock = std::chrono::steady_clock;
 using Json = nlohmann::json;
-
-double msSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start)
-      .count();
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
 
 /// Scratch copies of the buffers a step's kernels write, shared by every
 /// launch of the step: a buffer one kernel writes and another reads is

@@ -15,6 +15,7 @@
 
 #include "Agreement.h"
 #include "Isolation.h"
+#include "Clock.h"
 #include "KernelImpl.h"
 #include "OutputCheck.h"
 #include "Scratch.h"
@@ -33,18 +34,6 @@
 namespace tuna {
 
 namespace {
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start)
-      .count();
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
 
 /// Owns two backend events.
 class EventPair {
@@ -1082,20 +1071,25 @@ int TunedKernel::Impl::pickDuringCapture(StreamHandle stream,
   return report.chosen;
 }
 
-TuningReport TunedKernel::Impl::measure(StreamHandle stream,
-                                        const ArgValue *args, size_t count,
-                                        const std::vector<int> &variants,
-                                        int samples) {
+TunedKernel::Impl::LaunchKey
+TunedKernel::Impl::checkedKey(const ArgValue *args, size_t count) const {
   if (!unavailable.empty())
     throw Error(ErrorCode::Unsupported, unavailable);
   LoweredArgs lowered;
   lower(args, count, lowered);
-  int64_t keyValues[kMaxKey];
-  int64_t signature[kMaxKey];
-  computeKey(args, keyValues, signature);
+  LaunchKey key;
+  computeKey(args, key.keyValues, key.signature);
+  return key;
+}
+
+TuningReport TunedKernel::Impl::measure(StreamHandle stream,
+                                        const ArgValue *args, size_t count,
+                                        const std::vector<int> &variants,
+                                        int samples) {
+  LaunchKey key = checkedKey(args, count);
   std::lock_guard<std::mutex> lock(module.device.tuningMutex());
-  return measureLocked(stream, args, count, keyValues, signature, variants,
-                       samples);
+  return measureLocked(stream, args, count, key.keyValues, key.signature,
+                       variants, samples);
 }
 
 TuningReport TunedKernel::Impl::measureLocked(

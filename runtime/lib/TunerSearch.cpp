@@ -42,13 +42,8 @@ SearchOutcome TunedKernel::Impl::search(StreamHandle stream,
                                         const ArgValue *args, size_t count,
                                         const search::SearchOptions &options) {
   auto start = std::chrono::steady_clock::now();
-  if (!unavailable.empty())
-    throw Error(ErrorCode::Unsupported, unavailable);
-  LoweredArgs lowered;
-  lower(args, count, lowered);
-  int64_t keyValues[kMaxKey];
-  int64_t signature[kMaxKey];
-  computeKey(args, keyValues, signature);
+  LaunchKey key = checkedKey(args, count);
+  const int64_t *keyValues = key.keyValues, *signature = key.signature;
   std::lock_guard<std::mutex> lock(module.device.tuningMutex());
   // Classification only: which variants can run for these key values.
   TuningReport classified = measureLocked(stream, args, count, keyValues,
