@@ -1,10 +1,13 @@
 //===- Clock.h - Wall-clock helpers of the tuning loops ---------*- C++ -*-===//
 //
-// What the tuner (Tuner.cpp) and the step tuner (Step.cpp) measure with.
+// What the tuner (Tuner.cpp) and the step tuner (Step.cpp) measure with:
+// the wall clock and a pair of backend events.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TUNA_RUNTIME_LIB_CLOCK_H
 #define TUNA_RUNTIME_LIB_CLOCK_H
+
+#include "tuna/runtime/Backend.h"
 
 #include <algorithm>
 #include <chrono>
@@ -26,6 +29,30 @@ inline double median(std::vector<double> values) {
   size_t mid = values.size() / 2;
   return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
+
+/// Owns two backend events.
+class EventPair {
+public:
+  explicit EventPair(Backend &backend)
+      : backend(backend), start(backend.createEvent()) {
+    try {
+      end = backend.createEvent();
+    } catch (...) {
+      backend.destroyEvent(start);
+      throw;
+    }
+  }
+  ~EventPair() {
+    backend.destroyEvent(start);
+    backend.destroyEvent(end);
+  }
+  EventPair(const EventPair &) = delete;
+  EventPair &operator=(const EventPair &) = delete;
+
+  Backend &backend;
+  EventHandle start;
+  EventHandle end = nullptr;
+};
 
 } // namespace tuna
 

@@ -101,26 +101,6 @@ struct Slot {
   std::vector<int> candidates;
 };
 
-/// Two backend events, destroyed with the object.
-class Events {
-public:
-  explicit Events(Backend &backend)
-      : backend(backend), start(backend.createEvent()) {
-    try {
-      end = backend.createEvent();
-    } catch (...) {
-      backend.destroyEvent(start);
-      throw;
-    }
-  }
-  ~Events() {
-    backend.destroyEvent(start);
-    backend.destroyEvent(end);
-  }
-  Backend &backend;
-  EventHandle start;
-  EventHandle end = nullptr;
-};
 } // namespace
 
 /// The state of a step while its thread runs it.
@@ -320,7 +300,7 @@ struct TunedStep::Impl {
     for (int r = 0; r < options.warmupRuns; ++r)
       body(stream);
     backend.synchronize(stream);
-    Events events(backend);
+    EventPair events(backend);
     std::vector<double> samples;
     double last = 0;
     Clock::time_point start = Clock::now();

@@ -35,30 +35,6 @@ namespace tuna {
 
 namespace {
 
-/// Owns two backend events.
-class EventPair {
-public:
-  explicit EventPair(Backend &backend)
-      : backend(backend), start(backend.createEvent()) {
-    try {
-      end = backend.createEvent();
-    } catch (...) {
-      backend.destroyEvent(start);
-      throw;
-    }
-  }
-  ~EventPair() {
-    backend.destroyEvent(start);
-    backend.destroyEvent(end);
-  }
-  EventPair(const EventPair &) = delete;
-  EventPair &operator=(const EventPair &) = delete;
-
-  Backend &backend;
-  EventHandle start;
-  EventHandle end = nullptr;
-};
-
 class Tuner {
 public:
   /// Isolated timing (Options::isolate) goes to `session` when given, else
