@@ -3,16 +3,19 @@
 // exhaustive: every configuration in id order.
 // random:     a seeded permutation of the space.
 // pattern:    a pattern search guided by a surrogate. It starts from a seeded
-//             random sample, then each round (1) fits an additive model of
-//             log(time) (one weight per parameter value, ridge regression) to
-//             every measurement so far, (2) collects the unvisited
-//             neighbours of the fastest configurations (one parameter moved
-//             one or two values, or two parameters moved one value each),
-//             (3) measures the neighbours the model predicts fastest, plus
-//             the configuration of the whole space the model predicts
-//             fastest and one random configuration. It stops when the best
-//             has not improved for a few rounds after the neighbourhoods of
-//             the fastest are exhausted.
+//             random sample, then each round (1) fits a model of log(time)
+//             (AdditiveModel: a smooth function of each parameter and of
+//             each product of two parameters) to every measurement so far,
+//             (2) picks leaders: the fastest configurations, each far
+//             enough from the faster ones to be in another basin, (3)
+//             measures, per leader, the unvisited neighbours the model
+//             predicts fastest (one or two parameters moved by up to two
+//             values), and for the fastest leader its best-predicted
+//             area-keeping neighbours (one parameter moved, a second one
+//             changed to keep their product), plus the configuration of
+//             the whole space the model predicts fastest and one random
+//             configuration. It stops when the best has not improved for a
+//             few rounds after the leaders' neighbourhoods are exhausted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -128,15 +131,43 @@ private:
   Shuffle shuffle;
 };
 
-/// log(time) ~ bias + sum over parameters of a weight per value, fitted by
-/// ridge regression. Exact for separable landscapes, a trend elsewhere.
+/// log(time) ~ bias + a smooth function of each axis, fitted by ridge
+/// regression. The axes are the parameters (by value index) and the
+/// products of two parameters (by log2 of the product, in bins of a factor
+/// sqrt(2)): the ridges of kernel landscapes run along such products (a
+/// tile's area, threads times elements per thread), and an additive model
+/// of the parameters alone cannot represent them.
+///
+/// On each axis, the function at bin i is slope * i + level_i. The penalty
+/// is on the slope and on the steps between adjacent levels: a consistent
+/// trend is cheaper to explain by the slope than by equal steps, so the
+/// model extrapolates a trend to values never measured, and a bin never
+/// measured is predicted like its measured neighbours rather than like the
+/// average. Each measurement touches two features per axis, so a fit costs
+/// little even with a thousand measurements.
 class AdditiveModel {
 public:
   explicit AdditiveModel(const Space &space) : space(space) {
-    for (const Parameter &parameter : space.parameters()) {
-      offsets.push_back(features);
-      features += parameter.values.size();
-    }
+    const std::vector<Parameter> &parameters = space.parameters();
+    for (size_t p = 0; p < space.rank(); ++p)
+      addAxis({p, p, 0, int(parameters[p].values.size())});
+    for (size_t p = 0; p < space.rank(); ++p)
+      for (size_t q = p + 1; q < space.rank(); ++q) {
+        std::optional<double> low, high;
+        for (int64_t a : parameters[p].values)
+          for (int64_t b : parameters[q].values)
+            if (a > 0 && b > 0) {
+              double x = std::log2(double(a)) + std::log2(double(b));
+              low = std::min(low.value_or(x), x);
+              high = std::max(high.value_or(x), x);
+            }
+        if (low && *high > *low)
+          addAxis({p, q, *low, 1 + int((*high - *low) / kProductBin)});
+      }
+    bins.resize(space.size() * axes.size());
+    for (size_t id = 0; id < space.size(); ++id)
+      for (size_t x = 0; x < axes.size(); ++x)
+        bins[id * axes.size() + x] = binOf(axes[x], id).value_or(-1);
   }
 
   void fit(const History &history) {
@@ -153,33 +184,99 @@ public:
       return;
     bias = std::accumulate(targets.begin(), targets.end(), 0.0) /
            static_cast<double>(targets.size());
-    // Normal equations (X^T X + lambda I) w = X^T (y - bias), X one-hot.
+    // Normal equations (X^T X + lambda I) w = X^T (y - bias).
     std::vector<double> a(features * features, 0), b(features, 0);
-    std::vector<size_t> active(space.rank());
+    std::vector<Feature> row;
     for (size_t n = 0; n < ids.size(); ++n) {
-      for (size_t p = 0; p < space.rank(); ++p)
-        active[p] = offsets[p] + space.index(ids[n], p);
-      for (size_t i : active) {
-        b[i] += targets[n] - bias;
-        for (size_t j : active)
-          a[i * features + j] += 1;
+      featuresOf(ids[n], row);
+      for (const Feature &fi : row) {
+        b[fi.index] += fi.value * (targets[n] - bias);
+        for (const Feature &fj : row)
+          a[fi.index * features + fj.index] += fi.value * fj.value;
       }
     }
-    for (size_t i = 0; i < features; ++i)
-      a[i * features + i] += kRidge;
+    addPenalty(a);
     solveSymmetric(a, b);
     weights = std::move(b);
   }
 
   double predict(size_t id) const {
     double value = bias;
-    for (size_t p = 0; p < space.rank(); ++p)
-      value += weights[offsets[p] + space.index(id, p)];
+    const int *bin = &bins[id * axes.size()];
+    for (size_t x = 0; x < axes.size(); ++x)
+      if (bin[x] >= 0)
+        value += bin[x] * weights[axes[x].offset] +
+                 weights[axes[x].offset + 1 + bin[x]];
     return value;
   }
 
 private:
   static constexpr double kRidge = 0.1;
+  /// Keeps the levels determined where the steps alone do not.
+  static constexpr double kLevelRidge = 1e-3;
+  static constexpr double kProductBin = 1.0; ///< In log2 of the product.
+
+  /// Parameter p alone (p == q) or the product of p and q.
+  struct Axis {
+    size_t p, q;
+    double low; ///< log2 of the smallest product.
+    int bins;
+    size_t offset = 0; ///< Of the axis's slope; its steps follow.
+  };
+
+  struct Feature {
+    size_t index;
+    double value;
+  };
+
+  void addAxis(Axis axis) {
+    axis.offset = features;
+    features += 1 + axis.bins; // The slope and a level per bin.
+    axes.push_back(axis);
+  }
+
+  /// Adds the penalty matrix to the normal equations' `a`: kRidge on each
+  /// slope and on each difference of adjacent levels.
+  void addPenalty(std::vector<double> &a) const {
+    for (const Axis &axis : axes) {
+      a[axis.offset * features + axis.offset] += kRidge;
+      for (int k = 0; k < axis.bins; ++k) {
+        size_t i = axis.offset + 1 + k;
+        a[i * features + i] += kLevelRidge;
+        if (k + 1 < axis.bins) {
+          size_t j = i + 1;
+          a[i * features + i] += kRidge;
+          a[j * features + j] += kRidge;
+          a[i * features + j] -= kRidge;
+          a[j * features + i] -= kRidge;
+        }
+      }
+    }
+  }
+
+  /// The bin of `id` on `axis`; none for a product with a value <= 0.
+  std::optional<int> binOf(const Axis &axis, size_t id) const {
+    if (axis.p == axis.q)
+      return space.index(id, axis.p);
+    const std::vector<Parameter> &parameters = space.parameters();
+    int64_t a = parameters[axis.p].values[space.index(id, axis.p)];
+    int64_t b = parameters[axis.q].values[space.index(id, axis.q)];
+    if (a <= 0 || b <= 0)
+      return std::nullopt;
+    double x = std::log2(double(a)) + std::log2(double(b));
+    return std::clamp(int((x - axis.low) / kProductBin), 0, axis.bins - 1);
+  }
+
+  void featuresOf(size_t id, std::vector<Feature> &row) const {
+    row.clear();
+    for (size_t x = 0; x < axes.size(); ++x) {
+      int bin = bins[id * axes.size() + x];
+      if (bin >= 0) {
+        row.push_back({axes[x].offset, double(bin)});
+        row.push_back({axes[x].offset + 1 + bin, 1.0});
+      }
+    }
+  }
 
   /// Solves a x = b in place (b becomes x) for symmetric positive definite
   /// `a`, by Cholesky decomposition.
@@ -211,7 +308,9 @@ private:
   }
 
   const Space &space;
-  std::vector<size_t> offsets;
+  std::vector<Axis> axes;
+  /// Each configuration's bin on each axis (-1: none), id-major.
+  std::vector<int> bins;
   size_t features = 0;
   std::vector<double> weights;
   double bias = 0;
@@ -241,50 +340,137 @@ public:
 
 private:
   static constexpr size_t kLeaders = 4;    ///< Whose neighbours are searched.
-  static constexpr size_t kNeighbours = 6; ///< Measured per round.
+  static constexpr size_t kPerLeader = 2;  ///< Neighbours measured per round.
+  static constexpr double kSpread = 0.3; ///< distance() between leaders.
   static constexpr int kPatience = 3;      ///< Idle rounds before stopping.
 
   size_t initialSample() const {
     return std::clamp<size_t>(space.size() / 200, 8, 32);
   }
 
-  /// The unvisited neighbours of the fastest configurations that the model
-  /// predicts fastest.
+  /// The unvisited neighbours of the leaders that the model predicts
+  /// fastest, a few per leader; and for the fastest, a few of its
+  /// area-keeping neighbours too, which the additive model underrates.
   std::vector<size_t> closeNeighbours(const History &history) const {
-    std::set<size_t> found;
-    for (size_t leader : history.fastest(kLeaders))
-      for (size_t id : neighbours(leader))
-        if (!history.visited(id))
-          found.insert(id);
-    return bestPredicted(std::vector<size_t>(found.begin(), found.end()),
-                         kNeighbours);
+    std::vector<size_t> batch;
+    auto take = [&](const std::vector<std::vector<int>> &moves,
+                    size_t count) {
+      std::vector<size_t> unvisited;
+      for (const std::vector<int> &indices : moves)
+        if (std::optional<size_t> id = space.find(indices))
+          if (!history.visited(*id) &&
+              std::find(batch.begin(), batch.end(), *id) == batch.end() &&
+              std::find(unvisited.begin(), unvisited.end(), *id) ==
+                  unvisited.end())
+            unvisited.push_back(*id);
+      for (size_t id : bestPredicted(unvisited, count))
+        batch.push_back(id);
+    };
+    std::vector<size_t> chosen = leaders(history);
+    for (size_t leader : chosen)
+      take(compassMoves(indicesOf(leader)), kPerLeader);
+    if (!chosen.empty())
+      take(areaKeepingMoves(indicesOf(chosen.front())), kPerLeader);
+    return batch;
   }
 
-  std::vector<size_t> neighbours(size_t id) const {
-    std::vector<size_t> result;
+  std::vector<int> indicesOf(size_t id) const {
     std::vector<int> at(space.rank());
     for (size_t p = 0; p < space.rank(); ++p)
       at[p] = space.index(id, p);
-    auto tryAt = [&](const std::vector<int> &indices) {
-      if (std::optional<size_t> other = space.find(indices))
-        result.push_back(*other);
-    };
+    return at;
+  }
+
+  /// The fastest configurations, each at least kSpread value steps away
+  /// from every faster leader, so that a second basin keeps being searched
+  /// while the first is refined.
+  std::vector<size_t> leaders(const History &history) const {
+    std::vector<size_t> chosen;
+    for (size_t id : history.fastest(history.order().size())) {
+      bool apart = std::all_of(chosen.begin(), chosen.end(), [&](size_t other) {
+        return distance(id, other) >= kSpread;
+      });
+      if (apart)
+        chosen.push_back(id);
+      if (chosen.size() == kLeaders)
+        break;
+    }
+    return chosen;
+  }
+
+  /// The sum over parameters of the distance in values, each parameter's
+  /// range counting 1.
+  double distance(size_t a, size_t b) const {
+    double sum = 0;
+    for (size_t p = 0; p < space.rank(); ++p)
+      if (size_t n = space.parameters()[p].values.size(); n > 1)
+        sum += std::abs(space.index(a, p) - space.index(b, p)) / double(n - 1);
+    return sum;
+  }
+
+  /// One parameter moved by up to two values, or two parameters moved by
+  /// up to two values each.
+  std::vector<std::vector<int>> compassMoves(const std::vector<int> &at) const {
+    std::vector<std::vector<int>> moves;
     for (size_t p = 0; p < space.rank(); ++p) {
       for (int step : {-2, -1, 1, 2}) {
-        std::vector<int> moved = at;
-        moved[p] += step;
-        tryAt(moved);
+        moves.push_back(at);
+        moves.back()[p] += step;
       }
       for (size_t q = p + 1; q < space.rank(); ++q)
-        for (int dp : {-1, 1})
-          for (int dq : {-1, 1}) {
-            std::vector<int> moved = at;
-            moved[p] += dp;
-            moved[q] += dq;
-            tryAt(moved);
+        for (int dp : {-2, -1, 1, 2})
+          for (int dq : {-2, -1, 1, 2}) {
+            moves.push_back(at);
+            moves.back()[p] += dp;
+            moves.back()[q] += dq;
           }
     }
-    return result;
+    return moves;
+  }
+
+  /// Moves of one parameter by one value with a second one changed to keep
+  /// their product (a tile's area, threads times elements per thread) just
+  /// above or below what it was: the ridges of kernel landscapes run along
+  /// such products, and no one-parameter move stays on them.
+  std::vector<std::vector<int>>
+  areaKeepingMoves(const std::vector<int> &at) const {
+    std::vector<std::vector<int>> moves;
+    const std::vector<Parameter> &parameters = space.parameters();
+    for (size_t p = 0; p < space.rank(); ++p)
+      for (int step : {-1, 1}) {
+        int moved = at[p] + step;
+        if (moved < 0 || moved >= int(parameters[p].values.size()))
+          continue;
+        double from = double(parameters[p].values[at[p]]);
+        double to = double(parameters[p].values[moved]);
+        if (from <= 0 || to <= 0)
+          continue;
+        for (size_t q = 0; q < space.rank(); ++q) {
+          if (q == p || parameters[q].values[at[q]] <= 0)
+            continue;
+          double target = double(parameters[q].values[at[q]]) * from / to;
+          std::optional<int> below, above;
+          for (int i = 0; i < int(parameters[q].values.size()); ++i) {
+            double value = double(parameters[q].values[i]);
+            if (value <= 0 || i == at[q])
+              continue;
+            if (value <= target &&
+                (!below || value > double(parameters[q].values[*below])))
+              below = i;
+            if (value >= target &&
+                (!above || value < double(parameters[q].values[*above])))
+              above = i;
+          }
+          for (std::optional<int> index : {below, above})
+            if (index) {
+              std::vector<int> move = at;
+              move[p] = moved;
+              move[q] = *index;
+              moves.push_back(std::move(move));
+            }
+        }
+      }
+    return moves;
   }
 
   /// The `count` of `ids` with the lowest prediction (ties: lower id).
