@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tuna-tune spread over the ranks of an MPI job decides what one tuna-tune
-# decides: the same buckets, the same picks, one database; and so does
-# tuna-tune --agree, where every rank tunes every shape and they agree.
+# decides: the same buckets, the same picks, one database, and a report
+# (--report) that says what the check did as one tuna-tune's does; and so
+# does tuna-tune --agree, where every rank tunes every shape and they agree.
 #   tuna-tune-ranks.sh MPIEXEC NP TUNA_TUNE WRITE_BUNDLE
 set -euo pipefail
 mpiexec=$1 np=$2 tune=$3 write_bundle=$4
@@ -12,12 +13,12 @@ trap 'rm -rf "$dir"' EXIT
 # 4096 twice: the second is "already decided" by the rank that owns it.
 args=("$dir/axpy.tuna" --shape 'd0=1024,4096,2048,4096,8192,512' --check
       --no-isolate --no-cache)
-"$tune" "${args[@]}" -o "$dir/one.json" >"$dir/one.txt"
+"$tune" "${args[@]}" -o "$dir/one.json" --report "$dir/one.html" >"$dir/one.txt"
 timeout -k 5 120 "$mpiexec" --oversubscribe -np "$np" "$tune" "${args[@]}" \
-  -o "$dir/many.json" >"$dir/many.txt"
+  -o "$dir/many.json" --report "$dir/many.html" >"$dir/many.txt"
 cat "$dir/many.txt"
 # The lines without their times, the database without its times.
-picks() { sed -E 's/ [0-9.e+-]+ ms.*//; /^(database|spread over)/d' "$1"; }
+picks() { sed -E 's/ [0-9.e+-]+ ms.*//; /^(database|spread over|report)/d' "$1"; }
 entries() {
   python3 -c 'import json,sys
 for e in json.load(open(sys.argv[1]))["entries"]:
@@ -26,6 +27,11 @@ for e in json.load(open(sys.argv[1]))["entries"]:
 diff <(picks "$dir/one.txt") <(picks "$dir/many.txt")
 diff <(entries "$dir/one.json") <(entries "$dir/many.json")
 [ "$(entries "$dir/many.json" | wc -l)" -eq 5 ]
+# What the report says of each decision, without its times.
+decided() { grep '^<p>Key values' "$1" | sed -E 's/[0-9.]+ ms/T ms/g'; }
+diff <(decided "$dir/one.html") <(decided "$dir/many.html")
+[ "$(decided "$dir/many.html" | grep -c \
+     'outputs checked against .*, compared on the host in T ms')" -eq 5 ]
 grep -q 'already decided' "$dir/many.txt"
 # Buckets 1024, 2048, 512 on rank 0, 4096 and 8192 on rank 1 (round-robin).
 [ "$np" -ne 2 ] || grep -q 'decisions per rank: 3 2$' "$dir/many.txt"
