@@ -92,7 +92,8 @@ constexpr const char *kUsage =
     "                     continues from it (one kernel, one shape)\n"
     "  --agree            under mpirun: every rank tunes every shape and the\n"
     "                     ranks agree on each pick (default: the shapes are\n"
-    "                     split over the ranks)\n"
+    "                     split over the ranks; with --strategy, each batch\n"
+    "                     of every search is)\n"
     "  --seed N           seed of the random inputs and of a search\n"
     "                     (default 1)\n"
     "  --verbose          print every candidate's time while tuning\n";
@@ -415,6 +416,9 @@ struct ItemContext {
   bool check;         ///< --check: print what the check did.
   bool verifyPruning; ///< --verify-pruning.
   bool firstCall;     ///< --first-call: describe the first call.
+  /// Whether this process writes the cache entries of its searches (under
+  /// mpirun, a search spread over the ranks is recorded by rank 0).
+  bool recordsSearches;
   /// Buckets a search decided (a search publishes nothing in the kernel).
   std::set<std::pair<const Kernel *, std::vector<int64_t>>> searched;
 };
@@ -510,7 +514,7 @@ ItemResult tuneItem(TunedKernel &kernel, const Shape &shape, size_t item,
     bool store = false;
     TuningReport report =
         decideBucket(kernel, launchArgs, signature, context, log, store);
-    if (store && !context.cacheDir.empty())
+    if (store && context.recordsSearches && !context.cacheDir.empty())
       TuningCache::inDirectory(context.cacheDir)
           .store(makeCacheEntry(context.device.info(), spec, report));
     line += describePick(spec, report, signature);
@@ -651,8 +655,8 @@ void checkCombinations(const TuneCommand &command) {
        !search.options.resumeFile.empty()))
     fail("--budget-evals, --budget-s and --resume are settings of --strategy");
   if (command.agree && search.enabled())
-    fail("--agree decides by the runtime's protocol; --strategy searches "
-         "outside it");
+    fail("--agree decides by the runtime's protocol; under mpirun --strategy "
+         "spreads each search over the ranks, which then agree by itself");
   if (search.enabled()) {
     try {
       search::validate(search.options);
@@ -686,6 +690,12 @@ TuneCommand parseCommandLine(int argc, char **argv) {
   return command;
 }
 
+/// Under mpirun with --strategy, every rank searches every bucket and each
+/// batch of visits is split over the ranks (TunedKernel::search).
+bool spreadsSearches(const TuneCommand &command, const Ranks &ranks) {
+  return command.searchSettings.enabled() && ranks.size() > 1;
+}
+
 /// The runtime's options (the environment's) as the command line changes
 /// them.
 Options runtimeOptions(const TuneCommand &command, Ranks &ranks) {
@@ -709,8 +719,10 @@ Options runtimeOptions(const TuneCommand &command, Ranks &ranks) {
     options.cacheDir.clear();
     options.databases = {command.firstCallDatabase};
   }
-  if (command.agree)
+  if (command.agree || spreadsSearches(command, ranks))
     options.communicator = ranks.job();
+  // Each batch of a search is timed by the ranks together.
+  options.spreadOverRanks |= spreadsSearches(command, ranks);
   return options;
 }
 
@@ -791,19 +803,21 @@ std::vector<TunedKernel *> openKernels(Module &module, TuneCommand &command,
 }
 
 /// Tunes the items (kernels by shapes, in order) this rank owns: under
-/// mpirun each rank tunes the buckets it owns (Ranks.h), with --agree every
-/// bucket. A single process prints each item's lines as it goes.
+/// mpirun each rank tunes the buckets it owns (Ranks.h), with `everyBucket`
+/// (--agree, a spread search) every bucket. A single process prints each
+/// item's lines as it goes.
 std::vector<ItemResult> tuneOwnedItems(const std::vector<TunedKernel *> &kernels,
                                        const std::vector<Shape> &shapes,
-                                       bool agree, Ranks &ranks,
+                                       bool everyBucket, Ranks &ranks,
                                        ItemContext &context) {
   std::vector<std::string> buckets;
   for (TunedKernel *kernel : kernels)
     for (const Shape &shape : shapes)
       buckets.push_back(kernel->spec().name + " " +
                         keyText(bucketOf(kernel->spec(), shape)));
-  std::vector<int> owners = agree ? std::vector<int>(buckets.size(), ranks.rank())
-                                  : ranks.owners(buckets);
+  std::vector<int> owners = everyBucket
+                                ? std::vector<int>(buckets.size(), ranks.rank())
+                                : ranks.owners(buckets);
   std::vector<ItemResult> results;
   Progress progress(context.total);
   if (ranks.size() == 1)
@@ -867,6 +881,10 @@ void writeOutputs(const TuneCommand &command, const Options &options,
 
 /// Tunes what the command asks for; returns the exit status.
 int run(TuneCommand &command, Ranks &ranks) {
+  if (spreadsSearches(command, ranks) &&
+      !command.searchSettings.options.resumeFile.empty())
+    fail("--resume FILE keeps the search of one process; under mpirun the "
+         "ranks search together: run without --resume");
   Options options = runtimeOptions(command, ranks);
   Device device = parseDevice(command.deviceName, ranks.localRank());
   ranks.checkSameDevice(device.info());
@@ -883,12 +901,14 @@ int run(TuneCommand &command, Ranks &ranks) {
                       command.check,
                       command.verifyPruning,
                       !command.firstCallDatabase.empty(),
+                      ranks.rank() == 0 || !spreadsSearches(command, ranks),
                       {}};
-  std::vector<ItemResult> results = tuneOwnedItems(
-      kernels, command.shapes, command.agree, ranks, context);
+  bool everyBucket = command.agree || spreadsSearches(command, ranks);
+  std::vector<ItemResult> results =
+      tuneOwnedItems(kernels, command.shapes, everyBucket, ranks, context);
   // Rank 0 prints every rank's lines and writes the outputs.
   results = ranks.gather(std::move(results), module);
-  if (command.agree && ranks.size() > 1 && ranks.rank() == 0)
+  if (everyBucket && ranks.size() > 1 && ranks.rank() == 0)
     results = ranks.keepAgreed(std::move(results));
   int failures = 0;
   std::vector<Decision> decisions;
@@ -901,7 +921,7 @@ int run(TuneCommand &command, Ranks &ranks) {
   }
   if (ranks.rank() != 0)
     return failures ? 1 : 0;
-  if (ranks.size() > 1 && !command.agree)
+  if (ranks.size() > 1 && !everyBucket)
     printSpread(results, ranks.size());
   writeOutputs(command, options, device.info(), kernels, decisions);
   return failures ? 1 : 0;
