@@ -64,8 +64,7 @@ struct Buffer {
   Buffer &operator=(const Buffer &) = delete;
   float *f() const { return static_cast<float *>(ptr); }
   void upload(const std::vector<float> &data) {
-    backend.copy(ptr, data.data(), count * 4, CopyKind::HostToDevice,
-                 nullptr);
+    backend.copy(ptr, data.data(), count * 4, CopyKind::HostToDevice, nullptr);
   }
   std::vector<float> download() {
     std::vector<float> data(count);
@@ -107,8 +106,8 @@ struct StepKernels {
   StepKernels(const std::string &bundles, const Device &device,
               const Options &options) {
     for (const char *name : {"layernorm", "matmul", "softmax"})
-      modules.push_back(std::make_unique<Module>(Module::load(
-          bundles + "/" + name + ".tuna", device, options)));
+      modules.push_back(std::make_unique<Module>(
+          Module::load(bundles + "/" + name + ".tuna", device, options)));
     layernorm = &modules[0]->kernel("layernorm");
     matmul = &modules[1]->kernel("matmul_f32");
     softmax = &modules[2]->kernel("softmax");
@@ -117,8 +116,7 @@ struct StepKernels {
   TunedKernel *layernorm, *matmul, *softmax;
 };
 
-void runStep(StepKernels &k, StepData &d, const Shape &s,
-             StreamHandle stream) {
+void runStep(StepKernels &k, StepData &d, const Shape &s, StreamHandle stream) {
   k.layernorm->launch(stream, memref(d.x.f(), {s.m * s.k}),
                       memref(d.gamma.f(), {s.k}), memref(d.beta.f(), {s.k}),
                       memref(d.h.f(), {s.m * s.k}), kEps, s.m, s.k);
@@ -135,8 +133,7 @@ std::vector<double> referenceRows(const StepData &d, const Shape &s,
   std::vector<double> out;
   for (int64_t r : rows) {
     std::vector<double> normed = reference::layernorm(
-        &d.hostX[r * s.k], d.hostGamma.data(), d.hostBeta.data(), kEps, 1,
-        s.k);
+        &d.hostX[r * s.k], d.hostGamma.data(), d.hostBeta.data(), kEps, 1, s.k);
     std::vector<double> logits(s.n, 0.0);
     for (int64_t kk = 0; kk < s.k; ++kk)
       for (int64_t j = 0; j < s.n; ++j)
@@ -198,9 +195,10 @@ bool benchShape(const std::string &bundles, Device &device, const Shape &s,
   StepKernels joint(bundles, device, tuned);
   StepOptions stepOptions;
   stepOptions.always = true;
-  TunedStep step("layernorm-matmul-softmax",
-                 [&](StreamHandle stream) { runStep(joint, data, s, stream); },
-                 stepOptions);
+  TunedStep step(
+      "layernorm-matmul-softmax",
+      [&](StreamHandle stream) { runStep(joint, data, s, stream); },
+      stepOptions);
   start = std::chrono::steady_clock::now();
   step.run(nullptr);
   backend.synchronize(nullptr);
@@ -238,8 +236,8 @@ bool benchShape(const std::string &bundles, Device &device, const Shape &s,
   for (size_t i = 0; i < report.launches.size(); ++i) {
     const StepLaunch &launch = report.launches[i];
     const TunedKernel &kernel = *kernels[i];
-    alonePicks += (i ? " " : "") +
-                  pickOf(kernel, kernel.reports().back().chosen);
+    alonePicks +=
+        (i ? " " : "") + pickOf(kernel, kernel.reports().back().chosen);
     jointPicks += (i ? " " : "") + pickOf(kernel, launch.chosen);
   }
   bool ok = aloneError <= kTolerance && jointError <= kTolerance &&

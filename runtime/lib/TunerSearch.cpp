@@ -44,9 +44,8 @@ TuningReport measureSpread(TunedKernel::Impl &kernel, CandidateSpread &spread,
   auto timeHere = [&](const std::vector<int> &share) {
     if (share.empty())
       return;
-    TuningReport timed =
-        kernel.measureLocked(stream, args, count, keyValues, signature, share,
-                             samples, &session);
+    TuningReport timed = kernel.measureLocked(
+        stream, args, count, keyValues, signature, share, samples, &session);
     for (int v : share)
       report.candidates[v] = timed.candidates[v];
     addCheck(timed, report);

@@ -31,11 +31,12 @@ Json reportJson(const TuningReport &report) {
 }
 
 Json candidateToJson(const CandidateResult &result) {
-  return {{"variant", result.variant},   {"name", result.name},
-          {"config", result.config},     {"status", static_cast<int>(result.status)},
-          {"reason", result.reason},     {"median_ms", result.medianMs},
-          {"min_ms", result.minMs},      {"max_ms", result.maxMs},
-          {"samples", result.samples},   {"timed_on", result.timedOn}};
+  return {
+      {"variant", result.variant}, {"name", result.name},
+      {"config", result.config},   {"status", static_cast<int>(result.status)},
+      {"reason", result.reason},   {"median_ms", result.medianMs},
+      {"min_ms", result.minMs},    {"max_ms", result.maxMs},
+      {"samples", result.samples}, {"timed_on", result.timedOn}};
 }
 
 CandidateResult candidateFromJson(const Json &value) {

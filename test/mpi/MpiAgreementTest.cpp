@@ -194,22 +194,12 @@ int spread() {
   return 0;
 }
 
-search::SearchOptions searchOptions() {
-  search::SearchOptions searching;
-  searching.strategy = "random";
-  searching.seed = 11;
-  searching.batchSize = 4;
-  searching.budgetEvaluations = 6;
-  searching.retimeWithin = 1.0;
-  searching.retimeSamples = 5;
-  return searching;
-}
-
 /// A search spread over the ranks visits as one process does.
 int spreadSearch() {
   Module alone = Module::fromBundle(axpySearchBundle(), searchHost(),
                                     "axpy.tuna", fastOptions());
-  std::string expected = describeVisits(searchAxpy(alone, searchOptions()));
+  std::string expected =
+      describeVisits(searchAxpy(alone, shortSearch("random", 4)));
   Options options = rankOptions("");
   options.spreadOverRanks = true;
   // Launches on this rank's two devices.
@@ -219,7 +209,7 @@ int spreadSearch() {
       Module::fromBundle(axpySearchBundle(),
                          searchHost([&launches] { ++launches; }), "axpy.tuna",
                          options);
-  SearchOutcome outcome = searchAxpy(module, searchOptions());
+  SearchOutcome outcome = searchAxpy(module, shortSearch("random", 4));
   std::string visits = describeVisits(outcome);
   if (visits != expected)
     return failed("visited\n" + visits + "where one process visited\n" +
@@ -251,10 +241,9 @@ int breakContract(const std::string &scenario) {
     options.spreadOverRanks = true;
     Module module = Module::fromBundle(
         axpySearchBundle(), searchHost(dieOnLaunch), "axpy.tuna", options);
-    search::SearchOptions searching = searchOptions();
-    searching.batchSize = 8; // Every rank times a share of the first batch.
     try {
-      searchAxpy(module, searching);
+      // Batches of 8: every rank times a share of the first.
+      searchAxpy(module, shortSearch("random", 8));
     } catch (const Error &e) {
       std::fprintf(stderr, "rank %d: error: %s\n", rank, e.what());
       std::fflush(stderr);

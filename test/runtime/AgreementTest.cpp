@@ -514,19 +514,6 @@ TEST(SpreadTest, ADeviceThatFailsMarksItsShareUnrunnable) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Small batches and a wide re-timing, so that most batches are split and
-/// the re-timing is too.
-search::SearchOptions spreadSearchOptions(const std::string &strategy) {
-  search::SearchOptions options;
-  options.strategy = strategy;
-  options.seed = 7;
-  options.batchSize = 3;
-  options.budgetEvaluations = 6;
-  options.retimeWithin = 1.0;
-  options.retimeSamples = 5;
-  return options;
-}
-
 /// Each rank's search, or what it threw.
 struct RankSearch {
   std::optional<SearchOutcome> outcome;
@@ -559,7 +546,7 @@ searchOnRanks(int size, int devices,
 
 TEST(SpreadSearchTest, RanksVisitAndPickAsOneRankDoes) {
   for (const char *strategy : {"random", "pattern", "exhaustive"}) {
-    search::SearchOptions searching = spreadSearchOptions(strategy);
+    search::SearchOptions searching = shortSearch(strategy, 3);
     Module alone = Module::fromBundle(axpySearchBundle(), searchHost(),
                                       "axpy.tuna", fastOptions());
     SearchOutcome one = searchAxpy(alone, searching);
@@ -610,7 +597,7 @@ TEST(SpreadSearchTest, ARankThatStopsIsAnErrorWithinTheTimeout) {
         }),
         "axpy.tuna", options);
     try {
-      searchAxpy(module, spreadSearchOptions("exhaustive"));
+      searchAxpy(module, shortSearch("exhaustive", 3));
     } catch (const Error &e) {
       errors[rank] = e.what();
     }
@@ -628,7 +615,7 @@ TEST(SpreadSearchTest, ARankThatStopsIsAnErrorWithinTheTimeout) {
 TEST(SpreadSearchTest, RanksThatBatchOtherwiseAreAnErrorNamingThem) {
   // Rank 1's batches are smaller: its first batch is not rank 0's.
   std::vector<RankSearch> ranks = searchOnRanks(2, 0, [](int rank) {
-    search::SearchOptions searching = spreadSearchOptions("exhaustive");
+    search::SearchOptions searching = shortSearch("exhaustive", 3);
     searching.batchSize = rank == 1 ? 2 : 3;
     return searching;
   });

@@ -118,6 +118,17 @@ Bundle axpySearchBundle() {
   return bundle;
 }
 
+search::SearchOptions shortSearch(const std::string &strategy, int batchSize) {
+  search::SearchOptions options;
+  options.strategy = strategy;
+  options.seed = 7;
+  options.batchSize = batchSize;
+  options.budgetEvaluations = 6;
+  options.retimeWithin = 1.0;
+  options.retimeSamples = 5;
+  return options;
+}
+
 SearchOutcome searchAxpy(Module &module, const search::SearchOptions &options) {
   constexpr int64_t n = 256;
   std::vector<float> x(n, 1.0f), y(n, 0.0f);

@@ -48,6 +48,11 @@ Bundle axpySearchBundle();
 /// the same times.
 Device searchHost(std::function<void()> onLaunch = nullptr);
 
+/// A short search of axpySearchBundle() with `strategy` (seed 7, at most 6
+/// evaluations) in batches of `batchSize`, re-timing every visit within 2x
+/// of the best: with several ranks most batches and re-timings are split.
+search::SearchOptions shortSearch(const std::string &strategy, int batchSize);
+
 /// Searches axpy of `module` (axpySearchBundle()) on 256 elements.
 SearchOutcome searchAxpy(Module &module, const search::SearchOptions &options);
 
