@@ -33,6 +33,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -65,6 +66,7 @@ struct Buffer {
   float *f() const { return static_cast<float *>(ptr); }
   void upload(const std::vector<float> &data) {
     backend.copy(ptr, data.data(), count * 4, CopyKind::HostToDevice, nullptr);
+    backend.synchronize(nullptr); // `data` may go away.
   }
   std::vector<float> download() {
     std::vector<float> data(count);
@@ -152,9 +154,9 @@ std::vector<double> referenceRows(const StepData &d, const Shape &s,
 double stepError(StepKernels &kernels, StepData &d, const Shape &s,
                  const std::vector<int64_t> &rows,
                  const std::vector<double> &want) {
-  std::vector<float> poison(d.y.count, std::numeric_limits<float>::quiet_NaN());
+  const float nan = std::numeric_limits<float>::quiet_NaN();
   for (Buffer *out : {&d.h, &d.c, &d.y})
-    out->upload(std::vector<float>(out->count, poison[0]));
+    out->upload(std::vector<float>(out->count, nan));
   runStep(kernels, d, s, nullptr);
   std::vector<float> all = d.y.download(), got;
   for (int64_t r : rows)

@@ -75,8 +75,6 @@ public:
   bool overRanks() const { return communicator != nullptr; }
   /// The candidate list begin() split.
   const std::vector<int> &candidates() const { return all; }
-  /// The candidates begin() gave this rank (its devices' shares included).
-  const std::vector<int> &rankShare() const { return mine; }
 
 private:
   struct Helper {
@@ -100,7 +98,7 @@ private:
   std::vector<ArgValue> args;
   Communicator *communicator;
   std::vector<int> all;
-  std::vector<int> mine;
+  std::vector<int> mine; ///< This rank's share of `all`.
   int samples = 0;
   /// Host copies of the memref arguments (empty for scalars), taken before
   /// the other devices first start.
