@@ -11,7 +11,14 @@
 #      softmax and layernorm; rank 0 compares the ranks' picks and alone
 #      writes the database;
 #   2. the same shapes spread over 2 ranks (each shape tuned by one rank)
-#      against one process: the same buckets, and which picks differ.
+#      against one process: the same buckets, and which picks differ;
+#   3. a pattern search of each shape (--strategy) in one process and with
+#      each batch of visits split over 2 ranks: the same buckets, and which
+#      picks differ;
+#   4. whether the differing picks are within the noise: one process
+#      (tuna-tune --time-picks) times, per bucket, the pick of each job's
+#      database side by side on the same inputs and prints its time and
+#      ratio to the single process's pick (three interleaved rounds).
 # Logs and databases go to $OUT/mpi (default bench/out/mpi).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,14 +64,18 @@ for kernel in softmax layernorm; do
   run_job "$kernel-agree-np2" 2 "${args[@]}" --agree
   run_job "$kernel-np1" 1 "${args[@]}"
   run_job "$kernel-spread-np2" 2 "${args[@]}"
+  run_job "$kernel-search-np1" 1 "${args[@]}" --strategy pattern --budget-evals 24
+  run_job "$kernel-search-np2" 2 "${args[@]}" --strategy pattern --budget-evals 24
   # The buckets and picks of each database.
-  python3 - "$out/$kernel-np1.json" "$out/$kernel-spread-np2.json" "$out/$kernel-agree-np2.json" <<'PY' || status=1
+  python3 - "$out/$kernel-np1.json" "$out/$kernel-spread-np2.json" "$out/$kernel-agree-np2.json" \
+    "$out/$kernel-search-np1.json" "$out/$kernel-search-np2.json" <<'PY' || status=1
 import json, sys
 def picks(path):
     entries = json.load(open(path))["entries"]
     return {(e["kernel"], tuple(e["signature"])): e["variant"] for e in entries}
-one, spread, agree = (picks(p) for p in sys.argv[1:])
-for name, other in (("spread over 2 ranks", spread), ("2 ranks agreeing", agree)):
+one, spread, agree, search1, search2 = (picks(p) for p in sys.argv[1:])
+for name, other, one in (("spread over 2 ranks", spread, one), ("2 ranks agreeing", agree, one),
+                         ("a search split over 2 ranks (against one process's search)", search2, search1)):
     if set(other) != set(one):
         print("%s: buckets differ from one process: %s vs %s" % (name, sorted(other), sorted(one)))
         sys.exit(1)
@@ -74,5 +85,14 @@ for name, other in (("spread over 2 ranks", spread), ("2 ranks agreeing", agree)
         "" if same == len(one) else " (differing: %s)" % "; ".join(
             "%s: %s vs %s" % (k[1], other[k], one[k]) for k in one if other[k] != one[k])))
 PY
+  # Each job's pick per bucket, timed side by side in one process.
+  dbs=$out/$kernel-np1.json,$out/$kernel-spread-np2.json,$out/$kernel-agree-np2.json
+  dbs+=,$out/$kernel-search-np1.json,$out/$kernel-search-np2.json
+  echo "$kernel: the picks timed side by side (one process; ratios to $kernel-np1's pick):"
+  if ! "$tune" "${args[@]}" --device "$device" --no-cache --time-picks "$dbs" \
+      > "$out/$kernel-picks.log" 2>&1; then
+    echo "$kernel: --time-picks failed"; status=1
+  fi
+  sed "s#$out/##g" "$out/$kernel-picks.log"
 done
 exit $status

@@ -2,6 +2,8 @@
 
 #include "Agreement.h"
 
+#include "TuningJson.h"
+
 #include "tuna/runtime/Signature.h"
 
 #include <nlohmann/json.hpp>
@@ -45,8 +47,7 @@ Json spreadResults(const CandidateSpread &spread, const TuningReport &report) {
   for (int v : spread.candidates()) {
     const CandidateResult &r = report.candidates[v];
     if (r.status != CandidateStatus::NotTimed)
-      results.push_back({v, static_cast<int>(r.status), r.reason, r.medianMs,
-                         r.minMs, r.maxMs, r.samples, r.timedOn});
+      results.push_back(candidateToJson(r));
   }
   return {{"candidates", spread.candidates()}, {"results", results}};
 }
@@ -273,18 +274,8 @@ void Agreement::mergeSpread(const std::vector<Json> &outcomes,
   for (size_t r = 0; r < outcomes.size(); ++r) {
     if (static_cast<int>(r) == me)
       continue;
-    for (const Json &result : outcomes[r]["spread"]["results"]) {
-      CandidateResult &merged = report.candidates[result[0].get<int>()];
-      merged.status = static_cast<CandidateStatus>(result[1].get<int>());
-      merged.reason = result[2].get<std::string>();
-      merged.medianMs = result[3].get<double>();
-      merged.minMs = result[4].get<double>();
-      merged.maxMs = result[5].get<double>();
-      merged.samples = result[6].get<int>();
-      std::string device = result[7].get<std::string>();
-      merged.timedOn =
-          "rank " + std::to_string(r) + (device.empty() ? "" : ", " + device);
-    }
+    for (const Json &result : outcomes[r]["spread"]["results"])
+      mergeRankResult(candidateFromJson(result), static_cast<int>(r), report);
   }
 }
 

@@ -33,6 +33,7 @@
 #include "Isolation.h"
 
 #include "Scratch.h"
+#include "TuningJson.h"
 #include "tuna/runtime/Bundle.h"
 #include "tuna/runtime/ScalarType.h"
 
@@ -168,30 +169,15 @@ Options optionsFromJson(const json &value) {
   return options;
 }
 
-json resultToJson(const CandidateResult &result) {
-  return {{"variant", result.variant},
-          {"status", static_cast<int>(result.status)},
-          {"reason", result.reason},
-          {"median_ms", result.medianMs},
-          {"min_ms", result.minMs},
-          {"max_ms", result.maxMs},
-          {"samples", result.samples}};
-}
-
 /// Copies a worker's result into the parent's `report`.
 int resultFromJson(const json &value, TuningReport &report) {
-  int v = value.at("variant").get<int>();
+  CandidateResult result = candidateFromJson(value);
+  int v = result.variant;
   if (v < 0 || static_cast<size_t>(v) >= report.candidates.size())
     throw Error(ErrorCode::Internal,
                 "tuning worker: result for unknown variant " +
                     std::to_string(v));
-  CandidateResult &result = report.candidates[v];
-  result.status = static_cast<CandidateStatus>(value.at("status").get<int>());
-  value.at("reason").get_to(result.reason);
-  value.at("median_ms").get_to(result.medianMs);
-  value.at("min_ms").get_to(result.minMs);
-  value.at("max_ms").get_to(result.maxMs);
-  value.at("samples").get_to(result.samples);
+  report.candidates[v] = std::move(result);
   return v;
 }
 
@@ -655,7 +641,7 @@ public:
   void finished(const TuningReport &report, int variant) override {
     const CandidateResult &result = report.candidates[variant];
     anyFailed |= result.status == CandidateStatus::Failed;
-    answer({{"result", resultToJson(result)}});
+    answer({{"result", candidateToJson(result)}});
   }
 
   /// Whether a candidate failed (the device may be unusable since).

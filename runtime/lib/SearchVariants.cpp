@@ -85,6 +85,19 @@ search::Measurement toMeasurement(const CandidateResult &result) {
   return m;
 }
 
+void addCheck(const TuningReport &part, TuningReport &whole) {
+  if (part.checked) {
+    whole.checked = true;
+    whole.checkedAgainst = part.checkedAgainst;
+    whole.checkedOn = part.checkedOn;
+    whole.checkSkipped.clear();
+  } else if (!whole.checked && whole.checkSkipped.empty()) {
+    whole.checkSkipped = part.checkSkipped;
+  }
+  whole.defaultRejected |= part.defaultRejected;
+  whole.checkMs += part.checkMs;
+}
+
 std::vector<search::Measurement>
 VariantEvaluator::measure(const std::vector<search::Values> &configurations,
                           int samples) {
@@ -92,15 +105,7 @@ VariantEvaluator::measure(const std::vector<search::Values> &configurations,
   for (const search::Values &values : configurations)
     variants.push_back(space.variantOf(values));
   TuningReport report = time(variants, samples);
-  if (report.checked) {
-    checks.checked = true;
-    checks.checkedAgainst = report.checkedAgainst;
-    checks.checkedOn = report.checkedOn;
-  } else if (checks.checkSkipped.empty()) {
-    checks.checkSkipped = report.checkSkipped;
-  }
-  checks.defaultRejected |= report.defaultRejected;
-  checks.checkMs += report.checkMs;
+  addCheck(report, checks);
   std::vector<search::Measurement> measured;
   for (int v : variants) {
     timed[v] = report.candidates[v];

@@ -3,6 +3,11 @@
 #include "Spread.h"
 
 #include "Scratch.h"
+#include "TuningJson.h"
+
+#include "tuna/runtime/Communicator.h"
+#include "tuna/runtime/SearchVariants.h"
+#include "tuna/runtime/Signature.h"
 
 namespace tuna {
 
@@ -42,6 +47,13 @@ void checkTuningDevices(const Device &device, const Options &options) {
   }
 }
 
+void mergeRankResult(CandidateResult timed, int rank, TuningReport &report) {
+  CandidateResult &merged = report.candidates.at(timed.variant);
+  merged = std::move(timed);
+  merged.timedOn = "rank " + std::to_string(rank) +
+                   (merged.timedOn.empty() ? "" : ", " + merged.timedOn);
+}
+
 CandidateSpread::CandidateSpread(TunedKernel::Impl &kernel, StreamHandle stream,
                                  const ArgValue *args, size_t count,
                                  Communicator *communicator)
@@ -51,9 +63,11 @@ CandidateSpread::CandidateSpread(TunedKernel::Impl &kernel, StreamHandle stream,
 CandidateSpread::~CandidateSpread() { join(); }
 
 std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
-                                        TuningReport &report) {
+                                        TuningReport &report, int samples) {
+  join();
   all = candidates;
-  std::vector<int> mine;
+  mine.clear();
+  this->samples = samples;
   int ranks = communicator ? communicator->size() : 1;
   int rank = communicator ? communicator->rank() : 0;
   for (size_t k = 0; k < candidates.size(); ++k) {
@@ -90,6 +104,17 @@ std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
         objects.push_back(variant.spec->code[variant.code].object);
     }
   kernel.module.prepare(objects);
+  if (!copied)
+    copyArguments();
+  for (Helper &helper : helpers)
+    helper.kernel = &helperKernel(helper.device - 1);
+  for (Helper &helper : helpers)
+    helper.thread = std::thread([this, &helper] { run(helper); });
+  return here;
+}
+
+void CandidateSpread::copyArguments() {
+  copied = true;
   for (const ArgValue &arg : args) {
     std::string &copy = hostCopies.emplace_back();
     if (arg.kind != ArgSpec::Kind::MemRef)
@@ -100,11 +125,6 @@ std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
       kernel.backend.copy(copy.data(), extent.first, extent.bytes,
                           CopyKind::DeviceToHost, stream);
   }
-  for (Helper &helper : helpers)
-    helper.kernel = &helperKernel(helper.device - 1);
-  for (Helper &helper : helpers)
-    helper.thread = std::thread([this, &helper] { run(helper); });
-  return here;
 }
 
 TunedKernel &CandidateSpread::helperKernel(size_t index) {
@@ -167,7 +187,7 @@ void CandidateSpread::run(Helper &helper) {
     other.computeKey(copies.data(), keyValues, signature);
     helper.report =
         other.measureLocked(nullptr, copies.data(), copies.size(), keyValues,
-                            signature, helper.share, /*samples=*/0);
+                            signature, helper.share, samples);
   } catch (const std::exception &e) {
     helper.error = e.what();
   }
@@ -203,6 +223,69 @@ std::vector<int> CandidateSpread::end(TuningReport &report) {
     }
   }
   return back;
+}
+
+void CandidateSpread::gatherRanks(TuningReport &report,
+                                  const std::string &error, double timeoutMs) {
+  using Json = nlohmann::json;
+  int me = communicator->rank();
+  std::string where = kernel.describe() + " for " +
+                      formatSignature(report.signature.data(),
+                                      report.signature.size()) +
+                      " on rank " + std::to_string(me) + " of " +
+                      std::to_string(communicator->size()) +
+                      ", timing candidates spread over the ranks";
+  Json message = {{"candidates", all}};
+  if (error.empty()) {
+    TuningReport share;
+    addCheck(report, share);
+    for (int v : mine)
+      share.candidates.push_back(report.candidates[v]);
+    message["share"] = reportJson(share);
+  } else {
+    message["error"] = error;
+  }
+  std::vector<std::string> texts;
+  try {
+    texts = allGatherStrings(*communicator, message.dump(), timeoutMs);
+  } catch (const Error &e) {
+    throw Error(e.code(), where + ": " + e.what());
+  }
+  std::string failures, differences;
+  std::vector<TuningReport> shares;
+  for (size_t r = 0; r < texts.size(); ++r) {
+    Json other = Json::parse(texts[r]);
+    if (other.contains("error"))
+      failures += "\n  rank " + std::to_string(r) + ": " +
+                  other["error"].get<std::string>();
+    else if (other["candidates"] != message["candidates"])
+      differences += "\n  rank " + std::to_string(r) + " has " +
+                     other["candidates"].dump() + ", rank " +
+                     std::to_string(me) + " " + message["candidates"].dump();
+    else
+      shares.push_back(reportFromJson(other["share"]));
+  }
+  if (!failures.empty())
+    throw Error(ErrorCode::Unsupported,
+                where + ": some ranks could not time their share:" + failures);
+  if (!differences.empty())
+    throw Error(ErrorCode::InvalidArgument,
+                where + ": the ranks split different candidates (they must "
+                        "tune the same launches in the same order):" +
+                    differences);
+  TuningReport checks;
+  for (size_t r = 0; r < shares.size(); ++r) {
+    addCheck(shares[r], checks);
+    if (static_cast<int>(r) != me)
+      for (CandidateResult &timed : shares[r].candidates)
+        mergeRankResult(std::move(timed), static_cast<int>(r), report);
+  }
+  report.checked = checks.checked;
+  report.checkedAgainst = checks.checkedAgainst;
+  report.checkedOn = checks.checkedOn;
+  report.checkSkipped = checks.checkSkipped;
+  report.defaultRejected = checks.defaultRejected;
+  report.checkMs = checks.checkMs;
 }
 
 } // namespace tuna

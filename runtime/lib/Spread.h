@@ -13,6 +13,10 @@
 //    by a thread of their own, on copies of the launch's arguments, through
 //    TunedKernel::measure of a module of the same bundle on that device.
 //
+// A search (TunedKernel::search) splits each batch of its visits so, one
+// begin()/end() per batch, and gathers the ranks' results after each with
+// gatherRanks(): every rank's strategy sees the same measurements.
+//
 //===----------------------------------------------------------------------===//
 #ifndef TUNA_RUNTIME_LIB_SPREAD_H
 #define TUNA_RUNTIME_LIB_SPREAD_H
@@ -27,6 +31,10 @@ namespace tuna {
 /// a device of another model than `device`'s, naming it.
 void checkTuningDevices(const Device &device, const Options &options);
 
+/// Writes `timed`, a result that rank `rank` sent, into `report`, marked
+/// as timed there.
+void mergeRankResult(CandidateResult timed, int rank, TuningReport &report);
+
 class CandidateSpread {
 public:
   /// Spreads over the ranks of `communicator` when it is not null, and over
@@ -39,17 +47,28 @@ public:
   CandidateSpread(const CandidateSpread &) = delete;
   CandidateSpread &operator=(const CandidateSpread &) = delete;
 
-  /// Splits `candidates`, starts the other devices' shares and returns the
+  /// Splits `candidates`, starts the other devices' shares (each timed
+  /// with at least `samples` samples; 0: the usual number) and returns the
   /// variants to time on the module's device. The candidates other ranks
   /// time stay NotTimed, their reason says where.
   std::vector<int> begin(const std::vector<int> &candidates,
-                         TuningReport &report);
+                         TuningReport &report, int samples = 0);
   /// Waits for the other devices and writes their results into `report`
   /// (a device that failed makes its share Unrunnable, saying why). Returns
   /// the shares of the devices that were busy tuning for another module
   /// (they never wait: modules whose devices list each other cannot
   /// deadlock), for the module's device to time now.
   std::vector<int> end(TuningReport &report);
+
+  /// Over the ranks, after end(): sends the results of this rank's share of
+  /// begin()'s candidates and what its check did, or `error` (why this rank
+  /// could not time its share), and writes every other rank's results into
+  /// `report` (CandidateResult::timedOn "rank R"), its check's the sum of
+  /// every rank's (addCheck, in rank order): every rank ends with the same
+  /// results. Throws tuna::Error naming the ranks that failed, split other
+  /// candidates or did not join within `timeoutMs`.
+  void gatherRanks(TuningReport &report, const std::string &error,
+                   double timeoutMs);
 
   /// Whether other ranks time some candidates (the decision is then the
   /// Agreement's).
@@ -72,15 +91,19 @@ private:
   TunedKernel &helperKernel(size_t index);
   void run(Helper &helper);
   void join();
+  void copyArguments();
 
   TunedKernel::Impl &kernel;
   StreamHandle stream;
   std::vector<ArgValue> args;
   Communicator *communicator;
   std::vector<int> all;
+  std::vector<int> mine; ///< This rank's share of `all`.
+  int samples = 0;
   /// Host copies of the memref arguments (empty for scalars), taken before
-  /// the other devices start.
+  /// the other devices first start.
   std::vector<std::string> hostCopies;
+  bool copied = false;
   std::vector<Helper> helpers;
 };
 

@@ -6,15 +6,65 @@
 // protocol (TunedKernel::Impl::measureLocked), every visit of one search in
 // one tuning worker when isolated.
 //
+// With Options::spreadOverRanks (and a communicator) or
+// Options::tuningDevices, each batch of visits is split over the ranks and
+// devices as a first call's candidates are (Spread.h), and the ranks'
+// results are gathered after each batch: every rank's strategy sees the
+// same history, so the ranks visit and pick alike, and as one rank would
+// given the same measurements (the batches do not depend on the ranks).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Isolation.h"
 #include "KernelImpl.h"
+#include "Spread.h"
 
 #include <chrono>
 #include <mutex>
+#include <optional>
 
 namespace tuna {
+
+namespace {
+
+/// Times `variants` with `spread`: this rank's share here and on the
+/// tuning devices, the others' gathered. Every rank returns the same
+/// results.
+TuningReport measureSpread(TunedKernel::Impl &kernel, CandidateSpread &spread,
+                           StreamHandle stream, const ArgValue *args,
+                           size_t count, const int64_t *keyValues,
+                           const int64_t *signature,
+                           const std::vector<int> &variants, int samples,
+                           WorkerSession &session) {
+  TuningReport report;
+  size_t keySize = kernel.spec.key.size();
+  report.keyValues.assign(keyValues, keyValues + keySize);
+  report.signature.assign(signature, signature + keySize);
+  report.candidates.resize(kernel.spec.variants.size());
+  auto timeHere = [&](const std::vector<int> &share) {
+    if (share.empty())
+      return;
+    TuningReport timed = kernel.measureLocked(
+        stream, args, count, keyValues, signature, share, samples, &session);
+    for (int v : share)
+      report.candidates[v] = timed.candidates[v];
+    addCheck(timed, report);
+  };
+  std::string error;
+  try {
+    timeHere(spread.begin(variants, report, samples));
+    timeHere(spread.end(report));
+  } catch (const Error &e) {
+    if (!spread.overRanks())
+      throw;
+    error = e.what();
+  }
+  if (spread.overRanks())
+    spread.gatherRanks(report, error, kernel.module.options.agreeTimeoutMs);
+  return report;
+}
+
+} // namespace
 
 SearchOutcome TunedKernel::Impl::searchCandidates(
     StreamHandle stream, const ArgValue *args, size_t count,
@@ -23,8 +73,18 @@ SearchOutcome TunedKernel::Impl::searchCandidates(
     TuningReport report) {
   VariantSpace space = makeVariantSpace(spec, candidates);
   WorkerSession session(*this, stream, args, count);
+  const Options &settings = module.options;
+  Communicator *ranks = settings.spreadOverRanks && settings.communicator
+                            ? settings.communicator.get()
+                            : nullptr;
+  std::optional<CandidateSpread> spread;
+  if (ranks || !settings.tuningDevices.empty())
+    spread.emplace(*this, stream, args, count, ranks);
   VariantEvaluator evaluator(
       space, [&](const std::vector<int> &variants, int samples) {
+        if (spread)
+          return measureSpread(*this, *spread, stream, args, count, keyValues,
+                               signature, variants, samples, session);
         return measureLocked(stream, args, count, keyValues, signature,
                              variants, samples, &session);
       });
@@ -45,6 +105,12 @@ SearchOutcome TunedKernel::Impl::search(StreamHandle stream,
   LaunchKey key = checkedKey(args, count);
   const int64_t *keyValues = key.keyValues, *signature = key.signature;
   std::lock_guard<std::mutex> lock(module.device.tuningMutex());
+  // A search spread over the ranks exchanges as an agreement does (after
+  // the tuning mutex, as there).
+  std::unique_lock<std::mutex> exchanges;
+  if (module.options.spreadOverRanks && module.options.communicator)
+    exchanges = std::unique_lock<std::mutex>(
+        module.options.communicator->agreementMutex());
   // Classification only: which variants can run for these key values.
   TuningReport classified = measureLocked(stream, args, count, keyValues,
                                           signature, {}, /*samples=*/0);

@@ -21,7 +21,14 @@
 //              timed on one rank;
 //   spread-dies  spread, and the last rank is killed at its first launch,
 //              in the middle of its share: the others fail within the
-//              timeout, naming it.
+//              timeout, naming it;
+//   search     TunedKernel::search with Options::spreadOverRanks and a
+//              second tuning device per rank, on searchHost() (the same
+//              times on every rank): every rank visits, re-times and picks
+//              as a search in one process does, and each rank timed a
+//              share of the visits;
+//   search-dies  the same, and the last rank is killed at its first
+//              launch: the others fail within the timeout, naming it.
 // Exit status 0 when the scenario's expectation holds on this rank; a
 // rank that fails prints "rank R: error: ..." (run-mpi-test.sh checks it).
 //
@@ -33,6 +40,7 @@
 #include "tuna/runtime/Cache.h"
 #include "tuna/runtime/Runtime.h"
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -186,6 +194,37 @@ int spread() {
   return 0;
 }
 
+/// A search spread over the ranks visits as one process does.
+int spreadSearch() {
+  Module alone = Module::fromBundle(axpySearchBundle(), searchHost(),
+                                    "axpy.tuna", fastOptions());
+  std::string expected =
+      describeVisits(searchAxpy(alone, shortSearch("random", 4)));
+  Options options = rankOptions("");
+  options.spreadOverRanks = true;
+  // Launches on this rank's two devices.
+  std::atomic<int> launches{0};
+  options.tuningDevices = {searchHost([&launches] { ++launches; })};
+  Module module =
+      Module::fromBundle(axpySearchBundle(),
+                         searchHost([&launches] { ++launches; }), "axpy.tuna",
+                         options);
+  SearchOutcome outcome = searchAxpy(module, shortSearch("random", 4));
+  std::string visits = describeVisits(outcome);
+  if (visits != expected)
+    return failed("visited\n" + visits + "where one process visited\n" +
+                  expected);
+  std::vector<int> launched = gatherAtRoot(launches);
+  if (rank != 0)
+    return 0;
+  for (int r = 0; r < size; ++r)
+    if (launched[r] == 0)
+      return failed("rank " + std::to_string(r) + " timed no visit");
+  std::printf("%s", visits.c_str());
+  std::printf("search: passed on %d ranks\n", size);
+  return 0;
+}
+
 /// The scenarios where the last rank breaks the contract; the others must
 /// fail with a clear error (run-mpi-test.sh checks its text).
 int breakContract(const std::string &scenario) {
@@ -193,9 +232,25 @@ int breakContract(const std::string &scenario) {
   if (last && scenario == "dies")
     std::raise(SIGKILL);
   auto dieOnLaunch = [last, scenario] {
-    if (last && scenario == "spread-dies")
+    if (last && (scenario == "spread-dies" || scenario == "search-dies"))
       std::raise(SIGKILL);
   };
+  if (scenario == "search-dies") {
+    Options options = rankOptions("");
+    options.agreeTimeoutMs = 1500;
+    options.spreadOverRanks = true;
+    Module module = Module::fromBundle(
+        axpySearchBundle(), searchHost(dieOnLaunch), "axpy.tuna", options);
+    try {
+      // Batches of 8: every rank times a share of the first.
+      searchAxpy(module, shortSearch("random", 8));
+    } catch (const Error &e) {
+      std::fprintf(stderr, "rank %d: error: %s\n", rank, e.what());
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    return failed("the search did not fail");
+  }
   Bundle bundle = axpyBundle();
   if (last && scenario == "bundle")
     bundle.kernels[0].variants[2].config[0].second = 65;
@@ -237,13 +292,15 @@ int main(int argc, char **argv) {
     status = agree();
   else if (scenario == "spread")
     status = spread();
+  else if (scenario == "search")
+    status = spreadSearch();
   else if (scenario == "late" || scenario == "dies" ||
            scenario == "signature" || scenario == "bundle" ||
-           scenario == "spread-dies")
+           scenario == "spread-dies" || scenario == "search-dies")
     status = breakContract(scenario);
   else
-    status = failed("usage: tuna-mpi-agreement-test "
-                    "agree|late|dies|signature|bundle|spread|spread-dies");
+    status = failed("usage: tuna-mpi-agreement-test agree|late|dies|"
+                    "signature|bundle|spread|spread-dies|search|search-dies");
   MPI_Finalize();
   return status;
 }

@@ -22,6 +22,7 @@
 #include <set>
 #include <thread>
 #include <mutex>
+#include <optional>
 
 using namespace tuna;
 using namespace tuna::test;
@@ -506,4 +507,147 @@ TEST(SpreadTest, ADeviceThatFailsMarksItsShareUnrunnable) {
     }
   EXPECT_EQ(failed, 2);
   EXPECT_TRUE(report.candidates[report.chosen].timedOn.empty());
+}
+
+//===----------------------------------------------------------------------===//
+// A search's batches spread over ranks and devices (TunerSearch.cpp)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Each rank's search, or what it threw.
+struct RankSearch {
+  std::optional<SearchOutcome> outcome;
+  std::string error;
+};
+
+/// Searches axpy on `size` ranks at once (threads), each on its own
+/// searchHost() with `devices` more tuning devices.
+std::vector<RankSearch>
+searchOnRanks(int size, int devices,
+              const std::function<search::SearchOptions(int)> &searching) {
+  ThreadJob job(size);
+  std::vector<RankSearch> results(size);
+  runTogether(size, [&](int rank) {
+    Options options = rankOptions(job.rank(rank));
+    options.spreadOverRanks = true;
+    for (int d = 0; d < devices; ++d)
+      options.tuningDevices.push_back(searchHost());
+    try {
+      Module module = Module::fromBundle(axpySearchBundle(), searchHost(),
+                                         "axpy.tuna", options);
+      results[rank].outcome = searchAxpy(module, searching(rank));
+    } catch (const std::exception &e) {
+      results[rank].error = e.what();
+    }
+  });
+  return results;
+}
+} // namespace
+
+TEST(SpreadSearchTest, RanksVisitAndPickAsOneRankDoes) {
+  for (const char *strategy : {"random", "pattern", "exhaustive"}) {
+    search::SearchOptions searching = shortSearch(strategy, 3);
+    Module alone = Module::fromBundle(axpySearchBundle(), searchHost(),
+                                      "axpy.tuna", fastOptions());
+    SearchOutcome one = searchAxpy(alone, searching);
+    EXPECT_EQ(one.report.chosenName, "axpy_work2");
+    EXPECT_GE(one.result.evaluations.size(), 3u);
+    for (auto [size, devices] : {std::pair{2, 0}, {3, 0}, {2, 1}}) {
+      SCOPED_TRACE(std::string(strategy) + ", " + std::to_string(size) +
+                   " ranks, " + std::to_string(devices + 1) + " devices each");
+      std::vector<RankSearch> ranks =
+          searchOnRanks(size, devices, [&](int) { return searching; });
+      std::map<int, std::set<std::string>> timedOn;
+      for (int rank = 0; rank < size; ++rank) {
+        ASSERT_EQ(ranks[rank].error, "") << "rank " << rank;
+        const SearchOutcome &outcome = *ranks[rank].outcome;
+        EXPECT_EQ(describeVisits(outcome), describeVisits(one))
+            << "rank " << rank;
+        for (const CandidateResult &c : outcome.report.candidates)
+          if (c.status != CandidateStatus::NotTimed)
+            timedOn[rank].insert(c.timedOn);
+        // What the check did, summed over the ranks, alike on every rank.
+        EXPECT_TRUE(outcome.report.checked);
+        EXPECT_EQ(outcome.report.checkedOn, "the host");
+        EXPECT_EQ(outcome.report.checkMs, ranks[0].outcome->report.checkMs);
+      }
+      // Each rank timed some visits itself and took others' from the ranks
+      // that timed them.
+      for (int rank = 0; rank < size; ++rank) {
+        EXPECT_EQ(timedOn[rank].count(""), 1u) << "rank " << rank;
+        EXPECT_GE(timedOn[rank].size(), 2u) << "rank " << rank;
+      }
+    }
+  }
+}
+
+TEST(SpreadSearchTest, ARankThatStopsIsAnErrorWithinTheTimeout) {
+  // Rank 1 stops at its first launch until rank 0 has given up on it.
+  std::atomic<bool> rank0Done{false};
+  ThreadJob job(2);
+  std::vector<std::string> errors(2);
+  runTogether(2, [&](int rank) {
+    Options options = rankOptions(job.rank(rank));
+    options.spreadOverRanks = true;
+    options.agreeTimeoutMs = 300;
+    Module module = Module::fromBundle(
+        axpySearchBundle(), searchHost([rank, &rank0Done] {
+          while (rank == 1 && !rank0Done)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }),
+        "axpy.tuna", options);
+    try {
+      searchAxpy(module, shortSearch("exhaustive", 3));
+    } catch (const Error &e) {
+      errors[rank] = e.what();
+    }
+    if (rank == 0)
+      rank0Done = true;
+  });
+  EXPECT_NE(errors[0].find("on rank 0 of 2, timing candidates spread over "
+                           "the ranks: ranks 1 did not join within 300"),
+            std::string::npos)
+      << errors[0];
+  EXPECT_NE(errors[1].find("did not join within 300"), std::string::npos)
+      << errors[1];
+}
+
+TEST(SpreadSearchTest, RanksThatBatchOtherwiseAreAnErrorNamingThem) {
+  // Rank 1's batches are smaller: its first batch is not rank 0's.
+  std::vector<RankSearch> ranks = searchOnRanks(2, 0, [](int rank) {
+    search::SearchOptions searching = shortSearch("exhaustive", 3);
+    searching.batchSize = rank == 1 ? 2 : 3;
+    return searching;
+  });
+  EXPECT_NE(ranks[0].error.find("the ranks split different candidates"),
+            std::string::npos)
+      << ranks[0].error;
+  EXPECT_NE(ranks[0].error.find("rank 1 has [0,1], rank 0 [0,1,2]"),
+            std::string::npos)
+      << ranks[0].error;
+  EXPECT_NE(ranks[1].error.find("rank 0 has [0,1,2], rank 1 [0,1]"),
+            std::string::npos)
+      << ranks[1].error;
+}
+
+TEST(SpreadSearchTest, AFirstCallThatSearchesSplitsItsBatchesToo) {
+  std::vector<RankResult> results = runRanks(
+      2, [](int, TunedKernel &kernel) { launchAxpy(kernel, 1024); },
+      [](int, Options &options) {
+        options.spreadOverRanks = true;
+        options.useSearch = true;
+        options.search.strategy = "exhaustive";
+        options.search.batchSize = 2;
+      },
+      [](int) { return scriptedHost(); });
+  for (int rank = 0; rank < 2; ++rank) {
+    SCOPED_TRACE("rank " + std::to_string(rank));
+    ASSERT_EQ(results[rank].error, "");
+    const TuningReport &report = results[rank].reports.at(0);
+    EXPECT_EQ(report.chosenName, "axpy_work0");
+    int fromOther = 0;
+    for (const CandidateResult &c : report.candidates)
+      fromOther += c.timedOn == "rank " + std::to_string(1 - rank);
+    EXPECT_GE(fromOther, 1);
+  }
 }

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 
 #include <dirent.h>
 #include <unistd.h>
@@ -95,6 +96,64 @@ Bundle axpyBundle() {
   bundle.objects.push_back(object);
   bundle.kernels.push_back(axpyKernel());
   return bundle;
+}
+
+Bundle axpySearchBundle() {
+  Bundle bundle = axpyBundle();
+  Kernel &kernel = bundle.kernels[0];
+  kernel.params = {"A", "B"};
+  kernel.variants.clear();
+  for (auto [symbol, a, b] :
+       std::vector<std::tuple<const char *, int64_t, int64_t>>{
+           {"axpy_work4", 1, 1},
+           {"axpy_work0", 1, 2},
+           {"axpy_work1", 2, 1},
+           {"axpy_work2", 2, 2},
+           {"axpy_work8", 3, 1},
+           {"axpy_work64", 3, 2},
+           {"axpy_wrong", 3, 3}}) {
+    Variant &variant = kernel.variants.emplace_back(axpyVariant(symbol, 0));
+    variant.config = {{"A", a}, {"B", b}};
+  }
+  return bundle;
+}
+
+search::SearchOptions shortSearch(const std::string &strategy, int batchSize) {
+  search::SearchOptions options;
+  options.strategy = strategy;
+  options.seed = 7;
+  options.batchSize = batchSize;
+  options.budgetEvaluations = 6;
+  options.retimeWithin = 1.0;
+  options.retimeSamples = 5;
+  return options;
+}
+
+SearchOutcome searchAxpy(Module &module, const search::SearchOptions &options) {
+  constexpr int64_t n = 256;
+  std::vector<float> x(n, 1.0f), y(n, 0.0f);
+  const ArgValue args[] = {toArg(memref(x.data(), {n})),
+                           toArg(memref(y.data(), {n})), toArg(2.0f),
+                           toArg(n)};
+  return module.kernel("axpy").search(nullptr, args, 4, options);
+}
+
+std::string describeVisits(const SearchOutcome &outcome) {
+  const search::Space &space = outcome.space.space;
+  // A failure's reason may name the candidates it was checked with, which
+  // differ with the split: only its kind counts.
+  auto measured = [](const search::Measurement &m) {
+    return m.ok() ? std::to_string(m.ms) + " ms"
+                  : "failed (" + m.failure.substr(0, m.failure.find(':')) + ")";
+  };
+  std::string text;
+  for (const search::Evaluation &evaluation : outcome.result.evaluations)
+    text += "visit " + space.describe(evaluation.config) + ": " +
+            measured(evaluation.measurement) + "\n";
+  for (const search::Retiming &retiming : outcome.result.retimed)
+    text += "re-timed " + space.describe(retiming.config) + ": " +
+            measured(retiming.again) + "\n";
+  return text + "pick " + outcome.report.chosenName + "\n";
 }
 
 namespace {
@@ -201,6 +260,17 @@ Device perturbedHost(int rank, std::function<void()> onLaunch) {
   return scriptedHost({{"axpy_work0", 1.0 + 2.0 * rank},
                        {"axpy_work4", 2.5},
                        {"axpy_work64", 20.0},
+                       {"axpy_wrong", 0.5}},
+                      "", std::move(onLaunch));
+}
+
+Device searchHost(std::function<void()> onLaunch) {
+  return scriptedHost({{"axpy_work4", 4.0},
+                       {"axpy_work0", 3.0},
+                       {"axpy_work1", 2.5},
+                       {"axpy_work2", 1.5},
+                       {"axpy_work8", 2.0},
+                       {"axpy_work64", 5.0},
                        {"axpy_wrong", 0.5}},
                       "", std::move(onLaunch));
 }

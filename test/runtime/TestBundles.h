@@ -5,6 +5,7 @@
 #include "tuna/runtime/Device.h"
 #include "tuna/runtime/Kernel.h"
 #include "tuna/runtime/Manifest.h"
+#include "tuna/runtime/Module.h"
 #include "tuna/runtime/Options.h"
 
 #include <functional>
@@ -35,6 +36,30 @@ Kernel axpyKernel();
 
 /// A bundle with axpyKernel() and the kernel library as object 0.
 Bundle axpyBundle();
+
+/// axpy as a search space of two parameters, A and B: (1,1) axpy_work4
+/// (the default), (1,2) axpy_work0, (2,1) axpy_work1, (2,2) axpy_work2,
+/// (3,1) axpy_work8, (3,2) axpy_work64 and (3,3) axpy_wrong.
+Bundle axpySearchBundle();
+
+/// A scripted host (scriptedHost()) on which axpySearchBundle()'s variants
+/// cost 4, 3, 2.5, 1.5, 2, 5 and 0.5 ms in that order: (2,2) is the fastest
+/// correct one, (3,3) faster but wrong. Every rank that uses it measures
+/// the same times.
+Device searchHost(std::function<void()> onLaunch = nullptr);
+
+/// A short search of axpySearchBundle() with `strategy` (seed 7, at most 6
+/// evaluations) in batches of `batchSize`, re-timing every visit within 2x
+/// of the best: with several ranks most batches and re-timings are split.
+search::SearchOptions shortSearch(const std::string &strategy, int batchSize);
+
+/// Searches axpy of `module` (axpySearchBundle()) on 256 elements.
+SearchOutcome searchAxpy(Module &module, const search::SearchOptions &options);
+
+/// What a search did that any rank, and any number of ranks, must do alike
+/// given the same measurements: its visits in order (configuration and
+/// time, or why it failed), its re-timings and its pick; one line each.
+std::string describeVisits(const SearchOutcome &outcome);
 
 /// The bytes of the library of variants that crash or hang
 /// (kernels/FaultyKernels.cpp).

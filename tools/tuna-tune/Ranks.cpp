@@ -23,49 +23,6 @@ using Json = nlohmann::json;
 /// Ranks wait for each other's whole share of the tuning.
 constexpr double kGatherTimeoutMs = 7 * 24 * 3600e3;
 
-Json toJson(const TuningReport &report) {
-  Json candidates = Json::array();
-  for (const CandidateResult &c : report.candidates)
-    candidates.push_back({c.variant, c.name, c.config, static_cast<int>(c.status),
-                          c.reason, c.medianMs, c.minMs, c.maxMs, c.samples});
-  return {{"key_values", report.keyValues},
-          {"signature", report.signature},
-          {"mode", static_cast<int>(report.mode)},
-          {"chosen", report.chosen},
-          {"chosen_name", report.chosenName},
-          {"checked", report.checked},
-          {"check_skipped", report.checkSkipped},
-          {"candidates", candidates},
-          {"wall_ms", report.wallMs},
-          {"source", static_cast<int>(report.source)}};
-}
-
-TuningReport reportFromJson(const Json &value) {
-  TuningReport report;
-  report.keyValues = value["key_values"].get<std::vector<int64_t>>();
-  report.signature = value["signature"].get<std::vector<int64_t>>();
-  report.mode = static_cast<TuneMode>(value["mode"].get<int>());
-  report.chosen = value["chosen"].get<int>();
-  report.chosenName = value["chosen_name"].get<std::string>();
-  report.checked = value["checked"].get<bool>();
-  report.checkSkipped = value["check_skipped"].get<std::string>();
-  for (const Json &c : value["candidates"]) {
-    CandidateResult &result = report.candidates.emplace_back();
-    result.variant = c[0].get<int>();
-    result.name = c[1].get<std::string>();
-    result.config = c[2].get<std::string>();
-    result.status = static_cast<CandidateStatus>(c[3].get<int>());
-    result.reason = c[4].get<std::string>();
-    result.medianMs = c[5].get<double>();
-    result.minMs = c[6].get<double>();
-    result.maxMs = c[7].get<double>();
-    result.samples = c[8].get<int>();
-  }
-  report.wallMs = value["wall_ms"].get<double>();
-  report.source = static_cast<DecisionSource>(value["source"].get<int>());
-  return report;
-}
-
 /// Set by mpirun (OpenMPI), or by the PMI of MPICH and Slurm.
 bool launchedByMpi() {
   return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE") ||
@@ -138,7 +95,7 @@ std::vector<ItemResult> Ranks::gather(std::vector<ItemResult> mine,
     if (item.decided)
       value["decision"] = {{"kernel", item.decision.kernel->name},
                            {"key_values", item.decision.keyValues},
-                           {"report", toJson(item.decision.report)}};
+                           {"report", Json::parse(reportToJson(item.decision.report))}};
     items.push_back(std::move(value));
   }
   std::vector<std::string> all =
@@ -161,7 +118,7 @@ std::vector<ItemResult> Ranks::gather(std::vector<ItemResult> mine,
         if (kernel.name == name)
           item.decision.kernel = &kernel;
       item.decision.keyValues = decision["key_values"].get<Shape>();
-      item.decision.report = reportFromJson(decision["report"]);
+      item.decision.report = reportFromJson(decision["report"].dump());
       item.decided = true;
     }
   std::sort(merged.begin(), merged.end(),

@@ -141,7 +141,11 @@ void writeHtmlReport(const std::string &path, const std::string &bundle,
         number("%.1f", report.wallMs) + " ms; pick " + escape(pick.name) +
         " (" + escape(pick.config) + ")";
     if (report.checked)
-      html += "; outputs checked against " + escape(report.checkedAgainst);
+      html += "; outputs checked against " + escape(report.checkedAgainst) +
+              ", compared on " + escape(report.checkedOn) + " in " +
+              number("%.1f", report.checkMs) + " ms";
+    else if (!report.checkSkipped.empty())
+      html += "; outputs not checked: " + escape(report.checkSkipped);
     html += ".</p>\n" + chart(report) + others(report);
   }
   html += "</body></html>\n";

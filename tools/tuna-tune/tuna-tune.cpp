@@ -92,7 +92,12 @@ constexpr const char *kUsage =
     "                     continues from it (one kernel, one shape)\n"
     "  --agree            under mpirun: every rank tunes every shape and the\n"
     "                     ranks agree on each pick (default: the shapes are\n"
-    "                     split over the ranks)\n"
+    "                     split over the ranks; with --strategy, each batch\n"
+    "                     of every search is)\n"
+    "  --time-picks DB,DB...  tune nothing: for each shape, time the variant\n"
+    "                     each tuning database picked for its bucket, side\n"
+    "                     by side in this process, and print the ratios to\n"
+    "                     the first database's\n"
     "  --seed N           seed of the random inputs and of a search\n"
     "                     (default 1)\n"
     "  --verbose          print every candidate's time while tuning\n";
@@ -415,6 +420,9 @@ struct ItemContext {
   bool check;         ///< --check: print what the check did.
   bool verifyPruning; ///< --verify-pruning.
   bool firstCall;     ///< --first-call: describe the first call.
+  /// Whether this process writes the cache entries of its searches (under
+  /// mpirun, a search spread over the ranks is recorded by rank 0).
+  bool recordsSearches;
   /// Buckets a search decided (a search publishes nothing in the kernel).
   std::set<std::pair<const Kernel *, std::vector<int64_t>>> searched;
 };
@@ -510,7 +518,7 @@ ItemResult tuneItem(TunedKernel &kernel, const Shape &shape, size_t item,
     bool store = false;
     TuningReport report =
         decideBucket(kernel, launchArgs, signature, context, log, store);
-    if (store && !context.cacheDir.empty())
+    if (store && context.recordsSearches && !context.cacheDir.empty())
       TuningCache::inDirectory(context.cacheDir)
           .store(makeCacheEntry(context.device.info(), spec, report));
     line += describePick(spec, report, signature);
@@ -546,6 +554,7 @@ struct TuneCommand {
   unsigned seed = 1;
   std::vector<std::string> kernelNames;
   std::vector<Shape> shapes;
+  std::vector<std::string> timePicks; ///< --time-picks: the databases.
   ArgSettings settings;
   SearchSettings searchSettings;
 };
@@ -623,6 +632,15 @@ bool readValueOption(const std::string &arg, tools::Arguments &arguments,
     search.budgetSeconds = anyNumber(arg, value());
   } else if (arg == "--resume") {
     search.resumeFile = value();
+  } else if (arg == "--time-picks") {
+    std::string list = value();
+    for (size_t start = 0; start <= list.size();) {
+      size_t comma = std::min(list.find(',', start), list.size());
+      if (comma == start)
+        fail("--time-picks '" + list + "': expected DB,DB,... (no empty name)");
+      command.timePicks.push_back(list.substr(start, comma - start));
+      start = comma + 1;
+    }
   } else {
     return false;
   }
@@ -650,9 +668,16 @@ void checkCombinations(const TuneCommand &command) {
       (search.options.budgetEvaluations || search.options.budgetSeconds ||
        !search.options.resumeFile.empty()))
     fail("--budget-evals, --budget-s and --resume are settings of --strategy");
+  if (!command.timePicks.empty() &&
+      (!command.database.empty() || search.enabled() || command.agree ||
+       command.verifyPruning || !command.firstCallDatabase.empty() ||
+       !command.reportPath.empty()))
+    fail("--time-picks times what databases picked and tunes nothing: it "
+         "takes no -o, --strategy, --agree, --verify-pruning, --first-call "
+         "or --report");
   if (command.agree && search.enabled())
-    fail("--agree decides by the runtime's protocol; --strategy searches "
-         "outside it");
+    fail("--agree decides by the runtime's protocol; under mpirun --strategy "
+         "spreads each search over the ranks, which then agree by itself");
   if (search.enabled()) {
     try {
       search::validate(search.options);
@@ -686,6 +711,12 @@ TuneCommand parseCommandLine(int argc, char **argv) {
   return command;
 }
 
+/// Under mpirun with --strategy, every rank searches every bucket and each
+/// batch of visits is split over the ranks (TunedKernel::search).
+bool spreadsSearches(const TuneCommand &command, const Ranks &ranks) {
+  return command.searchSettings.enabled() && ranks.size() > 1;
+}
+
 /// The runtime's options (the environment's) as the command line changes
 /// them.
 Options runtimeOptions(const TuneCommand &command, Ranks &ranks) {
@@ -709,8 +740,10 @@ Options runtimeOptions(const TuneCommand &command, Ranks &ranks) {
     options.cacheDir.clear();
     options.databases = {command.firstCallDatabase};
   }
-  if (command.agree)
+  if (command.agree || spreadsSearches(command, ranks))
     options.communicator = ranks.job();
+  // Each batch of a search is timed by the ranks together.
+  options.spreadOverRanks |= spreadsSearches(command, ranks);
   return options;
 }
 
@@ -791,19 +824,21 @@ std::vector<TunedKernel *> openKernels(Module &module, TuneCommand &command,
 }
 
 /// Tunes the items (kernels by shapes, in order) this rank owns: under
-/// mpirun each rank tunes the buckets it owns (Ranks.h), with --agree every
-/// bucket. A single process prints each item's lines as it goes.
+/// mpirun each rank tunes the buckets it owns (Ranks.h), with `everyBucket`
+/// (--agree, a spread search) every bucket. A single process prints each
+/// item's lines as it goes.
 std::vector<ItemResult> tuneOwnedItems(const std::vector<TunedKernel *> &kernels,
                                        const std::vector<Shape> &shapes,
-                                       bool agree, Ranks &ranks,
+                                       bool everyBucket, Ranks &ranks,
                                        ItemContext &context) {
   std::vector<std::string> buckets;
   for (TunedKernel *kernel : kernels)
     for (const Shape &shape : shapes)
       buckets.push_back(kernel->spec().name + " " +
                         keyText(bucketOf(kernel->spec(), shape)));
-  std::vector<int> owners = agree ? std::vector<int>(buckets.size(), ranks.rank())
-                                  : ranks.owners(buckets);
+  std::vector<int> owners = everyBucket
+                                ? std::vector<int>(buckets.size(), ranks.rank())
+                                : ranks.owners(buckets);
   std::vector<ItemResult> results;
   Progress progress(context.total);
   if (ranks.size() == 1)
@@ -865,8 +900,114 @@ void writeOutputs(const TuneCommand &command, const Options &options,
   }
 }
 
+/// The variant `entries` (a database) picked for `signature` of `kernel`,
+/// if the bundle has it with that configuration; else -1, saying why in
+/// `why`.
+int databasePick(const std::vector<CacheEntry> &entries, const Kernel &kernel,
+                 const std::vector<int64_t> &signature, std::string &why) {
+  for (const CacheEntry &entry : entries) {
+    if (entry.key.kernel != kernel.name || entry.key.signature != signature)
+      continue;
+    for (size_t v = 0; v < kernel.variants.size(); ++v)
+      if (kernel.variants[v].name == entry.variant &&
+          kernel.variants[v].config == entry.config)
+        return static_cast<int>(v);
+    why = "its pick " + entry.variant + " is not in the bundle";
+    return -1;
+  }
+  why = "no entry";
+  return -1;
+}
+
+/// --time-picks: per (kernel, shape), each database's pick for the bucket
+/// timed by TunedKernel::measure, one variant at a time (no early
+/// elimination between them), in three interleaved rounds on the same
+/// inputs; the median of each variant's round medians is printed with its
+/// ratio to the first database's pick. Returns the exit status.
+int timeDatabasePicks(const TuneCommand &command,
+                      const std::vector<TunedKernel *> &kernels,
+                      Device &device) {
+  std::vector<std::vector<CacheEntry>> databases;
+  for (const std::string &path : command.timePicks)
+    databases.push_back(readCacheFile(path));
+  constexpr int kRounds = 3, kSamples = 20;
+  size_t item = 0, total = kernels.size() * command.shapes.size();
+  int failures = 0;
+  for (TunedKernel *kernel : kernels)
+    for (const Shape &shape : command.shapes) {
+      const Kernel &spec = kernel->spec();
+      std::mt19937 rng(command.seed + static_cast<unsigned>(item));
+      ShapeArgs args(device.backend(), spec, shape, command.settings, rng);
+      std::vector<int64_t> signature = kernel->signature(args.data(), args.size());
+      std::printf("[%zu/%zu] %s %s: bucket %s\n", ++item, total,
+                  spec.name.c_str(), keyText(shape).c_str(),
+                  formatSignature(signature.data(), signature.size()).c_str());
+      std::vector<int> picks;
+      std::map<int, std::vector<double>> rounds;
+      for (size_t d = 0; d < databases.size(); ++d) {
+        std::string why;
+        picks.push_back(databasePick(databases[d], spec, signature, why));
+        if (picks.back() < 0)
+          std::printf("  %s: %s\n", command.timePicks[d].c_str(), why.c_str());
+        else
+          rounds[picks.back()];
+      }
+      for (int round = 0; round < kRounds; ++round) {
+        std::vector<int> order;
+        for (const auto &[variant, times] : rounds)
+          order.push_back(variant);
+        if (round % 2)
+          std::reverse(order.begin(), order.end());
+        for (int v : order) {
+          TuningReport timed =
+              kernel->measure(nullptr, args.data(), args.size(), {v}, kSamples);
+          const CandidateResult &result = timed.candidates[v];
+          if (result.status == CandidateStatus::Measured)
+            rounds[v].push_back(result.medianMs);
+          else
+            std::printf("  %s: %s: %s\n", result.name.c_str(),
+                        candidateStatusName(result.status),
+                        result.reason.c_str());
+        }
+      }
+      double first = -1;
+      for (size_t d = 0; d < databases.size(); ++d) {
+        if (picks[d] < 0)
+          continue;
+        std::vector<double> &times = rounds[picks[d]];
+        if (times.empty()) {
+          ++failures;
+          continue;
+        }
+        std::sort(times.begin(), times.end());
+        double ms = times[times.size() / 2];
+        if (first < 0 && d == 0)
+          first = ms;
+        const Variant &variant = spec.variants[picks[d]];
+        std::string config;
+        for (const auto &[param, value] : variant.config)
+          config += (config.empty() ? "" : ", ") + param + "=" +
+                    std::to_string(value);
+        std::printf("  %s: %s (%s) %s (rounds %s..%s)%s\n",
+                    command.timePicks[d].c_str(), variant.name.c_str(),
+                    config.c_str(), timeText(ms).c_str(), timeText(times.front()).c_str(),
+                    timeText(times.back()).c_str(),
+                    first > 0 && d > 0
+                        ? (", " + ratioText(ms / first) + " the first's" +
+                           (picks[d] == picks[0] ? " (the same variant)" : ""))
+                              .c_str()
+                        : "");
+      }
+    }
+  return failures ? 1 : 0;
+}
+
 /// Tunes what the command asks for; returns the exit status.
 int run(TuneCommand &command, Ranks &ranks) {
+  if (spreadsSearches(command, ranks) &&
+      !command.searchSettings.options.resumeFile.empty())
+    fail("--resume FILE keeps the search of one process; under mpirun the "
+         "ranks search together: run without --resume");
   Options options = runtimeOptions(command, ranks);
   Device device = parseDevice(command.deviceName, ranks.localRank());
   ranks.checkSameDevice(device.info());
@@ -874,6 +1015,11 @@ int run(TuneCommand &command, Ranks &ranks) {
   Reference reference;
   loadReference(command.referenceSpec, device.info(), reference);
   std::vector<TunedKernel *> kernels = openKernels(module, command, reference);
+  if (!command.timePicks.empty()) {
+    if (ranks.size() > 1)
+      fail("--time-picks times in one process: run it without mpirun");
+    return timeDatabasePicks(command, kernels, device);
+  }
   ItemContext context{device,
                       command.settings,
                       command.searchSettings,
@@ -883,12 +1029,14 @@ int run(TuneCommand &command, Ranks &ranks) {
                       command.check,
                       command.verifyPruning,
                       !command.firstCallDatabase.empty(),
+                      ranks.rank() == 0 || !spreadsSearches(command, ranks),
                       {}};
-  std::vector<ItemResult> results = tuneOwnedItems(
-      kernels, command.shapes, command.agree, ranks, context);
+  bool everyBucket = command.agree || spreadsSearches(command, ranks);
+  std::vector<ItemResult> results =
+      tuneOwnedItems(kernels, command.shapes, everyBucket, ranks, context);
   // Rank 0 prints every rank's lines and writes the outputs.
   results = ranks.gather(std::move(results), module);
-  if (command.agree && ranks.size() > 1 && ranks.rank() == 0)
+  if (everyBucket && ranks.size() > 1 && ranks.rank() == 0)
     results = ranks.keepAgreed(std::move(results));
   int failures = 0;
   std::vector<Decision> decisions;
@@ -901,7 +1049,7 @@ int run(TuneCommand &command, Ranks &ranks) {
   }
   if (ranks.rank() != 0)
     return failures ? 1 : 0;
-  if (ranks.size() > 1 && !command.agree)
+  if (ranks.size() > 1 && !everyBucket)
     printSpread(results, ranks.size());
   writeOutputs(command, options, device.info(), kernels, decisions);
   return failures ? 1 : 0;

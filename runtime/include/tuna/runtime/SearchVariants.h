@@ -46,6 +46,13 @@ VariantSpace makeVariantSpace(const Kernel &kernel,
 /// A measured (or eliminated) candidate's time, or why it has none.
 search::Measurement toMeasurement(const CandidateResult &result);
 
+/// Adds what the check (Options::check) did in `part` (a batch, or a share
+/// of one) to `whole`: checked if either was, against and on what the
+/// last checked part said, the default rejected if any part rejected it,
+/// the time of all, and, while nothing was checked, why not as the first
+/// part said it.
+void addCheck(const TuningReport &part, TuningReport &whole);
+
 /// Measures configurations of a VariantSpace with `time`, which times the
 /// given variants (TunedKernel::measure or its locked form) with at least
 /// the given number of samples; the wall clock is its clock.
@@ -73,7 +80,7 @@ public:
 private:
   const VariantSpace &space;
   TimeVariants time;
-  TuningReport checks; ///< Its check fields only.
+  TuningReport checks; ///< Its check fields only (addCheck).
 };
 
 /// Writes a search's outcome into `report`: each visited candidate gets its

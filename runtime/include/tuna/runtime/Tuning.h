@@ -79,6 +79,12 @@ struct TuningReport {
   int ownChoice = -1;
 };
 
+/// `report` as JSON text, every field, and back: how a report moves between
+/// processes (tuna-tune's ranks). reportFromJson throws tuna::Error on text
+/// that reportToJson did not write.
+std::string reportToJson(const TuningReport &report);
+TuningReport reportFromJson(const std::string &text);
+
 } // namespace tuna
 
 #endif // TUNA_RUNTIME_TUNING_H
