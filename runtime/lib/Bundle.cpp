@@ -15,12 +15,12 @@
 
 #include "tuna/runtime/Bundle.h"
 #include "tuna/runtime/Error.h"
+#include "tuna/runtime/PhaseTimes.h"
 
 #include "ManifestJson.h"
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 
 namespace tuna {
 
@@ -97,6 +97,7 @@ std::string writeBundle(const Bundle &bundle) {
 }
 
 Bundle readBundle(std::string_view bytes, std::string_view origin) {
+  TimedPhase phase("bundle parse");
   size_t magicSeen = std::min(bytes.size(), sizeof(kMagic));
   if (bytes.substr(0, magicSeen) != std::string_view(kMagic, magicSeen))
     fail(origin,
@@ -172,14 +173,19 @@ bool tryWriteBundle(const Bundle &bundle, std::string_view origin,
 }
 
 Bundle readBundleFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
+  TimedPhase phase("bundle read");
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in)
     throw Error(ErrorCode::NotFound, path + ": cannot open bundle file");
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad())
+  // One read into a buffer of the file's size: a stream copy grows its
+  // buffer step by step, which took most of the time on large bundles.
+  std::streamoff size = in.tellg();
+  std::string contents(size > 0 ? static_cast<size_t>(size) : 0, '\0');
+  in.seekg(0);
+  in.read(contents.data(), static_cast<std::streamsize>(contents.size()));
+  if (size < 0 || in.bad() || in.gcount() != size)
     throw Error(ErrorCode::NotFound, path + ": cannot read bundle file");
-  return readBundle(contents.str(), path);
+  return readBundle(contents, path);
 }
 
 void writeBundleFile(const Bundle &bundle, const std::string &path) {

@@ -32,8 +32,10 @@
 
 #include "Isolation.h"
 
+#include "Clock.h"
 #include "Scratch.h"
 #include "tuna/runtime/Bundle.h"
+#include "tuna/runtime/PhaseTimes.h"
 #include "tuna/runtime/ScalarType.h"
 
 #include <nlohmann/json.hpp>
@@ -63,7 +65,6 @@ namespace tuna {
 
 namespace {
 using json = nlohmann::json;
-using Clock = std::chrono::steady_clock;
 
 /// The descriptors the worker finds its socket and its shared memory on.
 constexpr int kWorkerSocket = 3;
@@ -207,6 +208,22 @@ double bitsFloat(uint64_t bits) {
   return value;
 }
 
+/// A process's phase times (PhaseTimes::phases) in a message.
+json phasesToJson(const std::vector<PhaseTime> &phases) {
+  json value = json::array();
+  for (const PhaseTime &phase : phases)
+    value.push_back({phase.name, phase.parent, phase.runs, phase.ms});
+  return value;
+}
+
+std::vector<PhaseTime> phasesFromJson(const json &value) {
+  std::vector<PhaseTime> phases;
+  for (const json &phase : value)
+    phases.push_back({phase.at(0).get<std::string>(), phase.at(1).get<int>(),
+                      phase.at(2).get<int>(), phase.at(3).get<double>()});
+  return phases;
+}
+
 /// The bundle and the contents of every memref argument, in one shared
 /// memory file, with the request's description of the arguments. Memrefs
 /// whose extents are identical (the same buffer passed twice) share one
@@ -219,10 +236,13 @@ public:
                const ArgValue *args, size_t count,
                const std::vector<std::string> &extra)
       : fd(::memfd_create("tuna-tuning-inputs", MFD_CLOEXEC)) {
+    TimedPhase phase("shared inputs");
     if (fd.get() < 0)
       throw Error(ErrorCode::Backend,
                   systemError("isolated tuning: memfd_create"));
+    TimedPhase serialize("bundle serialize");
     std::string bundle = writeBundle(kernel.module.bundle);
+    serialize.stop();
     struct Region {
       const char *first;
       size_t at, bytes;
@@ -316,7 +336,7 @@ std::string workerPath(const Options &options) {
 /// One worker process and its socket; ends it (SIGKILL) when done.
 class Worker {
 public:
-  Worker(const std::string &path, int memory) {
+  Worker(const std::string &path, int memory) : spawned(Clock::now()) {
     if (::access(path.c_str(), X_OK) != 0)
       throw Error(ErrorCode::NotFound,
                   "isolated tuning: cannot run the worker '" + path + "' (" +
@@ -399,12 +419,20 @@ public:
 
   bool hung() const { return timedOut; }
 
+  Clock::time_point spawned;
+  /// The worker's phase times so far (its latest report), added to this
+  /// process's record when it ends.
+  std::vector<PhaseTime> phases;
+
   /// Ends the worker (if it still runs) and says how it ended. Called once
   /// it answered "done", closed its socket or timed out, or on an error:
   /// nothing it does after that is needed.
   std::string end() {
     if (pid < 0)
       return "ended";
+    PhaseTimes &times = PhaseTimes::process();
+    if (times.recording())
+      times.merge(phases, times.find("in the tuning workers", -1));
     // A worker that already died keeps its status: a signal to a zombie
     // changes nothing.
     ::kill(pid, SIGKILL);
@@ -456,7 +484,8 @@ json loadRequest(const TunedKernel::Impl &kernel, const SharedInputs &inputs) {
             {"ordinal", info.ordinal},
             {"fingerprint", info.fingerprint}}},
           {"bundle", {{"at", 0}, {"bytes", inputs.bundleBytes}}},
-          {"args", inputs.described}};
+          {"args", inputs.described},
+          {"timings", PhaseTimes::process().recording()}};
 }
 
 /// The parts of a request that every worker of one plan gets: the options,
@@ -484,6 +513,8 @@ WorkerRun readWorker(Worker &worker, const TunedKernel::Impl &kernel,
   double timeoutMs = std::max(options.tuneTimeoutMs, kStartupMs);
   while (std::optional<json> message = worker.receive(timeoutMs)) {
     timeoutMs = options.tuneTimeoutMs;
+    if (message->contains("phases"))
+      worker.phases = phasesFromJson(message->at("phases"));
     if (message->contains("error"))
       throw Error(ErrorCode::Backend,
                   kernel.describe() + ": tuning worker: " +
@@ -507,6 +538,9 @@ WorkerRun readWorker(Worker &worker, const TunedKernel::Impl &kernel,
       if (report.candidates[v].status == CandidateStatus::Measured)
         bestMedian = std::min(bestMedian, report.candidates[v].medianMs);
       run.running = -1;
+    } else if (message->contains("ready")) {
+      PhaseTimes::process().addHere("worker start (spawn until ready)",
+                                    msSince(worker.spawned));
     } else if (message->contains("done")) {
       run.done = true;
       break;
@@ -603,6 +637,7 @@ void WorkerSession::time(const TimingPlan &plan, const Options &options,
       message.update(loadRequest(kernel, *state->inputs));
     }
     Worker &worker = *state->worker;
+    TimedPhase phase("worker request");
     worker.send(message);
     size_t before = remaining.size();
     WorkerRun run =
@@ -661,6 +696,14 @@ public:
   /// Whether a candidate failed (the device may be unusable since).
   bool anyFailed = false;
 };
+
+/// `message` with this process's phase times when they are recorded.
+json withPhases(json message) {
+  PhaseTimes &times = PhaseTimes::process();
+  if (times.recording())
+    message["phases"] = phasesToJson(times.phases());
+  return message;
+}
 
 /// The next request; nothing when the parent closed the socket after
 /// `served` requests (none: the worker was not started by the runtime).
@@ -779,7 +822,11 @@ void serve() {
     throw Error(ErrorCode::InvalidArgument,
                 systemError("no shared memory on descriptor 4"));
   Mapping memory(kWorkerMemory, static_cast<size_t>(info.st_size), PROT_READ);
+  if (request.value("timings", false))
+    PhaseTimes::process().start();
+  TimedPhase deviceOpen("device open");
   Device device = openDevice(request.at("device"));
+  deviceOpen.stop();
   std::string origin = request.at("origin").get<std::string>();
   const json &bundle = request.at("bundle");
   Module::Impl module(
@@ -794,16 +841,20 @@ void serve() {
   if (spec == module.bundle.kernels.end())
     throw Error(ErrorCode::NotFound, "the bundle has no kernel '" + name + "'");
   TunedKernel::Impl kernel(module, *spec);
+  TimedPhase arguments("arguments");
   WorkerArgs args(device.backend(), request.at("args"), memory.data);
-  answer({{"ready", true}});
+  arguments.stop();
+  answer(withPhases({{"ready", true}}));
 
   for (int served = 1;; ++served) {
     Reporter reporter;
+    TimedPhase phase("request");
     timeForWorker(kernel, optionsFromJson(request.at("options")),
                   args.values.data(), args.values.size(),
                   planFromJson(request, memory.data),
                   request.at("failed").get<std::vector<int>>(), reporter);
-    answer({{"done", true}});
+    phase.stop();
+    answer(withPhases({{"done", true}}));
     if (reporter.anyFailed)
       return;
     std::optional<json> next = readRequest(served);

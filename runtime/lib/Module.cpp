@@ -4,6 +4,7 @@
 #include "Spread.h"
 
 #include "tuna/runtime/Bundle.h"
+#include "tuna/runtime/PhaseTimes.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -17,6 +18,7 @@ Module::Impl::Impl(Bundle bundle, std::string origin, Device device,
       provider(std::move(provider)),
       loaded(this->bundle.objects.size(), nullptr) {
   checkTuningDevices(this->device, this->options);
+  TimedPhase phase("kernel setup");
   for (const Kernel &spec : this->bundle.kernels)
     kernels.push_back(std::unique_ptr<TunedKernel>(
         new TunedKernel(std::make_unique<TunedKernel::Impl>(*this, spec))));
@@ -48,6 +50,7 @@ ModuleHandle Module::Impl::object(int index, std::string_view what) {
                       std::to_string(index));
     object.data = std::move(bytes[0]);
   }
+  TimedPhase phase("code load");
   loaded[index] = device.backend().loadModule(object, what);
   return loaded[index];
 }
@@ -56,6 +59,7 @@ DeviceComparison *Module::Impl::deviceComparison() {
   if (comparisonTried)
     return comparison.get();
   comparisonTried = true;
+  TimedPhase phase("comparison load");
   std::string whyNot;
   comparison = DeviceComparison::load(device.backend(), whyNot);
   if (!comparison && options.verbose)

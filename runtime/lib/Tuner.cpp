@@ -21,6 +21,7 @@
 #include "Scratch.h"
 #include "Spread.h"
 #include "tuna/runtime/Cache.h"
+#include "tuna/runtime/PhaseTimes.h"
 #include "tuna/runtime/Prune.h"
 
 #include <algorithm>
@@ -269,6 +270,7 @@ private:
   /// variants whose constraints hold and that have code for the device,
   /// else why not.
   void classify() {
+    TimedPhase phase("classify");
     const DeviceInfo &info = backend.info();
     for (size_t v = 0; v < kernel.variants.size(); ++v) {
       VariantState &variant = kernel.variants[v];
@@ -445,6 +447,7 @@ private:
   /// Runs the application's reference (TunedKernel::setReference) on
   /// scratch copies; its output per written buffer.
   std::vector<std::string> referenceOutputs() {
+    TimedPhase phase("reference");
     ScratchArgs scratch(backend, stream, kernel.spec, args, count);
     scratch.reset();
     try {
@@ -480,8 +483,10 @@ private:
     EventPair events(backend);
 
     Clock::time_point checkStart = Clock::now();
+    TimedPhase checkPhase("check");
     std::optional<std::vector<int>> checked =
         checkCandidates(plan, scratch, lowered->params, observer);
+    checkPhase.stop();
     double checkMs = msSince(checkStart);
     report.checkMs += checkMs;
     if (observer)
@@ -489,6 +494,7 @@ private:
     if (!checked)
       return;
     // The check's cost is not the timing budget's.
+    TimedPhase timing("timing");
     Clock::time_point start = Clock::now();
     double bestMedian = plan.bestMedianMs;
     const std::vector<int> &order = *checked;

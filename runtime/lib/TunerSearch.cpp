@@ -11,6 +11,8 @@
 #include "Isolation.h"
 #include "KernelImpl.h"
 
+#include "tuna/runtime/PhaseTimes.h"
+
 #include <chrono>
 #include <mutex>
 
@@ -41,6 +43,7 @@ SearchOutcome TunedKernel::Impl::searchCandidates(
 SearchOutcome TunedKernel::Impl::search(StreamHandle stream,
                                         const ArgValue *args, size_t count,
                                         const search::SearchOptions &options) {
+  TimedPhase phase("search");
   auto start = std::chrono::steady_clock::now();
   LaunchKey key = checkedKey(args, count);
   const int64_t *keyValues = key.keyValues, *signature = key.signature;
