@@ -90,6 +90,10 @@ struct Module::Impl {
   /// that have none. A failure is not reported here: object() asks again
   /// for each, so that each variant gets its own error.
   void prepare(const std::vector<int> &objects);
+  /// The bundle's header and manifest as a tuning worker reads them
+  /// (BundleParts.h): kept from the bundle's bytes when loaded from bytes
+  /// with Options::isolate, else written on first use.
+  const std::string &workerManifest();
   /// The check's comparison on this device, loaded on first use; nullptr
   /// where outputs are compared on the host (and then never tried again).
   /// Call with the device's tuning mutex held.
@@ -100,6 +104,7 @@ struct Module::Impl {
   Device device;
   Options options;
   ObjectProvider provider;
+  std::string manifestBytes; ///< workerManifest(), once known.
   std::vector<ModuleHandle> loaded; ///< Per object; nullptr until loaded.
   std::vector<std::unique_ptr<TunedKernel>> kernels;
   std::unique_ptr<DeviceComparison> comparison;

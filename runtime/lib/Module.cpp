@@ -1,5 +1,6 @@
 //===- Module.cpp - A loaded bundle ---------------------------------------===//
 
+#include "BundleParts.h"
 #include "KernelImpl.h"
 #include "Spread.h"
 
@@ -55,6 +56,12 @@ ModuleHandle Module::Impl::object(int index, std::string_view what) {
   return loaded[index];
 }
 
+const std::string &Module::Impl::workerManifest() {
+  if (manifestBytes.empty())
+    manifestBytes = writeBundleManifest(bundle);
+  return manifestBytes;
+}
+
 DeviceComparison *Module::Impl::deviceComparison() {
   if (comparisonTried)
     return comparison.get();
@@ -99,10 +106,24 @@ Module Module::load(const std::string &path, const Device &device) {
   return load(path, device, Options::fromEnvironment());
 }
 
+namespace {
+/// The module of the bundle `bytes`; keeps its manifest for the tuning
+/// workers when they may be needed.
+std::unique_ptr<Module::Impl> fromBytes(std::string_view bytes,
+                                        std::string_view origin,
+                                        const Device &device,
+                                        const Options &options) {
+  auto impl = std::make_unique<Module::Impl>(
+      readBundle(bytes, origin), std::string(origin), device, options);
+  if (options.isolate)
+    impl->manifestBytes = bundleHead(bytes);
+  return impl;
+}
+} // namespace
+
 Module Module::load(const std::string &path, const Device &device,
                     const Options &options) {
-  return Module(
-      std::make_unique<Impl>(readBundleFile(path), path, device, options));
+  return Module(fromBytes(readBundleBytes(path), path, device, options));
 }
 
 Module Module::loadMemory(std::string_view bytes, const Device &device,
@@ -112,8 +133,7 @@ Module Module::loadMemory(std::string_view bytes, const Device &device,
 
 Module Module::loadMemory(std::string_view bytes, const Device &device,
                           std::string_view origin, const Options &options) {
-  return Module(std::make_unique<Impl>(readBundle(bytes, origin),
-                                       std::string(origin), device, options));
+  return Module(fromBytes(bytes, origin, device, options));
 }
 
 Module Module::fromBundle(Bundle bundle, const Device &device,

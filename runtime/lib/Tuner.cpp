@@ -105,6 +105,9 @@ public:
                                        searchOptions, std::move(report))
                      .report;
       } else {
+        // Started now, the worker gets ready while the code loads here.
+        if (measure && !spread)
+          startWorkerSession();
         candidates = admitAll(candidates);
         if (candidates.empty())
           throw Error(ErrorCode::Unsupported, noCandidateMessage());
@@ -442,6 +445,15 @@ private:
                    report.candidates[kernel.spec.defaultVariant].name.c_str(),
                    report.checkedAgainst.c_str(),
                    report.candidates[kernel.spec.defaultVariant].reason.c_str());
+  }
+
+  /// When isolated, gives the timing a worker session of its own, unless it
+  /// has one.
+  void startWorkerSession() {
+    if (session || !options.isolate || !canIsolate(backend))
+      return;
+    ownSession.emplace(kernel, stream, args, count);
+    session = &*ownSession;
   }
 
   /// Runs the application's reference (TunedKernel::setReference) on
@@ -829,6 +841,7 @@ private:
   size_t count;
   const int64_t *keyValues;
   WorkerSession *session;
+  std::optional<WorkerSession> ownSession; ///< startWorkerSession()'s.
   std::vector<LaunchDims> dims; ///< Per variant, for candidates.
   /// Every candidate's grid is empty: nothing to tune.
   bool noWork = false;

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <mutex>
+#include <optional>
 
 namespace tuna {
 
@@ -24,11 +25,15 @@ SearchOutcome TunedKernel::Impl::searchCandidates(
     const std::vector<int> &candidates, const search::SearchOptions &options,
     TuningReport report) {
   VariantSpace space = makeVariantSpace(spec, candidates);
-  WorkerSession session(*this, stream, args, count);
+  // Started now, the worker gets ready while the first batch is prepared.
+  std::optional<WorkerSession> session;
+  if (module.options.isolate && canIsolate(backend))
+    session.emplace(*this, stream, args, count);
   VariantEvaluator evaluator(
       space, [&](const std::vector<int> &variants, int samples) {
         return measureLocked(stream, args, count, keyValues, signature,
-                             variants, samples, &session);
+                             variants, samples,
+                             session ? &*session : nullptr);
       });
   search::SearchResult result = search::run(space.space, evaluator, options);
   try {
