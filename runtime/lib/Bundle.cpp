@@ -27,7 +27,7 @@ namespace tuna {
 
 namespace {
 constexpr char kMagic[8] = {'T', 'U', 'N', 'A', 'B', 'N', 'D', 'L'};
-constexpr size_t kHeaderSize = 24;
+constexpr size_t kHeaderSize = kBundleHeadSize;
 constexpr uint64_t kAlignment = 16;
 
 uint64_t alignUp(uint64_t value) {

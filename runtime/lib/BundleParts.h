@@ -15,8 +15,11 @@ namespace tuna {
 /// The bytes of the file at `path`.
 std::string readBundleBytes(const std::string &path);
 
+/// The bytes of a bundle's header, before the manifest.
+constexpr size_t kBundleHeadSize = 24;
+
 /// The header and the manifest (with its padding) of the bundle `bytes`,
-/// which readBundle accepted.
+/// which start with a header (readBundle checks the rest).
 std::string_view bundleHead(std::string_view bytes);
 
 /// bundleHead(writeBundle(bundle)), without writing the objects.

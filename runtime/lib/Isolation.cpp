@@ -542,9 +542,9 @@ struct WorkerRun {
 
 /// What a fresh worker loads first, while the parent goes on: the device
 /// and the bundle's manifest.
-json loadRequest(const Module::Impl &module, const SharedMemory &memory) {
-  const DeviceInfo &info = module.device.backend().info();
-  return {{"origin", module.origin},
+json loadRequest(const DeviceInfo &info, std::string_view origin,
+                 const SharedMemory &memory) {
+  return {{"origin", origin},
           {"device",
            {{"platform", info.platform},
             {"ordinal", info.ordinal},
@@ -604,8 +604,9 @@ WorkerRun readWorker(Worker &worker, const TunedKernel::Impl &kernel,
         bestMedian = std::min(bestMedian, report.candidates[v].medianMs);
       run.running = -1;
     } else if (message->contains("ready")) {
-      PhaseTimes::process().addHere("worker start (spawn until ready)",
-                                    msSince(worker.spawned));
+      PhaseTimes::process().addOverlapping(
+          "tuning worker start (spawn until ready; overlaps the above)",
+          msSince(worker.spawned));
     } else if (message->contains("done")) {
       run.done = true;
       break;
@@ -642,7 +643,43 @@ void failRunningCandidate(Worker &worker, const WorkerRun &run,
 }
 } // namespace
 
+/// A worker that opens the device and reads the manifest in `memory` while
+/// this process goes on.
+class StartedWorker {
+public:
+  StartedWorker(const std::string &path, const DeviceInfo &device,
+                std::string_view origin, std::string_view manifest)
+      : memory(manifest),
+        worker(std::make_unique<Worker>(path, memory.fd.get())) {
+    worker->send(loadRequest(device, origin, memory));
+  }
+
+  SharedMemory memory;
+  std::unique_ptr<Worker> worker;
+};
+
+void StartedWorkerDeleter::operator()(StartedWorker *started) const {
+  delete started;
+}
+
+StartedWorkerPtr startWorkerEarly(const Device &device, const Options &options,
+                                  std::string_view origin,
+                                  std::string_view manifest) {
+  try {
+    return StartedWorkerPtr(new StartedWorker(
+        workerPath(options), device.backend().info(), origin, manifest));
+  } catch (const Error &) {
+    return nullptr; // The session that needs a worker says why.
+  }
+}
+
 struct WorkerSession::State {
+  State(TunedKernel::Impl &kernel, StreamHandle stream, const ArgValue *args,
+        size_t count, StartedWorker &&started)
+      : kernel(kernel), stream(stream), args(args), count(count),
+        path(workerPath(kernel.module.options)),
+        memory(std::move(started.memory)), worker(std::move(started.worker)) {}
+
   TunedKernel::Impl &kernel;
   StreamHandle stream;
   const ArgValue *args;
@@ -659,7 +696,8 @@ struct WorkerSession::State {
   /// this process goes on.
   void startWorker() {
     worker = std::make_unique<Worker>(path, memory.fd.get());
-    worker->send(loadRequest(kernel.module, memory));
+    worker->send(loadRequest(kernel.backend.info(), kernel.module.origin,
+                             memory));
   }
 
   /// What `worker` needs on top of `request` to run `variants`: the kernel
@@ -684,13 +722,21 @@ struct WorkerSession::State {
   }
 };
 
+namespace {
+/// The module's early worker if it has one, else one started now.
+StartedWorker takeOrStartWorker(TunedKernel::Impl &kernel) {
+  Module::Impl &module = kernel.module;
+  if (StartedWorkerPtr early = std::move(module.earlyWorker))
+    return std::move(*early);
+  return StartedWorker(workerPath(module.options), kernel.backend.info(),
+                       module.origin, module.workerManifest());
+}
+} // namespace
+
 WorkerSession::WorkerSession(TunedKernel::Impl &kernel, StreamHandle stream,
                              const ArgValue *args, size_t count)
-    : state(new State{kernel, stream, args, count,
-                      workerPath(kernel.module.options),
-                      SharedMemory(kernel.module.workerManifest()), false,
-                      nullptr}) {
-  state->startWorker();
+    : state(std::make_unique<State>(kernel, stream, args, count,
+                                    takeOrStartWorker(kernel))) {
   ++started;
 }
 

@@ -56,6 +56,16 @@ public:
 /// devices.
 bool canIsolate(const Backend &backend);
 
+/// A worker started before any tuning needs it, for a module that will
+/// tune (Options::isolate in TuneMode::Always: every new signature is
+/// tuned): it opens the device and reads `manifest` (the bundle's head,
+/// BundleParts.h) while the application goes on, and the module's first
+/// WorkerSession takes it. Null when it cannot be started: the session that
+/// needs a worker then says why.
+StartedWorkerPtr startWorkerEarly(const Device &device, const Options &options,
+                                  std::string_view origin,
+                                  std::string_view manifest);
+
 /// The parent's half over one launch's arguments: starts a worker at once,
 /// which opens the device and reads the bundle's manifest while the caller
 /// prepares its first plan; shares the arguments' contents (and the

@@ -17,6 +17,12 @@ namespace tuna {
 struct CacheEntry;
 struct VariantRef;
 class WorkerSession;
+class StartedWorker;
+struct StartedWorkerDeleter {
+  void operator()(StartedWorker *started) const;
+};
+/// A tuning worker started before a tuning needs it (Isolation.h).
+using StartedWorkerPtr = std::unique_ptr<StartedWorker, StartedWorkerDeleter>;
 
 /// How many TunedSteps are being tuned in this process now (Step.cpp):
 /// while none is, launches do not look for one.
@@ -105,6 +111,9 @@ struct Module::Impl {
   Options options;
   ObjectProvider provider;
   std::string manifestBytes; ///< workerManifest(), once known.
+  /// Started when the module was loaded, for the first WorkerSession (see
+  /// startWorkerEarly); null once taken, or when none was started.
+  StartedWorkerPtr earlyWorker;
   std::vector<ModuleHandle> loaded; ///< Per object; nullptr until loaded.
   std::vector<std::unique_ptr<TunedKernel>> kernels;
   std::unique_ptr<DeviceComparison> comparison;

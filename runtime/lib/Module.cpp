@@ -1,6 +1,7 @@
 //===- Module.cpp - A loaded bundle ---------------------------------------===//
 
 #include "BundleParts.h"
+#include "Isolation.h"
 #include "KernelImpl.h"
 #include "Spread.h"
 
@@ -113,10 +114,17 @@ std::unique_ptr<Module::Impl> fromBytes(std::string_view bytes,
                                         std::string_view origin,
                                         const Device &device,
                                         const Options &options) {
+  // A module that will tune starts its worker first: it gets ready while
+  // this process parses the bundle, and then validates it alike.
+  StartedWorkerPtr early;
+  if (options.isolate && options.mode == TuneMode::Always &&
+      canIsolate(device.backend()) && bytes.size() >= kBundleHeadSize)
+    early = startWorkerEarly(device, options, origin, bundleHead(bytes));
   auto impl = std::make_unique<Module::Impl>(
       readBundle(bytes, origin), std::string(origin), device, options);
   if (options.isolate)
     impl->manifestBytes = bundleHead(bytes);
+  impl->earlyWorker = std::move(early);
   return impl;
 }
 } // namespace

@@ -34,9 +34,9 @@ void PhaseTimes::add(int index, double ms) {
   list[index].ms += ms;
 }
 
-void PhaseTimes::addHere(const std::string &name, double ms) {
+void PhaseTimes::addOverlapping(const std::string &name, double ms) {
   if (recording())
-    add(find(name, openPhase), ms);
+    add(find(name, -1), ms);
 }
 
 void PhaseTimes::merge(const std::vector<PhaseTime> &phases, int parent) {

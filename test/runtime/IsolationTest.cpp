@@ -637,3 +637,28 @@ TEST(IsolationTest, AWorkerTimesWhatItWasSent) {
   EXPECT_EQ(errorOf(fresh.receive()),
             "a request before the session (the kernel and the arguments)");
 }
+
+TEST(IsolationTest, AModuleThatWillTuneStartsItsWorkerWhenLoaded) {
+  TempDir dir;
+  std::string log = dir.path + "/starts";
+  Options options = isolatedOptions();
+  options.mode = TuneMode::Always; // Every new signature is tuned.
+  options.workerPath = countingWorker(dir, log);
+  Module module = Module::loadMemory(writeBundle(axpyBundle()), Device::host(),
+                                     "axpy.tuna", options);
+  // Started before any launch (it writes its line when it runs: wait for
+  // it, as long as a loaded machine may need).
+  for (int waited = 0; linesOf(log) == 0 && waited < 600; ++waited)
+    ::usleep(100000);
+  EXPECT_EQ(linesOf(log), 1u);
+  AxpyData data;
+  data.launch(module.kernel("axpy"));
+  // The first tuning took that worker; the next signature starts another.
+  EXPECT_EQ(linesOf(log), 1u);
+  EXPECT_EQ(kCorrect.count(module.kernel("axpy").reports().at(0).chosenName),
+            1u);
+  std::vector<float> x(16), y(16);
+  module.kernel("axpy").launch(nullptr, memref(x.data(), {16}),
+                               memref(y.data(), {16}), kAlpha, int64_t(16));
+  EXPECT_EQ(linesOf(log), 2u);
+}

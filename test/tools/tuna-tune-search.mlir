@@ -67,12 +67,12 @@
 // TIMINGS-NEXT:     device open {{[0-9.]+}} ms
 // TIMINGS-NEXT:     bundle load {{[0-9.]+}} ms
 // TIMINGS-NEXT:       bundle read {{[0-9.]+}} ms
-// TIMINGS-NEXT:         bundle parse {{[0-9.]+}} ms
+// TIMINGS-NEXT:       bundle parse {{[0-9.]+}} ms
 // TIMINGS:          inputs {{[0-9.]+}} ms
 // TIMINGS-NEXT:     search {{[0-9.]+}} ms
 // TIMINGS:            batch {{[0-9.]+}} ms
-// TIMINGS:              worker start (spawn until ready) {{[0-9.]+}} ms
 // TIMINGS:            re-timing {{[0-9.]+}} ms
+// TIMINGS:        tuning worker start (spawn until ready; overlaps the above) {{[0-9.]+}} ms
 // TIMINGS:        in the tuning workers
 // TIMINGS-NEXT:     device open {{[0-9.]+}} ms
 // TIMINGS:          timing {{[0-9.]+}} ms

@@ -48,10 +48,10 @@ public:
   int find(const std::string &name, int parent);
   /// Adds one run of `ms` to phase `index`.
   void add(int index, double ms);
-  /// Adds one run of `ms` to phase `name` inside the phase this thread has
-  /// open, for a phase that no scope spans; nothing while the record is
-  /// off.
-  void addHere(const std::string &name, double ms);
+  /// Adds one run of `ms` to phase `name` at the top: a phase that no scope
+  /// spans, which overlaps others (a worker starting while this process
+  /// works); nothing while the record is off.
+  void addOverlapping(const std::string &name, double ms);
   /// Adds every phase of `phases` (another process's record, e.g. a tuning
   /// worker's) under phase `parent` of this one, summing with those of the
   /// same name.
