@@ -6,12 +6,14 @@
 // descriptor 4. The memory holds the bundle's header and manifest (no code,
 // BundleParts.h); the first line says what to load:
 //
-//   {"origin": "k.tuna", "device": {"platform": "cuda", "ordinal": 0,
-//    "fingerprint": "..."}, "manifest": {"at": 0, "bytes": N},
+//   {"origin": "k.tuna", "check": true, "device": {"platform": "cuda",
+//    "ordinal": 0, "fingerprint": "..."}, "manifest": {"at": 0, "bytes": N},
 //    "timings": false}
 //
-// The worker opens the device and parses the manifest while the parent
-// prepares its first plan, and answers {"ready": true}. Then one request
+// The worker opens the device, parses the manifest and, with "check", loads
+// the device's comparison kernels while the parent prepares its first plan
+// (a module that will tune starts it even before it parses the bundle
+// itself), and answers {"ready": true}. Then one request
 // per plan:
 //
 //   {"options": {...timing options...}, "order": [0, 3, 5], "failed": [2],
@@ -540,11 +542,12 @@ struct WorkerRun {
   bool done = false;      ///< Whether it said it was done.
 };
 
-/// What a fresh worker loads first, while the parent goes on: the device
-/// and the bundle's manifest.
-json loadRequest(const DeviceInfo &info, std::string_view origin,
-                 const SharedMemory &memory) {
+/// What a fresh worker loads first, while the parent goes on: the device,
+/// the bundle's manifest and, for the check, the device's comparison.
+json loadRequest(const DeviceInfo &info, const Options &options,
+                 std::string_view origin, const SharedMemory &memory) {
   return {{"origin", origin},
+          {"check", options.check},
           {"device",
            {{"platform", info.platform},
             {"ordinal", info.ordinal},
@@ -647,11 +650,12 @@ void failRunningCandidate(Worker &worker, const WorkerRun &run,
 /// this process goes on.
 class StartedWorker {
 public:
-  StartedWorker(const std::string &path, const DeviceInfo &device,
+  StartedWorker(const DeviceInfo &device, const Options &options,
                 std::string_view origin, std::string_view manifest)
       : memory(manifest),
-        worker(std::make_unique<Worker>(path, memory.fd.get())) {
-    worker->send(loadRequest(device, origin, memory));
+        worker(std::make_unique<Worker>(workerPath(options),
+                                        memory.fd.get())) {
+    worker->send(loadRequest(device, options, origin, memory));
   }
 
   SharedMemory memory;
@@ -666,8 +670,8 @@ StartedWorkerPtr startWorkerEarly(const Device &device, const Options &options,
                                   std::string_view origin,
                                   std::string_view manifest) {
   try {
-    return StartedWorkerPtr(new StartedWorker(
-        workerPath(options), device.backend().info(), origin, manifest));
+    return StartedWorkerPtr(
+        new StartedWorker(device.backend().info(), options, origin, manifest));
   } catch (const Error &) {
     return nullptr; // The session that needs a worker says why.
   }
@@ -696,8 +700,8 @@ struct WorkerSession::State {
   /// this process goes on.
   void startWorker() {
     worker = std::make_unique<Worker>(path, memory.fd.get());
-    worker->send(loadRequest(kernel.backend.info(), kernel.module.origin,
-                             memory));
+    worker->send(loadRequest(kernel.backend.info(), kernel.module.options,
+                             kernel.module.origin, memory));
   }
 
   /// What `worker` needs on top of `request` to run `variants`: the kernel
@@ -728,8 +732,8 @@ StartedWorker takeOrStartWorker(TunedKernel::Impl &kernel) {
   Module::Impl &module = kernel.module;
   if (StartedWorkerPtr early = std::move(module.earlyWorker))
     return std::move(*early);
-  return StartedWorker(workerPath(module.options), kernel.backend.info(),
-                       module.origin, module.workerManifest());
+  return StartedWorker(kernel.backend.info(), module.options, module.origin,
+                       module.workerManifest());
 }
 } // namespace
 
@@ -994,7 +998,11 @@ public:
                    readShared(load.at("manifest").at("at").get<size_t>(),
                               load.at("manifest").at("bytes").get<size_t>()),
                    origin, blobs),
-               origin, device, moduleOptions(), objectNotSent) {}
+               origin, device, moduleOptions(), objectNotSent) {
+    // Loaded now, while the parent prepares the first request.
+    if (load.value("check", false))
+      module.deviceComparison();
+  }
 
   /// Takes what `request` brings (the session, objects) and checks that it
   /// can time the variants it names.

@@ -80,3 +80,10 @@
 // INPROCESS: search
 // INPROCESS: timing
 // INPROCESS-NOT: worker
+// With --check, the worker loads the comparison while it starts, before the
+// first request.
+// RUN: tuna-tune %t/mm.tuna --shape "d0=64 d1=64 d2=64" --no-cache --strategy random --budget-evals 4 --check --timings 2>&1 >/dev/null | FileCheck %s --check-prefix=CHECKTIMINGS
+// CHECKTIMINGS:     in the tuning workers
+// CHECKTIMINGS-NOT: request
+// CHECKTIMINGS:     comparison load
+// CHECKTIMINGS:     request
