@@ -1013,9 +1013,11 @@ public:
       throw Error(ErrorCode::InvalidArgument,
                   "a request before the session (the kernel and the "
                   "arguments)");
-    if (request.contains("objects"))
+    if (request.contains("objects")) {
+      TimedPhase phase("objects");
       for (const json &object : request.at("objects"))
         receiveObject(object);
+    }
     std::vector<int> variants = request.at("order").get<std::vector<int>>();
     for (int v : request.at("voters").get<std::vector<int>>())
       variants.push_back(v);
