@@ -1057,7 +1057,9 @@ private:
     if (spec == module.bundle.kernels.end())
       throw Error(ErrorCode::NotFound,
                   "the bundle has no kernel '" + name + "'");
+    TimedPhase setup("kernel setup");
     kernel = std::make_unique<TunedKernel::Impl>(module, *spec);
+    setup.stop();
     TimedPhase phase("arguments");
     struct stat info;
     if (::fstat(kWorkerMemory, &info) != 0)
