@@ -15,18 +15,19 @@
 
 #include "tuna/runtime/Bundle.h"
 #include "tuna/runtime/Error.h"
+#include "tuna/runtime/PhaseTimes.h"
 
+#include "BundleParts.h"
 #include "ManifestJson.h"
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 
 namespace tuna {
 
 namespace {
 constexpr char kMagic[8] = {'T', 'U', 'N', 'A', 'B', 'N', 'D', 'L'};
-constexpr size_t kHeaderSize = 24;
+constexpr size_t kHeaderSize = kBundleHeadSize;
 constexpr uint64_t kAlignment = 16;
 
 uint64_t alignUp(uint64_t value) {
@@ -68,15 +69,19 @@ uint64_t fnv1a64(std::string_view bytes) {
   return hash;
 }
 
-std::string writeBundle(const Bundle &bundle) {
+namespace {
+/// The header and the manifest of `bundle`, padded to the data section,
+/// whose objects `blobs` places.
+std::string writeHead(const Bundle &bundle, std::vector<BlobPlacement> &blobs,
+                      uint64_t &dataBytes) {
   validateBundle(bundle, "writeBundle");
-  std::vector<BlobPlacement> blobs;
   uint64_t offset = 0;
   for (const Object &object : bundle.objects) {
     offset = alignUp(offset);
     blobs.push_back({offset, object.data.size(), fnv1a64(object.data)});
     offset += object.data.size();
   }
+  dataBytes = offset;
   std::string manifest = manifestToJson(bundle, blobs);
   if (manifest.size() > UINT32_MAX)
     throw Error(ErrorCode::InvalidArgument,
@@ -87,16 +92,14 @@ std::string writeBundle(const Bundle &bundle) {
   appendLE(out, manifest.size(), 4);
   appendLE(out, fnv1a64(manifest), 8);
   out += manifest;
-  size_t dataStart = alignUp(out.size());
-  out.resize(dataStart, '\0');
-  for (size_t i = 0; i < bundle.objects.size(); ++i) {
-    out.resize(dataStart + blobs[i].offset, '\0');
-    out += bundle.objects[i].data;
-  }
+  out.resize(alignUp(out.size()), '\0');
   return out;
 }
 
-Bundle readBundle(std::string_view bytes, std::string_view origin) {
+/// Checks the header and the manifest of `bytes` and parses the manifest;
+/// returns where the data section starts.
+uint64_t readHead(std::string_view bytes, std::string_view origin,
+                  Bundle &bundle, std::vector<BlobPlacement> &blobs) {
   size_t magicSeen = std::min(bytes.size(), sizeof(kMagic));
   if (bytes.substr(0, magicSeen) != std::string_view(kMagic, magicSeen))
     fail(origin,
@@ -125,10 +128,47 @@ Bundle readBundle(std::string_view bytes, std::string_view origin) {
   if (!allZero(bytes.substr(kHeaderSize + manifestSize,
                             dataStart - kHeaderSize - manifestSize)))
     fail(origin, "damaged: non-zero padding after the manifest");
+  manifestFromJson(manifest, origin, bundle, blobs);
+  return dataStart;
+}
+} // namespace
 
+std::string writeBundle(const Bundle &bundle) {
+  std::vector<BlobPlacement> blobs;
+  uint64_t dataBytes = 0;
+  std::string out = writeHead(bundle, blobs, dataBytes);
+  size_t dataStart = out.size();
+  out.reserve(dataStart + dataBytes);
+  for (size_t i = 0; i < bundle.objects.size(); ++i) {
+    out.resize(dataStart + blobs[i].offset, '\0');
+    out += bundle.objects[i].data;
+  }
+  return out;
+}
+
+std::string writeBundleManifest(const Bundle &bundle) {
+  std::vector<BlobPlacement> blobs;
+  uint64_t dataBytes = 0;
+  return writeHead(bundle, blobs, dataBytes);
+}
+
+Bundle readBundleManifest(std::string_view bytes, std::string_view origin,
+                          std::vector<BlobPlacement> &blobs) {
+  TimedPhase phase("bundle parse");
+  Bundle bundle;
+  uint64_t dataStart = readHead(bytes, origin, bundle, blobs);
+  if (bytes.size() != dataStart)
+    fail(origin, "damaged: " + std::to_string(bytes.size() - dataStart) +
+                     " bytes after a manifest that should stand alone");
+  validateBundle(bundle, origin);
+  return bundle;
+}
+
+Bundle readBundle(std::string_view bytes, std::string_view origin) {
+  TimedPhase phase("bundle parse");
   Bundle bundle;
   std::vector<BlobPlacement> blobs;
-  manifestFromJson(manifest, origin, bundle, blobs);
+  uint64_t dataStart = readHead(bytes, origin, bundle, blobs);
 
   std::string_view data = bytes.substr(dataStart);
   uint64_t expected = 0;
@@ -171,15 +211,28 @@ bool tryWriteBundle(const Bundle &bundle, std::string_view origin,
   }
 }
 
-Bundle readBundleFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
+std::string readBundleBytes(const std::string &path) {
+  TimedPhase phase("bundle read");
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in)
     throw Error(ErrorCode::NotFound, path + ": cannot open bundle file");
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad())
+  // One read into a buffer of the file's size: a stream copy grows its
+  // buffer step by step, which took most of the time on large bundles.
+  std::streamoff size = in.tellg();
+  std::string contents(size > 0 ? static_cast<size_t>(size) : 0, '\0');
+  in.seekg(0);
+  in.read(contents.data(), static_cast<std::streamsize>(contents.size()));
+  if (size < 0 || in.bad() || in.gcount() != size)
     throw Error(ErrorCode::NotFound, path + ": cannot read bundle file");
-  return readBundle(contents.str(), path);
+  return contents;
+}
+
+std::string_view bundleHead(std::string_view bytes) {
+  return bytes.substr(0, alignUp(kHeaderSize + readLE(bytes, 12, 4)));
+}
+
+Bundle readBundleFile(const std::string &path) {
+  return readBundle(readBundleBytes(path), path);
 }
 
 void writeBundleFile(const Bundle &bundle, const std::string &path) {

@@ -1,30 +1,45 @@
 //===- Isolation.cpp - Timing candidates in a worker process --------------===//
 //
-// The parent writes the bundle and the contents of every memref argument
-// into one shared memory file (memfd) once per WorkerSession (one launch's
-// arguments: a first call's tuning, or every batch of a search), starts the
-// worker with a socket on descriptor 3 and the memory on descriptor 4, and
-// sends one request line per plan; the first also says what to load:
+// A WorkerSession (one launch's arguments: a first call's tuning, or every
+// batch of a search) makes one shared memory file (memfd) and starts a
+// worker at once, with a socket on descriptor 3 and the memory on
+// descriptor 4. The memory holds the bundle's header and manifest (no code,
+// BundleParts.h); the first line says what to load:
 //
-//   {"kernel": "scale", "device": {"platform": "cuda", "ordinal": 0,
-//    "fingerprint": "..."}, "bundle": {"at": 0, "bytes": N},
-//    "args": [{"scalar": ...} |
-//    {"memref": {"type": "f32", "rank": 1, "sizes": [..], "strides": [..],
-//                "low": 0, "at": N, "bytes": 4096}}, ...],
-//    "options": {...timing options...}, "order": [0, 3, 5], "failed": [2],
-//    "best_median_ms": null, "budget_ms": 2000, "voters": []}
+//   {"origin": "k.tuna", "check": true, "device": {"platform": "cuda",
+//    "ordinal": 0, "fingerprint": "..."}, "manifest": {"at": 0, "bytes": N},
+//    "timings": false}
 //
-// Later requests carry only "options" to "voters". With the check on,
-// "voters" may list the default variant and, for an application's
-// reference, the request has "reference": {"name": "...", "outputs":
-// [{"at": N, "bytes": N}, ...]} (its outputs in the same shared memory).
+// The worker opens the device, parses the manifest and, with "check", loads
+// the device's comparison kernels while the parent prepares its first plan
+// (a module that will tune starts it even before it parses the bundle
+// itself), and answers {"ready": true}. Then one request
+// per plan:
 //
-// The worker answers {"ready": true} once, then per request one line per
-// step: {"start": v, "checking": true} and {"result": {...}} per candidate
-// the check runs and rejects, {"check": {"checked": true, "against": "...",
-// "default_rejected": false, "skipped": "", "on": "the device", "ms":
-// 1.5}}, {"start": v, "checking": false}, {"result": {...}}, ..., and
-// {"done": true}; or {"error": "..."}. It waits for the next request after
+//   {"options": {...timing options...}, "order": [0, 3, 5], "failed": [2],
+//    "best_median_ms": null, "budget_ms": 2000, "voters": [],
+//    "session": {"kernel": "scale", "args": [{"scalar": ...} |
+//      {"memref": {"type": "f32", "rank": 1, "sizes": [..], "strides": [..],
+//                  "low": 0, "at": N, "bytes": 4096}}, ...]},
+//    "objects": [{"index": 4, "at": N, "bytes": N}, ...]}
+//
+// "session" comes in a worker's first request only: the kernel, and the
+// arguments, whose contents the parent appends to the memory before it.
+// "objects" are the bundle objects (code) of the variants of "order" and
+// "voters" that this worker was not sent yet, appended to the memory once
+// per session; the worker checks each against the manifest's size and
+// content hash, and refuses a request that names a variant whose object it
+// lacks. With the check on, "voters" may list the default variant and, for
+// an application's reference, the request has "reference": {"name": "...",
+// "outputs": [{"at": N, "bytes": N}, ...]} (its outputs in the same memory).
+//
+// Per request, the worker answers one line per step: {"start": v,
+// "checking": true} and {"result": {...}} per candidate the check runs and
+// rejects, {"check": {"checked": true, "against": "...", "default_rejected":
+// false, "skipped": "", "on": "the device", "ms": 1.5}}, {"start": v,
+// "checking": false}, {"result": {...}}, ..., and {"done": true}; or
+// {"error": "..."}. With "timings", "ready" and "done" carry the worker's
+// phase times ("phases", PhaseTimes.h). It waits for the next request after
 // "done", unless a candidate failed (then it exits: the device may be
 // unusable), and exits when the parent closes the socket.
 //
@@ -32,9 +47,12 @@
 
 #include "Isolation.h"
 
+#include "BundleParts.h"
+#include "Clock.h"
 #include "Scratch.h"
 #include "TuningJson.h"
 #include "tuna/runtime/Bundle.h"
+#include "tuna/runtime/PhaseTimes.h"
 #include "tuna/runtime/ScalarType.h"
 
 #include <nlohmann/json.hpp>
@@ -45,6 +63,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -64,7 +83,6 @@ namespace tuna {
 
 namespace {
 using json = nlohmann::json;
-using Clock = std::chrono::steady_clock;
 
 /// The descriptors the worker finds its socket and its shared memory on.
 constexpr int kWorkerSocket = 3;
@@ -114,10 +132,12 @@ private:
 /// A read-write mapping of a shared memory file.
 class Mapping {
 public:
-  Mapping(int fd, size_t bytes, int protection) : bytes(bytes) {
+  /// `offset` is a multiple of the page size.
+  Mapping(int fd, size_t bytes, int protection, off_t offset = 0)
+      : bytes(bytes) {
     if (bytes == 0)
       return;
-    void *address = ::mmap(nullptr, bytes, protection, MAP_SHARED, fd, 0);
+    void *address = ::mmap(nullptr, bytes, protection, MAP_SHARED, fd, offset);
     if (address == MAP_FAILED)
       throw Error(ErrorCode::Backend,
                   systemError("tuning worker: cannot map shared memory"));
@@ -193,29 +213,70 @@ double bitsFloat(uint64_t bits) {
   return value;
 }
 
-/// The bundle and the contents of every memref argument, in one shared
-/// memory file, with the request's description of the arguments. Memrefs
-/// whose extents are identical (the same buffer passed twice) share one
-/// copy.
-class SharedInputs {
+/// A process's phase times (PhaseTimes::phases) in a message.
+json phasesToJson(const std::vector<PhaseTime> &phases) {
+  json value = json::array();
+  for (const PhaseTime &phase : phases)
+    value.push_back({phase.name, phase.parent, phase.runs, phase.ms});
+  return value;
+}
+
+std::vector<PhaseTime> phasesFromJson(const json &value) {
+  std::vector<PhaseTime> phases;
+  for (const json &phase : value)
+    phases.push_back({phase.at(0).get<std::string>(), phase.at(1).get<int>(),
+                      phase.at(2).get<int>(), phase.at(3).get<double>()});
+  return phases;
+}
+
+/// The shared memory of one WorkerSession, which every worker of the
+/// session gets on descriptor 4: the bundle's manifest at 0, then what the
+/// requests need, appended as they need it: the launch's arguments and the
+/// reference's outputs (the first plan's), and the objects of the variants
+/// they time.
+class SharedMemory {
 public:
-  /// `extra` (the reference's outputs) follows the arguments; `placed`
-  /// describes where.
-  SharedInputs(TunedKernel::Impl &kernel, StreamHandle stream,
-               const ArgValue *args, size_t count,
-               const std::vector<std::string> &extra)
+  explicit SharedMemory(std::string_view manifest)
       : fd(::memfd_create("tuna-tuning-inputs", MFD_CLOEXEC)) {
     if (fd.get() < 0)
       throw Error(ErrorCode::Backend,
                   systemError("isolated tuning: memfd_create"));
-    std::string bundle = writeBundle(kernel.module.bundle);
+    append(manifest);
+    manifestBytes = manifest.size();
+  }
+
+  /// Writes `bytes` after what is there; returns where.
+  size_t append(std::string_view bytes) {
+    size_t at = grow(bytes.size(), 64);
+    for (size_t done = 0; done < bytes.size();) {
+      ssize_t n = ::pwrite(fd.get(), bytes.data() + done, bytes.size() - done,
+                           static_cast<off_t>(at + done));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        throw Error(ErrorCode::Backend,
+                    systemError("isolated tuning: cannot write shared memory"));
+      done += static_cast<size_t>(n);
+    }
+    return at;
+  }
+
+  /// Writes the contents of every memref argument and `extra` (the
+  /// reference's outputs), describing them in `described` and `placed`.
+  /// Memrefs whose extents are identical (the same buffer passed twice)
+  /// share one copy.
+  void appendArguments(TunedKernel::Impl &kernel, StreamHandle stream,
+                       const ArgValue *args, size_t count,
+                       const std::vector<std::string> &extra) {
+    TimedPhase phase("shared arguments");
     struct Region {
       const char *first;
       size_t at, bytes;
     };
     std::vector<Region> regions;
-    size_t end = bundle.size();
-    auto align = [](size_t at) { return (at + 63) / 64 * 64; };
+    // The copies from the device go to one mapping of whole pages.
+    size_t first = grow(0, static_cast<size_t>(::sysconf(_SC_PAGESIZE)));
+    size_t last = first;
     for (size_t i = 0; i < count; ++i) {
       const ArgValue &arg = args[i];
       if (arg.kind == ArgSpec::Kind::Scalar) {
@@ -231,10 +292,10 @@ public:
       auto same = std::find_if(regions.begin(), regions.end(), [&](auto &r) {
         return r.first == extent.first && r.bytes == extent.bytes;
       });
-      size_t at = same != regions.end() ? same->at : align(end);
+      size_t at = same != regions.end() ? same->at : grow(extent.bytes, 64);
       if (same == regions.end() && extent.bytes) {
         regions.push_back({extent.first, at, extent.bytes});
-        end = at + extent.bytes;
+        last = at + extent.bytes;
       }
       described.push_back(
           {{"memref",
@@ -248,29 +309,50 @@ public:
              {"at", at},
              {"bytes", extent.bytes}}}});
     }
-    std::vector<size_t> extraAt;
-    for (const std::string &bytes : extra) {
-      extraAt.push_back(align(end));
-      end = extraAt.back() + bytes.size();
-      placed.push_back({{"at", extraAt.back()}, {"bytes", bytes.size()}});
+    if (last > first) {
+      if (::ftruncate(fd.get(), static_cast<off_t>(last)) != 0)
+        throw Error(ErrorCode::Backend,
+                    systemError("isolated tuning: cannot size shared memory"));
+      Mapping mapping(fd.get(), last - first, PROT_READ | PROT_WRITE,
+                      static_cast<off_t>(first));
+      for (const Region &region : regions)
+        kernel.backend.copy(mapping.data + (region.at - first), region.first,
+                            region.bytes, CopyKind::DeviceToHost, stream);
     }
-    if (::ftruncate(fd.get(), static_cast<off_t>(end)) != 0)
-      throw Error(ErrorCode::Backend,
-                  systemError("isolated tuning: cannot size shared memory"));
-    Mapping mapping(fd.get(), end, PROT_READ | PROT_WRITE);
-    std::memcpy(mapping.data, bundle.data(), bundle.size());
-    bundleBytes = bundle.size();
-    for (const Region &region : regions)
-      kernel.backend.copy(mapping.data + region.at, region.first, region.bytes,
-                          CopyKind::DeviceToHost, stream);
-    for (size_t i = 0; i < extra.size(); ++i)
-      std::memcpy(mapping.data + extraAt[i], extra[i].data(), extra[i].size());
+    for (const std::string &bytes : extra)
+      placed.push_back({{"at", append(bytes)}, {"bytes", bytes.size()}});
+  }
+
+  /// Where object `index` of `module`'s bundle is, written on first use.
+  const json &object(Module::Impl &module, int index) {
+    auto it = objects.find(index);
+    if (it != objects.end())
+      return it->second;
+    const std::string &data = module.bundle.objects[index].data;
+    if (data.empty())
+      throw Error(ErrorCode::Internal,
+                  "isolated tuning: object #" + std::to_string(index) +
+                      " of " + module.origin + " has no code to send");
+    json placement = {
+        {"index", index}, {"at", append(data)}, {"bytes", data.size()}};
+    return objects.emplace(index, std::move(placement)).first->second;
   }
 
   Descriptor fd;
-  size_t bundleBytes = 0;
-  json described = json::array();
-  json placed = json::array();
+  size_t manifestBytes = 0;
+  json described = json::array(); ///< The arguments, once written.
+  json placed = json::array();    ///< The reference's outputs.
+
+private:
+  /// Reserves `bytes` at the next multiple of `alignment`; returns where.
+  size_t grow(size_t bytes, size_t alignment) {
+    size_t at = (end + alignment - 1) / alignment * alignment;
+    end = at + bytes;
+    return at;
+  }
+
+  size_t end = 0;
+  std::map<int, json> objects; ///< By index: {"index", "at", "bytes"}.
 };
 
 /// The worker executable: Options::workerPath, else `tuna-worker` beside
@@ -302,7 +384,7 @@ std::string workerPath(const Options &options) {
 /// One worker process and its socket; ends it (SIGKILL) when done.
 class Worker {
 public:
-  Worker(const std::string &path, int memory) {
+  Worker(const std::string &path, int memory) : spawned(Clock::now()) {
     if (::access(path.c_str(), X_OK) != 0)
       throw Error(ErrorCode::NotFound,
                   "isolated tuning: cannot run the worker '" + path + "' (" +
@@ -385,12 +467,27 @@ public:
 
   bool hung() const { return timedOut; }
 
+  /// Requests it answered to the end.
+  int served = 0;
+  /// Whether it was sent the session (the kernel and the arguments).
+  bool hasSession = false;
+  /// The objects it was sent.
+  std::set<int> objectsSent;
+
+  Clock::time_point spawned;
+  /// The worker's phase times so far (its latest report), added to this
+  /// process's record when it ends.
+  std::vector<PhaseTime> phases;
+
   /// Ends the worker (if it still runs) and says how it ended. Called once
   /// it answered "done", closed its socket or timed out, or on an error:
   /// nothing it does after that is needed.
   std::string end() {
     if (pid < 0)
       return "ended";
+    PhaseTimes &times = PhaseTimes::process();
+    if (times.recording())
+      times.merge(phases, times.find("in the tuning workers", -1));
     // A worker that already died keeps its status: a signal to a zombie
     // changes nothing.
     ::kill(pid, SIGKILL);
@@ -431,29 +528,29 @@ struct WorkerRun {
   bool done = false;      ///< Whether it said it was done.
 };
 
-/// What a fresh worker loads: the kernel, the device, the bundle and the
-/// arguments.
-json loadRequest(const TunedKernel::Impl &kernel, const SharedInputs &inputs) {
-  const DeviceInfo &info = kernel.backend.info();
-  return {{"kernel", kernel.spec.name},
-          {"origin", kernel.module.origin},
+/// What a fresh worker loads first, while the parent goes on: the device,
+/// the bundle's manifest and, for the check, the device's comparison.
+json loadRequest(const DeviceInfo &info, const Options &options,
+                 std::string_view origin, const SharedMemory &memory) {
+  return {{"origin", origin},
+          {"check", options.check},
           {"device",
            {{"platform", info.platform},
             {"ordinal", info.ordinal},
             {"fingerprint", info.fingerprint}}},
-          {"bundle", {{"at", 0}, {"bytes", inputs.bundleBytes}}},
-          {"args", inputs.described}};
+          {"manifest", {{"at", 0}, {"bytes", memory.manifestBytes}}},
+          {"timings", PhaseTimes::process().recording()}};
 }
 
 /// The parts of a request that every worker of one plan gets: the options,
 /// the voters and what the check compares with.
-json planRequest(const SharedInputs &inputs, const TimingPlan &plan,
+json planRequest(const SharedMemory &memory, const TimingPlan &plan,
                  const Options &options) {
   json request = {{"options", optionsToJson(options)},
                   {"voters", plan.voters}};
   if (!plan.referenceOutputs.empty())
     request["reference"] = {{"name", plan.referenceName},
-                            {"outputs", inputs.placed}};
+                            {"outputs", memory.placed}};
   return request;
 }
 
@@ -470,6 +567,8 @@ WorkerRun readWorker(Worker &worker, const TunedKernel::Impl &kernel,
   double timeoutMs = std::max(options.tuneTimeoutMs, kStartupMs);
   while (std::optional<json> message = worker.receive(timeoutMs)) {
     timeoutMs = options.tuneTimeoutMs;
+    if (message->contains("phases"))
+      worker.phases = phasesFromJson(message->at("phases"));
     if (message->contains("error"))
       throw Error(ErrorCode::Backend,
                   kernel.describe() + ": tuning worker: " +
@@ -493,6 +592,10 @@ WorkerRun readWorker(Worker &worker, const TunedKernel::Impl &kernel,
       if (report.candidates[v].status == CandidateStatus::Measured)
         bestMedian = std::min(bestMedian, report.candidates[v].medianMs);
       run.running = -1;
+    } else if (message->contains("ready")) {
+      PhaseTimes::process().addOverlapping(
+          "tuning worker start (spawn until ready; overlaps the above)",
+          msSince(worker.spawned));
     } else if (message->contains("done")) {
       run.done = true;
       break;
@@ -529,33 +632,115 @@ void failRunningCandidate(Worker &worker, const WorkerRun &run,
 }
 } // namespace
 
+/// A worker that opens the device and reads the manifest in `memory` while
+/// this process goes on.
+class StartedWorker {
+public:
+  StartedWorker(const DeviceInfo &device, const Options &options,
+                std::string_view origin, std::string_view manifest)
+      : memory(manifest),
+        worker(std::make_unique<Worker>(workerPath(options),
+                                        memory.fd.get())) {
+    worker->send(loadRequest(device, options, origin, memory));
+  }
+
+  SharedMemory memory;
+  std::unique_ptr<Worker> worker;
+};
+
+void StartedWorkerDeleter::operator()(StartedWorker *started) const {
+  delete started;
+}
+
+StartedWorkerPtr startWorkerEarly(const Device &device, const Options &options,
+                                  std::string_view origin,
+                                  std::string_view manifest) {
+  try {
+    return StartedWorkerPtr(
+        new StartedWorker(device.backend().info(), options, origin, manifest));
+  } catch (const Error &) {
+    return nullptr; // The session that needs a worker says why.
+  }
+}
+
 struct WorkerSession::State {
+  State(TunedKernel::Impl &kernel, StreamHandle stream, const ArgValue *args,
+        size_t count, StartedWorker &&started)
+      : kernel(kernel), stream(stream), args(args), count(count),
+        path(workerPath(kernel.module.options)),
+        memory(std::move(started.memory)), worker(std::move(started.worker)) {}
+
   TunedKernel::Impl &kernel;
   StreamHandle stream;
   const ArgValue *args;
   size_t count;
   std::string path;
-  /// Made by the first plan (with its reference's outputs).
-  std::unique_ptr<SharedInputs> inputs;
-  /// Up and waiting for a request, or null.
+  SharedMemory memory;
+  /// Whether the arguments (and the first plan's reference outputs) are in
+  /// `memory`.
+  bool argumentsWritten = false;
+  /// Up and waiting for a request (or still starting), or null.
   std::unique_ptr<Worker> worker;
+
+  /// Starts a worker, which opens the device and reads the manifest while
+  /// this process goes on.
+  void startWorker() {
+    worker = std::make_unique<Worker>(path, memory.fd.get());
+    worker->send(loadRequest(kernel.backend.info(), kernel.module.options,
+                             kernel.module.origin, memory));
+  }
+
+  /// What `worker` needs on top of `request` to run `variants`: the kernel
+  /// and the arguments once, and the objects it has not been sent.
+  json newToWorker(const std::vector<int> &variants) {
+    json extra = json::object();
+    if (!worker->hasSession)
+      extra["session"] = {{"kernel", kernel.spec.name},
+                          {"args", memory.described}};
+    json objects = json::array();
+    for (int v : variants) {
+      const VariantState &variant = kernel.variants[v];
+      if (variant.code < 0)
+        continue;
+      int index = variant.spec->code[variant.code].object;
+      if (worker->objectsSent.insert(index).second)
+        objects.push_back(memory.object(kernel.module, index));
+    }
+    if (!objects.empty())
+      extra["objects"] = std::move(objects);
+    return extra;
+  }
 };
+
+namespace {
+/// The module's early worker if it has one, else one started now.
+StartedWorker takeOrStartWorker(TunedKernel::Impl &kernel) {
+  Module::Impl &module = kernel.module;
+  if (StartedWorkerPtr early = std::move(module.earlyWorker))
+    return std::move(*early);
+  return StartedWorker(kernel.backend.info(), module.options, module.origin,
+                       module.workerManifest());
+}
+} // namespace
 
 WorkerSession::WorkerSession(TunedKernel::Impl &kernel, StreamHandle stream,
                              const ArgValue *args, size_t count)
-    : state(new State{kernel, stream, args, count,
-                      workerPath(kernel.module.options), nullptr, nullptr}) {}
+    : state(std::make_unique<State>(kernel, stream, args, count,
+                                    takeOrStartWorker(kernel))) {
+  ++started;
+}
 
 WorkerSession::~WorkerSession() = default;
 
 void WorkerSession::time(const TimingPlan &plan, const Options &options,
                          TuningReport &report) {
   TunedKernel::Impl &kernel = state->kernel;
-  if (!state->inputs)
-    state->inputs = std::make_unique<SharedInputs>(
-        kernel, state->stream, state->args, state->count,
-        plan.referenceOutputs);
-  json request = planRequest(*state->inputs, plan, options);
+  if (!state->argumentsWritten) {
+    state->memory.appendArguments(kernel, state->stream, state->args,
+                                  state->count, plan.referenceOutputs);
+    state->argumentsWritten = true;
+  }
+  json request = planRequest(state->memory, plan, options);
 
   std::vector<int> remaining = plan.order;
   double bestMedian = plan.bestMedianMs;
@@ -574,29 +759,30 @@ void WorkerSession::time(const TimingPlan &plan, const Options &options,
     request["failed"] = failed;
     request["best_median_ms"] = std::isfinite(bestMedian) ? json(bestMedian)
                                                           : json(nullptr);
-    request["budget_ms"] =
-        plan.budgetMs -
-        (std::chrono::duration<double, std::milli>(Clock::now() - start)
-             .count() -
-         checkMs);
+    request["budget_ms"] = plan.budgetMs - (msSince(start) - checkMs);
 
-    bool reused = state->worker != nullptr;
-    json message = request;
-    if (!reused) {
-      state->worker =
-          std::make_unique<Worker>(state->path, state->inputs->fd.get());
+    if (!state->worker) {
+      state->startWorker();
       ++started;
-      message.update(loadRequest(kernel, *state->inputs));
     }
     Worker &worker = *state->worker;
+    bool reused = worker.served > 0;
+    std::vector<int> needed = remaining;
+    needed.insert(needed.end(), plan.voters.begin(), plan.voters.end());
+    json message = request;
+    message.update(state->newToWorker(needed));
+    TimedPhase phase("worker request");
+    worker.hasSession = true;
     worker.send(message);
     size_t before = remaining.size();
     WorkerRun run =
         readWorker(worker, kernel, report, remaining, bestMedian, checkMs);
+    phase.stop();
     if (run.done && remaining.size() == before)
       throw Error(ErrorCode::Internal,
                   kernel.describe() + ": the tuning worker timed nothing");
     if (run.done) {
+      ++worker.served;
       // A worker stops after a failed candidate; resume the rest in a
       // fresh one.
       if (!remaining.empty() || failedVariants().size() > failed.size())
@@ -648,16 +834,24 @@ public:
   bool anyFailed = false;
 };
 
-/// The next request; nothing when the parent closed the socket after
-/// `served` requests (none: the worker was not started by the runtime).
-std::optional<json> readRequest(int served) {
+/// `message` with this process's phase times when they are recorded.
+json withPhases(json message) {
+  PhaseTimes &times = PhaseTimes::process();
+  if (times.recording())
+    message["phases"] = phasesToJson(times.phases());
+  return message;
+}
+
+/// The next request; nothing when the parent closed the socket after the
+/// load request (none: the worker was not started by the runtime).
+std::optional<json> readRequest(bool loaded) {
   std::string line;
   char c;
   for (;;) {
     ssize_t n = ::read(kWorkerSocket, &c, 1);
     if (n < 0 && errno == EINTR)
       continue;
-    if (n <= 0 && served > 0 && line.empty())
+    if (n <= 0 && loaded && line.empty())
       return std::nullopt;
     if (n <= 0)
       throw Error(ErrorCode::InvalidArgument,
@@ -669,8 +863,29 @@ std::optional<json> readRequest(int served) {
   }
 }
 
-/// The plan of `request`, whose reference's outputs are in `memory`.
-TimingPlan planFromJson(const json &request, const char *memory) {
+/// `bytes` bytes at `at` of the shared memory.
+std::string readShared(size_t at, size_t bytes) {
+  std::string data(bytes, '\0');
+  for (size_t done = 0; done < bytes;) {
+    ssize_t n = ::pread(kWorkerMemory, data.data() + done, bytes - done,
+                        static_cast<off_t>(at + done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      throw Error(ErrorCode::Backend,
+                  systemError("cannot read the shared memory"));
+    if (n == 0)
+      throw Error(ErrorCode::InvalidArgument,
+                  "the shared memory ends before byte " +
+                      std::to_string(at + bytes) + " of a request");
+    done += static_cast<size_t>(n);
+  }
+  return data;
+}
+
+/// The plan of `request`, whose reference's outputs are in the shared
+/// memory.
+TimingPlan planFromJson(const json &request) {
   TimingPlan plan;
   request.at("order").get_to(plan.order);
   const json &best = request.at("best_median_ms");
@@ -681,9 +896,8 @@ TimingPlan planFromJson(const json &request, const char *memory) {
     const json &reference = request.at("reference");
     reference.at("name").get_to(plan.referenceName);
     for (const json &output : reference.at("outputs"))
-      plan.referenceOutputs.emplace_back(
-          memory + output.at("at").get<size_t>(),
-          output.at("bytes").get<size_t>());
+      plan.referenceOutputs.push_back(readShared(
+          output.at("at").get<size_t>(), output.at("bytes").get<size_t>()));
   }
   return plan;
 }
@@ -758,44 +972,155 @@ private:
   std::vector<void *> buffers;
 };
 
-void serve() {
-  json request = *readRequest(/*served=*/0);
-  struct stat info;
-  if (::fstat(kWorkerMemory, &info) != 0)
-    throw Error(ErrorCode::InvalidArgument,
-                systemError("no shared memory on descriptor 4"));
-  Mapping memory(kWorkerMemory, static_cast<size_t>(info.st_size), PROT_READ);
-  Device device = openDevice(request.at("device"));
-  std::string origin = request.at("origin").get<std::string>();
-  const json &bundle = request.at("bundle");
-  Module::Impl module(
-      readBundle(std::string_view(memory.data + bundle.at("at").get<size_t>(),
-                                  bundle.at("bytes").get<size_t>()),
-                 origin),
-      origin, device, optionsFromJson(request.at("options")));
-  std::string name = request.at("kernel").get<std::string>();
-  auto spec = std::find_if(
-      module.bundle.kernels.begin(), module.bundle.kernels.end(),
-      [&](const Kernel &kernel) { return kernel.name == name; });
-  if (spec == module.bundle.kernels.end())
-    throw Error(ErrorCode::NotFound, "the bundle has no kernel '" + name + "'");
-  TunedKernel::Impl kernel(module, *spec);
-  WorkerArgs args(device.backend(), request.at("args"), memory.data);
-  answer({{"ready", true}});
+/// What a worker holds: the device and the bundle's manifest from the load
+/// request, the kernel and the arguments from the session, and the objects
+/// the requests carried.
+class WorkerState {
+public:
+  explicit WorkerState(const json &load)
+      : origin(load.at("origin").get<std::string>()),
+        device(openDeviceTimed(load.at("device"))),
+        module(readBundleManifest(
+                   readShared(load.at("manifest").at("at").get<size_t>(),
+                              load.at("manifest").at("bytes").get<size_t>()),
+                   origin, blobs),
+               origin, device, moduleOptions(), objectNotSent) {
+    // Loaded now, while the parent prepares the first request.
+    if (load.value("check", false))
+      module.deviceComparison();
+  }
 
-  for (int served = 1;; ++served) {
+  /// Takes what `request` brings (the session, objects) and checks that it
+  /// can time the variants it names.
+  void accept(const json &request) {
+    if (request.contains("session"))
+      startSession(request.at("session"));
+    if (!kernel)
+      throw Error(ErrorCode::InvalidArgument,
+                  "a request before the session (the kernel and the "
+                  "arguments)");
+    if (request.contains("objects")) {
+      TimedPhase phase("objects");
+      for (const json &object : request.at("objects"))
+        receiveObject(object);
+    }
+    std::vector<int> variants = request.at("order").get<std::vector<int>>();
+    for (int v : request.at("voters").get<std::vector<int>>())
+      variants.push_back(v);
+    for (int v : variants)
+      checkCode(v);
+  }
+
+  TunedKernel::Impl &tunedKernel() { return *kernel; }
+  const std::vector<ArgValue> &arguments() const { return args->values; }
+
+private:
+  static Device openDeviceTimed(const json &value) {
+    TimedPhase phase("device open");
+    return openDevice(value);
+  }
+
+  static Options moduleOptions() {
+    Options options;
+    options.mode = TuneMode::Always;
+    return options;
+  }
+
+  [[noreturn]] static std::vector<std::string>
+  objectNotSent(const std::vector<int> &objects) {
+    throw Error(ErrorCode::Internal,
+                "object #" + std::to_string(objects.front()) +
+                    " was not sent to the tuning worker");
+  }
+
+  void startSession(const json &session) {
+    if (kernel)
+      throw Error(ErrorCode::InvalidArgument, "a second session");
+    std::string name = session.at("kernel").get<std::string>();
+    auto spec = std::find_if(
+        module.bundle.kernels.begin(), module.bundle.kernels.end(),
+        [&](const Kernel &kernel) { return kernel.name == name; });
+    if (spec == module.bundle.kernels.end())
+      throw Error(ErrorCode::NotFound,
+                  "the bundle has no kernel '" + name + "'");
+    TimedPhase setup("kernel setup");
+    kernel = std::make_unique<TunedKernel::Impl>(module, *spec);
+    setup.stop();
+    TimedPhase phase("arguments");
+    struct stat info;
+    if (::fstat(kWorkerMemory, &info) != 0)
+      throw Error(ErrorCode::InvalidArgument,
+                  systemError("no shared memory on descriptor 4"));
+    Mapping memory(kWorkerMemory, static_cast<size_t>(info.st_size),
+                   PROT_READ);
+    args = std::make_unique<WorkerArgs>(device.backend(), session.at("args"),
+                                        memory.data);
+  }
+
+  /// Object {"index", "at", "bytes"} of the shared memory, checked against
+  /// the manifest (whose size is 0 for code compiled on demand).
+  void receiveObject(const json &placement) {
+    int index = placement.at("index").get<int>();
+    if (index < 0 || static_cast<size_t>(index) >= blobs.size())
+      throw Error(ErrorCode::InvalidArgument,
+                  "object #" + std::to_string(index) + ": the bundle has " +
+                      std::to_string(blobs.size()) + " objects");
+    std::string data = readShared(placement.at("at").get<size_t>(),
+                                  placement.at("bytes").get<size_t>());
+    const BlobPlacement &blob = blobs[index];
+    if (blob.size && (data.size() != blob.size || fnv1a64(data) != blob.hash))
+      throw Error(ErrorCode::InvalidArgument,
+                  "object #" + std::to_string(index) +
+                      " is not the one the manifest describes");
+    module.bundle.objects[index].data = std::move(data);
+  }
+
+  /// Variant `v` must be the kernel's, and its code (if the device has
+  /// any) loaded or sent.
+  void checkCode(int v) const {
+    if (v < 0 || static_cast<size_t>(v) >= kernel->variants.size())
+      throw Error(ErrorCode::InvalidArgument,
+                  "the request names variant " + std::to_string(v) +
+                      "; kernel '" + kernel->spec.name + "' has " +
+                      std::to_string(kernel->variants.size()));
+    const VariantState &variant = kernel->variants[v];
+    if (variant.code < 0 || variant.function)
+      return;
+    int index = variant.spec->code[variant.code].object;
+    if (module.bundle.objects[index].data.empty())
+      throw Error(ErrorCode::InvalidArgument,
+                  "the request names variant '" + variant.spec->name +
+                      "', whose object #" + std::to_string(index) +
+                      " no request carried");
+  }
+
+  std::string origin;
+  Device device;
+  std::vector<BlobPlacement> blobs;
+  Module::Impl module;
+  std::unique_ptr<TunedKernel::Impl> kernel;
+  std::unique_ptr<WorkerArgs> args;
+};
+
+void serve() {
+  json load = *readRequest(/*loaded=*/false);
+  if (load.value("timings", false))
+    PhaseTimes::process().start();
+  WorkerState state(load);
+  answer(withPhases({{"ready", true}}));
+  while (std::optional<json> request = readRequest(/*loaded=*/true)) {
     Reporter reporter;
-    timeForWorker(kernel, optionsFromJson(request.at("options")),
-                  args.values.data(), args.values.size(),
-                  planFromJson(request, memory.data),
-                  request.at("failed").get<std::vector<int>>(), reporter);
-    answer({{"done", true}});
+    TimedPhase phase("request");
+    state.accept(*request);
+    TunedKernel::Impl &kernel = state.tunedKernel();
+    timeForWorker(kernel, optionsFromJson(request->at("options")),
+                  state.arguments().data(), state.arguments().size(),
+                  planFromJson(*request),
+                  request->at("failed").get<std::vector<int>>(), reporter);
+    phase.stop();
+    answer(withPhases({{"done", true}}));
     if (reporter.anyFailed)
       return;
-    std::optional<json> next = readRequest(served);
-    if (!next)
-      return;
-    request = std::move(*next);
   }
 }
 } // namespace

@@ -56,14 +56,27 @@ public:
 /// devices.
 bool canIsolate(const Backend &backend);
 
-/// The parent's half over one launch's arguments: shares the bundle and the
-/// arguments' contents (and the reference's outputs of the first plan) with
-/// a worker once, then times each plan given to time() in that worker, which
-/// stays up between plans (the batches of a search) unless a candidate
-/// failed in it (the device may be unusable): then, or when it crashed or
-/// hung, a fresh worker goes on with the rest.
+/// A worker started before any tuning needs it, for a module that will
+/// tune (Options::isolate in TuneMode::Always: every new signature is
+/// tuned): it opens the device and reads `manifest` (the bundle's head,
+/// BundleParts.h) while the application goes on, and the module's first
+/// WorkerSession takes it. Null when it cannot be started: the session that
+/// needs a worker then says why.
+StartedWorkerPtr startWorkerEarly(const Device &device, const Options &options,
+                                  std::string_view origin,
+                                  std::string_view manifest);
+
+/// The parent's half over one launch's arguments: starts a worker at once,
+/// which opens the device and reads the bundle's manifest while the caller
+/// prepares its first plan; shares the arguments' contents (and the
+/// reference's outputs of the first plan) with it once, and with each
+/// request the code of the variants it has not seen; times each plan given
+/// to time() in that worker, which stays up between plans (the batches of a
+/// search) unless a candidate failed in it (the device may be unusable):
+/// then, or when it crashed or hung, a fresh worker goes on with the rest.
 class WorkerSession {
 public:
+  /// Throws tuna::Error when the worker cannot be started.
   WorkerSession(TunedKernel::Impl &kernel, StreamHandle stream,
                 const ArgValue *args, size_t count);
   ~WorkerSession();
@@ -95,9 +108,9 @@ void timeForWorker(TunedKernel::Impl &kernel, const Options &options,
                    const std::vector<int> &failed, TimingObserver &observer);
 
 /// The worker executable's main (tools/tuna-worker): serves the requests
-/// read from file descriptor 3 (also its answer channel), with the bundle
-/// and the buffers in the shared memory of descriptor 4, until the parent
-/// closes the socket or a candidate failed.
+/// read from file descriptor 3 (also its answer channel), with the bundle's
+/// manifest, the buffers and the code in the shared memory of descriptor 4,
+/// until the parent closes the socket or a candidate failed.
 int runTuningWorker();
 
 } // namespace tuna

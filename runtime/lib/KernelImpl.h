@@ -17,6 +17,12 @@ namespace tuna {
 struct CacheEntry;
 struct VariantRef;
 class WorkerSession;
+class StartedWorker;
+struct StartedWorkerDeleter {
+  void operator()(StartedWorker *started) const;
+};
+/// A tuning worker started before a tuning needs it (Isolation.h).
+using StartedWorkerPtr = std::unique_ptr<StartedWorker, StartedWorkerDeleter>;
 
 /// How many TunedSteps are being tuned in this process now (Step.cpp):
 /// while none is, launches do not look for one.
@@ -90,6 +96,10 @@ struct Module::Impl {
   /// that have none. A failure is not reported here: object() asks again
   /// for each, so that each variant gets its own error.
   void prepare(const std::vector<int> &objects);
+  /// The bundle's header and manifest as a tuning worker reads them
+  /// (BundleParts.h): kept from the bundle's bytes when loaded from bytes
+  /// with Options::isolate, else written on first use.
+  const std::string &workerManifest();
   /// The check's comparison on this device, loaded on first use; nullptr
   /// where outputs are compared on the host (and then never tried again).
   /// Call with the device's tuning mutex held.
@@ -100,6 +110,10 @@ struct Module::Impl {
   Device device;
   Options options;
   ObjectProvider provider;
+  std::string manifestBytes; ///< workerManifest(), once known.
+  /// Started when the module was loaded, for the first WorkerSession (see
+  /// startWorkerEarly); null once taken, or when none was started.
+  StartedWorkerPtr earlyWorker;
   std::vector<ModuleHandle> loaded; ///< Per object; nullptr until loaded.
   std::vector<std::unique_ptr<TunedKernel>> kernels;
   std::unique_ptr<DeviceComparison> comparison;

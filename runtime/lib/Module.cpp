@@ -1,9 +1,12 @@
 //===- Module.cpp - A loaded bundle ---------------------------------------===//
 
+#include "BundleParts.h"
+#include "Isolation.h"
 #include "KernelImpl.h"
 #include "Spread.h"
 
 #include "tuna/runtime/Bundle.h"
+#include "tuna/runtime/PhaseTimes.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -17,6 +20,7 @@ Module::Impl::Impl(Bundle bundle, std::string origin, Device device,
       provider(std::move(provider)),
       loaded(this->bundle.objects.size(), nullptr) {
   checkTuningDevices(this->device, this->options);
+  TimedPhase phase("kernel setup");
   for (const Kernel &spec : this->bundle.kernels)
     kernels.push_back(std::unique_ptr<TunedKernel>(
         new TunedKernel(std::make_unique<TunedKernel::Impl>(*this, spec))));
@@ -48,14 +52,22 @@ ModuleHandle Module::Impl::object(int index, std::string_view what) {
                       std::to_string(index));
     object.data = std::move(bytes[0]);
   }
+  TimedPhase phase("code load");
   loaded[index] = device.backend().loadModule(object, what);
   return loaded[index];
+}
+
+const std::string &Module::Impl::workerManifest() {
+  if (manifestBytes.empty())
+    manifestBytes = writeBundleManifest(bundle);
+  return manifestBytes;
 }
 
 DeviceComparison *Module::Impl::deviceComparison() {
   if (comparisonTried)
     return comparison.get();
   comparisonTried = true;
+  TimedPhase phase("comparison load");
   std::string whyNot;
   comparison = DeviceComparison::load(device.backend(), whyNot);
   if (!comparison && options.verbose)
@@ -95,10 +107,31 @@ Module Module::load(const std::string &path, const Device &device) {
   return load(path, device, Options::fromEnvironment());
 }
 
+namespace {
+/// The module of the bundle `bytes`; keeps its manifest for the tuning
+/// workers when they may be needed.
+std::unique_ptr<Module::Impl> fromBytes(std::string_view bytes,
+                                        std::string_view origin,
+                                        const Device &device,
+                                        const Options &options) {
+  // A module that will tune starts its worker first: it gets ready while
+  // this process parses the bundle, and then validates it alike.
+  StartedWorkerPtr early;
+  if (options.isolate && options.mode == TuneMode::Always &&
+      canIsolate(device.backend()) && bytes.size() >= kBundleHeadSize)
+    early = startWorkerEarly(device, options, origin, bundleHead(bytes));
+  auto impl = std::make_unique<Module::Impl>(
+      readBundle(bytes, origin), std::string(origin), device, options);
+  if (options.isolate)
+    impl->manifestBytes = bundleHead(bytes);
+  impl->earlyWorker = std::move(early);
+  return impl;
+}
+} // namespace
+
 Module Module::load(const std::string &path, const Device &device,
                     const Options &options) {
-  return Module(
-      std::make_unique<Impl>(readBundleFile(path), path, device, options));
+  return Module(fromBytes(readBundleBytes(path), path, device, options));
 }
 
 Module Module::loadMemory(std::string_view bytes, const Device &device,
@@ -108,8 +141,7 @@ Module Module::loadMemory(std::string_view bytes, const Device &device,
 
 Module Module::loadMemory(std::string_view bytes, const Device &device,
                           std::string_view origin, const Options &options) {
-  return Module(std::make_unique<Impl>(readBundle(bytes, origin),
-                                       std::string(origin), device, options));
+  return Module(fromBytes(bytes, origin, device, options));
 }
 
 Module Module::fromBundle(Bundle bundle, const Device &device,

@@ -11,6 +11,7 @@
 #include "SearchStrategy.h"
 
 #include "tuna/runtime/Error.h"
+#include "tuna/runtime/PhaseTimes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -58,6 +59,7 @@ Measurement sanitize(Measurement measurement) {
 
 std::vector<Measurement> measure(Evaluator &evaluator, const Space &space,
                                  const std::vector<size_t> &ids, int samples) {
+  TimedPhase phase(samples ? "re-timing" : "batch");
   std::vector<Values> configurations;
   for (size_t id : ids)
     configurations.push_back(space.values(id));

@@ -21,6 +21,7 @@
 #include "Scratch.h"
 #include "Spread.h"
 #include "tuna/runtime/Cache.h"
+#include "tuna/runtime/PhaseTimes.h"
 #include "tuna/runtime/Prune.h"
 
 #include <algorithm>
@@ -104,6 +105,9 @@ public:
                                        searchOptions, std::move(report))
                      .report;
       } else {
+        // Started now, the worker gets ready while the code loads here.
+        if (measure && !spread)
+          startWorkerSession();
         candidates = admitAll(candidates);
         if (candidates.empty())
           throw Error(ErrorCode::Unsupported, noCandidateMessage());
@@ -269,6 +273,7 @@ private:
   /// variants whose constraints hold and that have code for the device,
   /// else why not.
   void classify() {
+    TimedPhase phase("classify");
     const DeviceInfo &info = backend.info();
     for (size_t v = 0; v < kernel.variants.size(); ++v) {
       VariantState &variant = kernel.variants[v];
@@ -442,9 +447,19 @@ private:
                    report.candidates[kernel.spec.defaultVariant].reason.c_str());
   }
 
+  /// When isolated, gives the timing a worker session of its own, unless it
+  /// has one.
+  void startWorkerSession() {
+    if (session || !options.isolate || !canIsolate(backend))
+      return;
+    ownSession.emplace(kernel, stream, args, count);
+    session = &*ownSession;
+  }
+
   /// Runs the application's reference (TunedKernel::setReference) on
   /// scratch copies; its output per written buffer.
   std::vector<std::string> referenceOutputs() {
+    TimedPhase phase("reference");
     ScratchArgs scratch(backend, stream, kernel.spec, args, count);
     scratch.reset();
     try {
@@ -480,8 +495,10 @@ private:
     EventPair events(backend);
 
     Clock::time_point checkStart = Clock::now();
+    TimedPhase checkPhase("check");
     std::optional<std::vector<int>> checked =
         checkCandidates(plan, scratch, lowered->params, observer);
+    checkPhase.stop();
     double checkMs = msSince(checkStart);
     report.checkMs += checkMs;
     if (observer)
@@ -489,6 +506,7 @@ private:
     if (!checked)
       return;
     // The check's cost is not the timing budget's.
+    TimedPhase timing("timing");
     Clock::time_point start = Clock::now();
     double bestMedian = plan.bestMedianMs;
     const std::vector<int> &order = *checked;
@@ -823,6 +841,7 @@ private:
   size_t count;
   const int64_t *keyValues;
   WorkerSession *session;
+  std::optional<WorkerSession> ownSession; ///< startWorkerSession()'s.
   std::vector<LaunchDims> dims; ///< Per variant, for candidates.
   /// Every candidate's grid is empty: nothing to tune.
   bool noWork = false;

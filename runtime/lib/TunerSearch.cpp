@@ -19,6 +19,8 @@
 #include "KernelImpl.h"
 #include "Spread.h"
 
+#include "tuna/runtime/PhaseTimes.h"
+
 #include <chrono>
 #include <mutex>
 #include <optional>
@@ -35,7 +37,7 @@ TuningReport measureSpread(TunedKernel::Impl &kernel, CandidateSpread &spread,
                            size_t count, const int64_t *keyValues,
                            const int64_t *signature,
                            const std::vector<int> &variants, int samples,
-                           WorkerSession &session) {
+                           WorkerSession *worker) {
   TuningReport report;
   size_t keySize = kernel.spec.key.size();
   report.keyValues.assign(keyValues, keyValues + keySize);
@@ -45,7 +47,7 @@ TuningReport measureSpread(TunedKernel::Impl &kernel, CandidateSpread &spread,
     if (share.empty())
       return;
     TuningReport timed = kernel.measureLocked(
-        stream, args, count, keyValues, signature, share, samples, &session);
+        stream, args, count, keyValues, signature, share, samples, worker);
     for (int v : share)
       report.candidates[v] = timed.candidates[v];
     addCheck(timed, report);
@@ -72,7 +74,11 @@ SearchOutcome TunedKernel::Impl::searchCandidates(
     const std::vector<int> &candidates, const search::SearchOptions &options,
     TuningReport report) {
   VariantSpace space = makeVariantSpace(spec, candidates);
-  WorkerSession session(*this, stream, args, count);
+  // Started now, the worker gets ready while the first batch is prepared.
+  std::optional<WorkerSession> session;
+  if (module.options.isolate && canIsolate(backend))
+    session.emplace(*this, stream, args, count);
+  WorkerSession *worker = session ? &*session : nullptr;
   const Options &settings = module.options;
   Communicator *ranks = settings.spreadOverRanks && settings.communicator
                             ? settings.communicator.get()
@@ -84,9 +90,9 @@ SearchOutcome TunedKernel::Impl::searchCandidates(
       space, [&](const std::vector<int> &variants, int samples) {
         if (spread)
           return measureSpread(*this, *spread, stream, args, count, keyValues,
-                               signature, variants, samples, session);
+                               signature, variants, samples, worker);
         return measureLocked(stream, args, count, keyValues, signature,
-                             variants, samples, &session);
+                             variants, samples, worker);
       });
   search::SearchResult result = search::run(space.space, evaluator, options);
   try {
@@ -101,6 +107,7 @@ SearchOutcome TunedKernel::Impl::searchCandidates(
 SearchOutcome TunedKernel::Impl::search(StreamHandle stream,
                                         const ArgValue *args, size_t count,
                                         const search::SearchOptions &options) {
+  TimedPhase phase("search");
   auto start = std::chrono::steady_clock::now();
   LaunchKey key = checkedKey(args, count);
   const int64_t *keyValues = key.keyValues, *signature = key.signature;

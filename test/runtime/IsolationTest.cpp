@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BundleParts.h"
 #include "TestBundles.h"
 
 #include "tuna/runtime/Bundle.h"
@@ -14,6 +15,7 @@
 #include "tuna/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -22,7 +24,17 @@
 #include <iterator>
 #include <set>
 
+#include <csignal>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
 
 using namespace tuna;
 using namespace tuna::test;
@@ -450,4 +462,203 @@ TEST(IsolationTest, EnvironmentTurnsItOn) {
   ::unsetenv("TUNA_TUNE_TIMEOUT_MS");
   ::unsetenv("TUNA_WORKER");
   EXPECT_FALSE(Options::fromEnvironment().isolate);
+}
+
+namespace {
+/// A tuna-worker spoken to directly: its socket, and the shared memory that
+/// holds `bundle`'s manifest at 0 and then what appendShared() wrote.
+class DirectWorker {
+public:
+  explicit DirectWorker(const Bundle &bundle)
+      : memory(::memfd_create("direct-worker", MFD_CLOEXEC)) {
+    int pair[2];
+    EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), 0);
+    socket = pair[0];
+    // Above 4, so that neither dup2 below overwrites the other's source.
+    int child = ::fcntl(pair[1], F_DUPFD_CLOEXEC, 10);
+    int shared = ::fcntl(memory, F_DUPFD_CLOEXEC, 10);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, child, 3);
+    posix_spawn_file_actions_adddup2(&actions, shared, 4);
+    char *argv[] = {const_cast<char *>(TUNA_WORKER_PATH), nullptr};
+    EXPECT_EQ(::posix_spawn(&pid, TUNA_WORKER_PATH, &actions, nullptr, argv,
+                            environ),
+              0);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(pair[1]);
+    ::close(child);
+    ::close(shared);
+    std::string manifest = writeBundleManifest(bundle);
+    manifestBytes = appendShared(manifest);
+    send({{"origin", "direct.tuna"},
+          {"device",
+           {{"platform", "host"},
+            {"ordinal", 0},
+            {"fingerprint", Device::host().info().fingerprint}}},
+          {"manifest", {{"at", 0}, {"bytes", manifest.size()}}}});
+  }
+  ~DirectWorker() {
+    ::close(socket);
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    ::close(memory);
+  }
+
+  /// Writes `bytes` after what is there; returns where.
+  size_t appendShared(const std::string &bytes) {
+    size_t at = end;
+    EXPECT_EQ(::pwrite(memory, bytes.data(), bytes.size(), at),
+              static_cast<ssize_t>(bytes.size()));
+    end += bytes.size();
+    return at;
+  }
+  void send(const nlohmann::json &message) {
+    std::string line = message.dump() + "\n";
+    EXPECT_EQ(::write(socket, line.data(), line.size()),
+              static_cast<ssize_t>(line.size()));
+  }
+  /// The next message (null when the worker closed its socket).
+  nlohmann::json receive() {
+    std::string line;
+    char c;
+    while (::read(socket, &c, 1) == 1 && c != '\n')
+      line += c;
+    return line.empty() ? nlohmann::json() : nlohmann::json::parse(line);
+  }
+
+  /// A request to time `order` of axpy on arrays of kN floats written in
+  /// the shared memory, with `extra` merged in.
+  nlohmann::json request(const std::vector<int> &order,
+                         const nlohmann::json &extra) {
+    std::string zeros(kN * sizeof(float), '\0');
+    auto memref = [&](size_t at) {
+      return nlohmann::json{{"memref",
+                             {{"type", "f32"},
+                              {"rank", 1},
+                              {"sizes", {kN}},
+                              {"strides", {1}},
+                              {"low", 0},
+                              {"at", at},
+                              {"bytes", zeros.size()}}}};
+    };
+    auto scalar = [](const char *type, int64_t value) {
+      return nlohmann::json{
+          {"scalar", {{"type", type}, {"int", value}, {"float_bits", 0}}}};
+    };
+    nlohmann::json options;
+    for (const char *name : {"atol", "rtol", "stable_tolerance",
+                             "min_sample_ms", "eliminate_factor",
+                             "candidate_budget_ms", "total_budget_ms"})
+      options[name] = 1.0;
+    for (const char *name :
+         {"warmup_runs", "min_runs", "max_runs", "eliminate_after"})
+      options[name] = 1;
+    options["check"] = false;
+    nlohmann::json message = {
+        {"session",
+         {{"kernel", "axpy"},
+          {"args",
+           {memref(appendShared(zeros)), memref(appendShared(zeros)),
+            scalar("f32", 0), scalar("index", kN)}}}},
+        {"options", options},
+        {"order", order},
+        {"failed", nlohmann::json::array()},
+        {"best_median_ms", nullptr},
+        {"budget_ms", 1000},
+        {"voters", nlohmann::json::array()}};
+    message.update(extra);
+    return message;
+  }
+
+  size_t manifestBytes = 0;
+
+private:
+  int memory;
+  int socket = -1;
+  pid_t pid = -1;
+  size_t end = 0;
+};
+
+std::string errorOf(const nlohmann::json &message) {
+  return message.is_object() && message.contains("error")
+             ? message.at("error").get<std::string>()
+             : "no error: " + message.dump();
+}
+} // namespace
+
+TEST(IsolationTest, AWorkerRefusesARequestWhoseObjectsItWasNotSent) {
+  Bundle bundle = axpyBundle();
+  DirectWorker worker(bundle);
+  EXPECT_TRUE(worker.receive().contains("ready"));
+  worker.send(worker.request({0}, nlohmann::json::object()));
+  EXPECT_EQ(errorOf(worker.receive()),
+            "the request names variant 'axpy_work4', whose object #0 no "
+            "request carried");
+}
+
+TEST(IsolationTest, AWorkerRefusesAnObjectThatIsNotTheManifests) {
+  Bundle bundle = axpyBundle();
+  DirectWorker worker(bundle);
+  std::string other = bundle.objects[0].data + "?";
+  size_t at = worker.appendShared(other);
+  worker.send(worker.request(
+      {0},
+      {{"objects", {{{"index", 0}, {"at", at}, {"bytes", other.size()}}}}}));
+  EXPECT_TRUE(worker.receive().contains("ready"));
+  EXPECT_EQ(errorOf(worker.receive()),
+            "object #0 is not the one the manifest describes");
+}
+
+TEST(IsolationTest, AWorkerTimesWhatItWasSent) {
+  Bundle bundle = axpyBundle();
+  DirectWorker worker(bundle);
+  const std::string &code = bundle.objects[0].data;
+  size_t at = worker.appendShared(code);
+  worker.send(worker.request(
+      {0, 2},
+      {{"objects", {{{"index", 0}, {"at", at}, {"bytes", code.size()}}}}}));
+  EXPECT_TRUE(worker.receive().contains("ready"));
+  std::set<int> timed;
+  for (nlohmann::json message = worker.receive();
+       message.is_object() && !message.contains("done");
+       message = worker.receive()) {
+    ASSERT_FALSE(message.contains("error")) << message.dump();
+    if (message.contains("result"))
+      timed.insert(message.at("result").at("variant").get<int>());
+  }
+  EXPECT_EQ(timed, (std::set<int>{0, 2}));
+  // A request without a session first is refused.
+  DirectWorker fresh(bundle);
+  nlohmann::json sessionless = fresh.request({0}, nlohmann::json::object());
+  sessionless.erase("session");
+  fresh.send(sessionless);
+  EXPECT_TRUE(fresh.receive().contains("ready"));
+  EXPECT_EQ(errorOf(fresh.receive()),
+            "a request before the session (the kernel and the arguments)");
+}
+
+TEST(IsolationTest, AModuleThatWillTuneStartsItsWorkerWhenLoaded) {
+  TempDir dir;
+  std::string log = dir.path + "/starts";
+  Options options = isolatedOptions();
+  options.mode = TuneMode::Always; // Every new signature is tuned.
+  options.workerPath = countingWorker(dir, log);
+  Module module = Module::loadMemory(writeBundle(axpyBundle()), Device::host(),
+                                     "axpy.tuna", options);
+  // Started before any launch (it writes its line when it runs: wait for
+  // it, as long as a loaded machine may need).
+  for (int waited = 0; linesOf(log) == 0 && waited < 600; ++waited)
+    ::usleep(100000);
+  EXPECT_EQ(linesOf(log), 1u);
+  AxpyData data;
+  data.launch(module.kernel("axpy"));
+  // The first tuning took that worker; the next signature starts another.
+  EXPECT_EQ(linesOf(log), 1u);
+  EXPECT_EQ(kCorrect.count(module.kernel("axpy").reports().at(0).chosenName),
+            1u);
+  std::vector<float> x(16), y(16);
+  module.kernel("axpy").launch(nullptr, memref(x.data(), {16}),
+                               memref(y.data(), {16}), kAlpha, int64_t(16));
+  EXPECT_EQ(linesOf(log), 2u);
 }

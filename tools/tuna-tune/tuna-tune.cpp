@@ -17,6 +17,7 @@
 #include "Shapes.h"
 
 #include "tuna/runtime/Cache.h"
+#include "tuna/runtime/PhaseTimes.h"
 #include "tuna/runtime/Runtime.h"
 #include "tuna/runtime/Signature.h"
 
@@ -100,7 +101,9 @@ constexpr const char *kUsage =
     "                     the first database's\n"
     "  --seed N           seed of the random inputs and of a search\n"
     "                     (default 1)\n"
-    "  --verbose          print every candidate's time while tuning\n";
+    "  --verbose          print every candidate's time while tuning\n"
+    "  --timings          print the wall time of each phase of the run, in\n"
+    "                     this process and in its tuning workers, to stderr\n";
 
 /// A number for the search library to judge (it names a budget <= 0).
 double anyNumber(const std::string &option, const std::string &text) {
@@ -504,8 +507,10 @@ ItemResult tuneItem(TunedKernel &kernel, const Shape &shape, size_t item,
   std::string log;
   try {
     std::mt19937 rng(context.seed + static_cast<unsigned>(item));
+    TimedPhase inputs("inputs");
     ShapeArgs launchArgs(context.device.backend(), spec, shape,
                          context.settings, rng);
+    inputs.stop();
     std::vector<int64_t> signature =
         kernel.signature(launchArgs.data(), launchArgs.size());
     if (kernel.chosenVariant(signature) >= 0 ||
@@ -518,9 +523,11 @@ ItemResult tuneItem(TunedKernel &kernel, const Shape &shape, size_t item,
     bool store = false;
     TuningReport report =
         decideBucket(kernel, launchArgs, signature, context, log, store);
-    if (store && context.recordsSearches && !context.cacheDir.empty())
+    if (store && context.recordsSearches && !context.cacheDir.empty()) {
+      TimedPhase phase("cache store");
       TuningCache::inDirectory(context.cacheDir)
           .store(makeCacheEntry(context.device.info(), spec, report));
+    }
     line += describePick(spec, report, signature);
     if (context.check && report.source == DecisionSource::Tuned) {
       log = checkSummary(spec, report) + log;
@@ -548,7 +555,7 @@ struct TuneCommand {
                           reportPath, deviceName = "host", referenceSpec,
                           firstCallDatabase;
   bool noCache = false, check = false, verbose = false, isolate = true,
-       prune = true, verifyPruning = false, agree = false;
+       prune = true, verifyPruning = false, agree = false, timings = false;
   int64_t shortlist = -1;
   double atol = -1, rtol = -1, timeoutMs = -1, budgetMs = -1;
   unsigned seed = 1;
@@ -575,6 +582,8 @@ bool readFlag(const std::string &arg, TuneCommand &command) {
     command.verifyPruning = true;
   else if (arg == "--verbose")
     command.verbose = true;
+  else if (arg == "--timings")
+    command.timings = true;
   else
     return false;
   return true;
@@ -883,6 +892,7 @@ void writeOutputs(const TuneCommand &command, const Options &options,
     std::printf("cache: %s\n",
                 TuningCache::inDirectory(options.cacheDir).path().c_str());
   if (!command.database.empty()) {
+    TimedPhase phase("database write");
     std::vector<CacheEntry> entries;
     for (const Decision &d : decisions)
       if (d.report.source == DecisionSource::Tuned)
@@ -895,6 +905,7 @@ void writeOutputs(const TuneCommand &command, const Options &options,
                 counts.kept);
   }
   if (!command.reportPath.empty()) {
+    TimedPhase phase("report write");
     writeHtmlReport(command.reportPath, command.bundlePath, device, decisions);
     std::printf("report: %s\n", command.reportPath.c_str());
   }
@@ -1009,11 +1020,17 @@ int run(TuneCommand &command, Ranks &ranks) {
     fail("--resume FILE keeps the search of one process; under mpirun the "
          "ranks search together: run without --resume");
   Options options = runtimeOptions(command, ranks);
+  TimedPhase deviceOpen("device open");
   Device device = parseDevice(command.deviceName, ranks.localRank());
+  deviceOpen.stop();
   ranks.checkSameDevice(device.info());
+  TimedPhase bundleLoad("bundle load");
   Module module = Module::load(command.bundlePath, device, options);
+  bundleLoad.stop();
   Reference reference;
+  TimedPhase referenceLoad("reference load");
   loadReference(command.referenceSpec, device.info(), reference);
+  referenceLoad.stop();
   std::vector<TunedKernel *> kernels = openKernels(module, command, reference);
   if (!command.timePicks.empty()) {
     if (ranks.size() > 1)
@@ -1055,14 +1072,34 @@ int run(TuneCommand &command, Ranks &ranks) {
   return failures ? 1 : 0;
 }
 
+/// --timings: the phases of this process and of its tuning workers.
+void printPhaseTimes(const Ranks &ranks) {
+  std::string rank =
+      ranks.size() > 1 ? " (rank " + std::to_string(ranks.rank()) + ")" : "";
+  std::fprintf(stderr,
+               "tuna-tune: phase times%s (wall; a phase includes those "
+               "indented under it):\n%s",
+               rank.c_str(),
+               PhaseTimes::format(PhaseTimes::process().phases()).c_str());
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   tools::toolName = "tuna-tune";
   Ranks ranks(argc, argv);
   TuneCommand command = parseCommandLine(argc, argv);
+  if (command.timings)
+    PhaseTimes::process().start();
   try {
-    return run(command, ranks);
+    int status;
+    {
+      TimedPhase whole("run");
+      status = run(command, ranks);
+    }
+    if (command.timings)
+      printPhaseTimes(ranks);
+    return status;
   } catch (const Error &e) {
     fail(e.what());
   }

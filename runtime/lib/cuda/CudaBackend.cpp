@@ -16,6 +16,8 @@
 
 #include "GpuBackend.h"
 
+#include "tuna/runtime/PhaseTimes.h"
+
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -71,6 +73,12 @@ int smNumber(std::string_view chip, bool &archSpecific) {
   return value;
 }
 
+/// The driver, loaded and initialized (cuInit) on first use.
+const Driver &loadDriver() {
+  TimedPhase phase("driver load and cuInit");
+  return Driver::get();
+}
+
 CUresult launchOnce(const Driver &cu, CUfunction function, CUstream stream,
                     const LaunchDims &dims, void **params) {
   return cu.cuLaunchKernel(function, dims.grid[0], dims.grid[1], dims.grid[2],
@@ -80,7 +88,7 @@ CUresult launchOnce(const Driver &cu, CUfunction function, CUstream stream,
 
 } // namespace
 
-CudaBackend::CudaBackend(int ordinal) : cu(Driver::get()) {
+CudaBackend::CudaBackend(int ordinal) : cu(loadDriver()) {
   std::string what = "CUDA device " + std::to_string(ordinal);
   int count = 0;
   TUNA_CU(cu, what, cuDeviceGetCount, &count);
@@ -98,6 +106,7 @@ CudaBackend::CudaBackend(int ordinal) : cu(Driver::get()) {
       currentDevice == device) {
     ctx = current;
   } else {
+    TimedPhase phase("context creation");
     TUNA_CU(cu, what, cuDevicePrimaryCtxRetain, &ctx, device);
     retainedPrimary = true;
   }
