@@ -8,7 +8,8 @@
 // elements with one vector access per buffer (4-, 8- or 16-byte loads and
 // stores); the grid covers n. Threads whose elements are not all in range,
 // or whose buffers are not aligned to the vector size, take a scalar loop.
-// 5 x 3 = 15 variants; default block = 256, vec = 1.
+// 5 x 3 = 15 variants; default block = 256, vec = 1. The vector body is
+// written once for every width (`vscale = "vec"` and `tuna.aligned`).
 // Host: the loop is cut in chunks of `chunk` elements (a constant trip count
 // that LLVM unrolls and vectorizes), then a scalar tail; 6 variants.
 
@@ -23,7 +24,8 @@ module attributes {gpu.container_module} {
         constraints = [#fits],
         key = [#tuna.key<arg = 3, bucket = pow2>],
         grid = affine_map<(n)[block, vec] -> (n ceildiv (block * vec))>,
-        block = affine_map<(n)[block, vec] -> (block)>
+        block = affine_map<(n)[block, vec] -> (block)>,
+        vscale = "vec"
       >} {
       %block = tuna.param "block" : index
       %vec = tuna.param "vec" : index
@@ -45,29 +47,11 @@ module attributes {gpu.container_module} {
       %aligned = arith.cmpi eq, %misaligned, %c0 : index
       %fast = arith.andi %in_range, %aligned : i1
       scf.if %fast {
-        scf.index_switch %vec
-        case 4 {
-          %vx = vector.load %x[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
-          %vy = vector.load %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
-          %va = vector.broadcast %a : f32 to vector<4xf32>
-          %r = math.fma %va, %vx, %vy : vector<4xf32>
-          vector.store %r, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
-          scf.yield
-        }
-        case 2 {
-          %vx = vector.load %x[%i] {alignment = 8} : memref<?xf32>, vector<2xf32>
-          %vy = vector.load %y[%i] {alignment = 8} : memref<?xf32>, vector<2xf32>
-          %va = vector.broadcast %a : f32 to vector<2xf32>
-          %r = math.fma %va, %vx, %vy : vector<2xf32>
-          vector.store %r, %y[%i] {alignment = 8} : memref<?xf32>, vector<2xf32>
-          scf.yield
-        }
-        default {
-          %vx = memref.load %x[%i] : memref<?xf32>
-          %vy = memref.load %y[%i] : memref<?xf32>
-          %r = math.fma %a, %vx, %vy : f32
-          memref.store %r, %y[%i] : memref<?xf32>
-        }
+        %vx = vector.load %x[%i] {tuna.aligned} : memref<?xf32>, vector<[1]xf32>
+        %vy = vector.load %y[%i] {tuna.aligned} : memref<?xf32>, vector<[1]xf32>
+        %va = vector.broadcast %a : f32 to vector<[1]xf32>
+        %r = math.fma %va, %vx, %vy : vector<[1]xf32>
+        vector.store %r, %y[%i] {tuna.aligned} : memref<?xf32>, vector<[1]xf32>
       } else {
         %stop = arith.minui %end, %n : index
         scf.for %k = %i to %stop step %c1 {

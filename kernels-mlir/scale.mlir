@@ -2,7 +2,8 @@
 //
 // GPU: `block` threads per block, each thread handling `vec` contiguous
 // elements with one vector access (4-, 8- or 16-byte loads and stores); the
-// grid covers n. 5 x 3 = 15 variants.
+// grid covers n. 5 x 3 = 15 variants. The vector body is written once for
+// every width (`vscale = "vec"`, docs/attributes.md, "Vector widths").
 // Host: the loop is cut in chunks of `chunk` elements (a constant trip count
 // that LLVM unrolls and vectorizes), then a scalar tail.
 
@@ -17,7 +18,8 @@ module attributes {gpu.container_module} {
         constraints = [#fits],
         key = [#tuna.key<arg = 3, bucket = pow2>],
         grid = affine_map<(n)[block, vec] -> (n ceildiv (block * vec))>,
-        block = affine_map<(n)[block, vec] -> (block)>
+        block = affine_map<(n)[block, vec] -> (block)>,
+        vscale = "vec"
       >} {
       %block = tuna.param "block" : index
       %vec = tuna.param "vec" : index
@@ -42,27 +44,13 @@ module attributes {gpu.container_module} {
       %aligned = arith.cmpi eq, %misaligned, %c0 : index
       %fast = arith.andi %in_range, %aligned : i1
       scf.if %fast {
-        // `vec` changes the vector type: each variant keeps one case.
-        scf.index_switch %vec
-        case 4 {
-          %v = vector.load %x[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
-          %sv = vector.broadcast %s : f32 to vector<4xf32>
-          %r = arith.mulf %v, %sv : vector<4xf32>
-          vector.store %r, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
-          scf.yield
-        }
-        case 2 {
-          %v = vector.load %x[%i] {alignment = 8} : memref<?xf32>, vector<2xf32>
-          %sv = vector.broadcast %s : f32 to vector<2xf32>
-          %r = arith.mulf %v, %sv : vector<2xf32>
-          vector.store %r, %y[%i] {alignment = 8} : memref<?xf32>, vector<2xf32>
-          scf.yield
-        }
-        default {
-          %v = memref.load %x[%i] : memref<?xf32>
-          %r = arith.mulf %v, %s : f32
-          memref.store %r, %y[%i] : memref<?xf32>
-        }
+        // One body for every width: vector<[1]xf32> is vector<vecxf32> in
+        // each variant, and tuna.aligned gives its accesses the alignment
+        // of that size (the branch's condition makes it true).
+        %v = vector.load %x[%i] {tuna.aligned} : memref<?xf32>, vector<[1]xf32>
+        %sv = vector.broadcast %s : f32 to vector<[1]xf32>
+        %r = arith.mulf %v, %sv : vector<[1]xf32>
+        vector.store %r, %y[%i] {tuna.aligned} : memref<?xf32>, vector<[1]xf32>
       } else {
         %stop = arith.minui %end, %n : index
         scf.for %k = %i to %stop step %c1 {

@@ -5,7 +5,8 @@
 //  1. clone the kernel (a GPU kernel into a gpu.module of its own, with the
 //     device functions and globals of its original module);
 //  2. replace every `tuna.param` by a constant of its type and make every
-//     scalable vector type fixed at the `vscale` parameter's value, then
+//     scalable vector type fixed at the `vscale` parameter's value (an
+//     access marked `tuna.aligned` gets the alignment of that size), then
 //     verify the variant: a configuration can make an op invalid;
 //  3. record a constant block size as the kernel's known block size;
 //  4. apply the space's schedule with its knobs selected;
@@ -173,6 +174,21 @@ static void substituteVscale(const ResolvedSpace &rs, ArrayRef<int64_t> config,
   }
 }
 
+/// Gives every access marked `tuna.aligned`, its width now fixed, the
+/// alignment of its size in bytes: the largest power of two dividing it
+/// (16 for a vector<4xf32>, 4 for a vector<3xf32>).
+static void alignMarkedAccesses(Operation *clone, OpBuilder &builder) {
+  StringRef marker = TunaDialect::getAlignedAttrName();
+  clone->walk([&](Operation *op) {
+    if (!op->removeAttr(marker))
+      return;
+    VectorType type = getContiguousAccessType(op);
+    int64_t bytes = type.getNumElements() *
+                    type.getElementType().getIntOrFloatBitWidth() / 8;
+    op->setAttr("alignment", builder.getI64IntegerAttr(bytes & -bytes));
+  });
+}
+
 /// Verifies a variant once its parameters are substituted: a configuration
 /// can make the body invalid (a vector width a op refuses). The op's error
 /// gets a note naming the kernel and the configuration.
@@ -238,6 +254,7 @@ specializeClone(const ResolvedSpace &rs, const PlannedVariant &variant,
   // A GPU variant's gpu.module holds its device functions too.
   Operation *variantOp = rs.isGpu() ? clone->getParentOp() : clone;
   substituteVscale(rs, variant.config, variantOp, builder);
+  alignMarkedAccesses(variantOp, builder);
   if (failed(verifyVariant(rs, variant.config, variantOp)))
     return failure();
   setKnownBlockSize(clone, variant.block, builder);

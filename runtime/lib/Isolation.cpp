@@ -630,6 +630,15 @@ void failRunningCandidate(Worker &worker, const WorkerRun &run,
   remaining.erase(std::remove(remaining.begin(), remaining.end(), run.running),
                   remaining.end());
 }
+
+/// The variants that failed so far (the worker never runs them again).
+std::vector<int> failedVariants(const TuningReport &report) {
+  std::vector<int> failed;
+  for (const CandidateResult &result : report.candidates)
+    if (result.status == CandidateStatus::Failed)
+      failed.push_back(result.variant);
+  return failed;
+}
 } // namespace
 
 /// A worker that opens the device and reads the manifest in `memory` while
@@ -746,15 +755,8 @@ void WorkerSession::time(const TimingPlan &plan, const Options &options,
   double bestMedian = plan.bestMedianMs;
   Clock::time_point start = Clock::now();
   double checkMs = 0; // Not the timing budget's.
-  auto failedVariants = [&] {
-    std::vector<int> failed;
-    for (const CandidateResult &result : report.candidates)
-      if (result.status == CandidateStatus::Failed)
-        failed.push_back(result.variant);
-    return failed;
-  };
   while (!remaining.empty()) {
-    std::vector<int> failed = failedVariants();
+    std::vector<int> failed = failedVariants(report);
     request["order"] = remaining;
     request["failed"] = failed;
     request["best_median_ms"] = std::isfinite(bestMedian) ? json(bestMedian)
@@ -785,7 +787,7 @@ void WorkerSession::time(const TimingPlan &plan, const Options &options,
       ++worker.served;
       // A worker stops after a failed candidate; resume the rest in a
       // fresh one.
-      if (!remaining.empty() || failedVariants().size() > failed.size())
+      if (!remaining.empty() || failedVariants(report).size() > failed.size())
         state->worker.reset();
       continue;
     }

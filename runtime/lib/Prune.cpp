@@ -82,34 +82,37 @@ int residentBlocks(const DeviceInfo &device, const StaticFacts &facts) {
   return complete ? static_cast<int>(blocks) : -1;
 }
 
-std::vector<PruneVerdict>
-judgeCandidates(const DeviceInfo &device,
-                const std::vector<StaticFacts> &candidates, double slowerThan) {
-  int64_t sms = device.platform == "host" ? 0 : device.multiProcessors;
-  std::vector<PruneVerdict> verdicts;
-  for (const StaticFacts &facts : candidates) {
-    PruneVerdict verdict;
-    verdict.variant = facts.variant;
-    verdict.residentBlocks = facts.residentBlocks >= 0
-                                 ? facts.residentBlocks
-                                 : residentBlocks(device, facts);
-    int64_t blocks = blocksOf(facts.dims);
-    if (sms > 0 && blocks > 0)
-      verdict.waveCost = double(sms * ((blocks + sms - 1) / sms)) / blocks;
-    if (verdict.residentBlocks == 0)
-      verdict.dropped =
-          "occupancy 0: no block fits on a multiprocessor (" +
-          std::to_string(threadsOf(facts.dims)) + " threads, " +
-          (facts.registers >= 0 ? std::to_string(facts.registers)
-                                : std::string("?")) +
-          " registers per thread, " +
-          std::to_string(std::max<int64_t>(facts.staticSharedBytes, 0) +
-                         facts.dims.sharedBytes) +
-          " bytes of shared memory)";
-    verdicts.push_back(verdict);
-  }
+namespace {
 
-  // 2. Spills, when some candidate is known not to spill.
+/// 1. Occupancy: each candidate's resident blocks and wave cost; one with
+/// no resident block is dropped.
+PruneVerdict judgeOccupancy(const DeviceInfo &device, const StaticFacts &facts,
+                            int64_t sms) {
+  PruneVerdict verdict;
+  verdict.variant = facts.variant;
+  verdict.residentBlocks = facts.residentBlocks >= 0
+                               ? facts.residentBlocks
+                               : residentBlocks(device, facts);
+  int64_t blocks = blocksOf(facts.dims);
+  if (sms > 0 && blocks > 0)
+    verdict.waveCost = double(sms * ((blocks + sms - 1) / sms)) / blocks;
+  if (verdict.residentBlocks == 0)
+    verdict.dropped =
+        "occupancy 0: no block fits on a multiprocessor (" +
+        std::to_string(threadsOf(facts.dims)) + " threads, " +
+        (facts.registers >= 0 ? std::to_string(facts.registers)
+                              : std::string("?")) +
+        " registers per thread, " +
+        std::to_string(std::max<int64_t>(facts.staticSharedBytes, 0) +
+                       facts.dims.sharedBytes) +
+        " bytes of shared memory)";
+  return verdict;
+}
+
+/// 2. Spills: drops the candidates that spill when some candidate is known
+/// not to.
+void dropSpills(const std::vector<StaticFacts> &candidates,
+                std::vector<PruneVerdict> &verdicts) {
   int spillFree = 0;
   for (size_t c = 0; c < candidates.size(); ++c)
     spillFree += verdicts[c].dropped.empty() && spillsOf(candidates[c]) == 0;
@@ -121,8 +124,13 @@ judgeCandidates(const DeviceInfo &device,
                                          : "local memory") +
           " per thread, where " + std::to_string(spillFree) +
           " candidate(s) have none";
+}
 
-  // 3. Wave quantization, among candidates that fill the machine.
+/// 3. Wave quantization, among the candidates that fill the machine:
+/// drops those estimated over `slowerThan` times the best one's time.
+void dropWaveQuantization(const std::vector<StaticFacts> &candidates,
+                          std::vector<PruneVerdict> &verdicts, int64_t sms,
+                          double slowerThan) {
   double best = 0;
   for (size_t c = 0; c < candidates.size(); ++c)
     if (verdicts[c].dropped.empty() && verdicts[c].waveCost > 0 &&
@@ -141,22 +149,41 @@ judgeCandidates(const DeviceInfo &device,
                  "candidate's time",
                  100.0 / verdict.waveCost, verdict.waveCost / best);
   }
+}
 
+/// The verdicts best first: kept before dropped, then by wave cost, no
+/// spills, more resident blocks, and variant.
+std::vector<PruneVerdict> rank(const std::vector<StaticFacts> &candidates,
+                               const std::vector<PruneVerdict> &verdicts) {
   std::vector<size_t> order(candidates.size());
   for (size_t c = 0; c < order.size(); ++c)
     order[c] = c;
-  auto rank = [&](size_t c) {
+  auto key = [&](size_t c) {
     const PruneVerdict &v = verdicts[c];
     return std::make_tuple(!v.dropped.empty(), v.waveCost,
                            spillsOf(candidates[c]) > 0, -v.residentBlocks,
                            v.variant);
   };
   std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return rank(a) < rank(b); });
+                   [&](size_t a, size_t b) { return key(a) < key(b); });
   std::vector<PruneVerdict> ranked;
   for (size_t c : order)
     ranked.push_back(verdicts[c]);
   return ranked;
+}
+
+} // namespace
+
+std::vector<PruneVerdict>
+judgeCandidates(const DeviceInfo &device,
+                const std::vector<StaticFacts> &candidates, double slowerThan) {
+  int64_t sms = device.platform == "host" ? 0 : device.multiProcessors;
+  std::vector<PruneVerdict> verdicts;
+  for (const StaticFacts &facts : candidates)
+    verdicts.push_back(judgeOccupancy(device, facts, sms));
+  dropSpills(candidates, verdicts);
+  dropWaveQuantization(candidates, verdicts, sms, slowerThan);
+  return rank(candidates, verdicts);
 }
 
 } // namespace tuna

@@ -537,57 +537,15 @@ struct TunedStep::Impl {
     StepReport report;
     report.step = name;
     StepContext context;
-    context.tuning = true;
-    runThrough(context, stream); // Discovers the launches.
-    if (context.slots.empty())
-      throw Error(ErrorCode::InvalidArgument, "it launches no tuned kernel");
-    for (const Slot &slot : context.slots)
-      if (&slot.kernel->backend != &context.slots.front().kernel->backend)
-        throw Error(ErrorCode::Unsupported,
-                    "it launches kernels on several devices; a step is "
-                    "tuned on one");
+    discoverLaunches(context, stream);
     std::vector<int> chosen;
     if (std::optional<std::vector<int>> known = lookup(context)) {
       chosen = *known;
       report.cached = true;
     } else {
-      // Each kernel's own decision is where the joint search starts.
-      for (Slot &slot : context.slots)
-        if (slot.own < 0)
-          slot.own = slot.kernel->decide(slot.stream, slot.args.data(),
-                                         slot.args.size(),
-                                         slot.keyValues.data(),
-                                         slot.signature.data());
-      std::vector<int> own;
-      for (const Slot &slot : context.slots)
-        own.push_back(slot.own);
-      double best = timeWith(context, stream, own, options.minRuns, report);
-      chosen = options.strategy == "coordinate"
-                   ? coordinateDescent(context, stream, own, best, report)
-                   : searchJointly(context, stream, report);
-      // Both once more, side by side: the joint pick must beat the
-      // kernel-by-kernel one measured under the same conditions.
-      report.kernelByKernelMs =
-          timeWith(context, stream, own, options.maxRuns, report);
-      report.jointMs = chosen == own ? report.kernelByKernelMs
-                                     : timeWith(context, stream, chosen,
-                                                options.maxRuns, report);
-      if (!(report.jointMs < report.kernelByKernelMs)) {
-        chosen = own;
-        report.jointMs = report.kernelByKernelMs;
-      }
+      chosen = searchJointPick(context, stream, report);
     }
-    for (size_t s = 0; s < context.slots.size(); ++s) {
-      const Slot &slot = context.slots[s];
-      StepLaunch &launch = report.launches.emplace_back();
-      launch.kernel = slot.kernel->spec.name;
-      launch.module = slot.kernel->module.origin;
-      launch.signature = slot.signature;
-      launch.kernelByKernel = slot.own;
-      launch.chosen = chosen[s];
-      launch.chosenName = slot.kernel->spec.variants[chosen[s]].name;
-      launch.candidates = slot.candidates;
-    }
+    recordLaunches(context, chosen, report);
     publish(context, chosen);
     if (!report.cached)
       store(context, report);
@@ -600,6 +558,68 @@ struct TunedStep::Impl {
                    report.cached ? ", from the step cache" : "",
                    report.kernelByKernelMs, report.jointMs, report.evaluations);
     reports.push_back(std::move(report));
+  }
+
+  /// Runs the body once in tuning mode to find its launches, all on one
+  /// device.
+  void discoverLaunches(StepContext &context, StreamHandle stream) {
+    context.tuning = true;
+    runThrough(context, stream);
+    if (context.slots.empty())
+      throw Error(ErrorCode::InvalidArgument, "it launches no tuned kernel");
+    for (const Slot &slot : context.slots)
+      if (&slot.kernel->backend != &context.slots.front().kernel->backend)
+        throw Error(ErrorCode::Unsupported,
+                    "it launches kernels on several devices; a step is "
+                    "tuned on one");
+  }
+
+  /// The joint search from each kernel's own decision; the kernel-by-kernel
+  /// pick unless the joint one is faster when both are timed again.
+  std::vector<int> searchJointPick(StepContext &context, StreamHandle stream,
+                                   StepReport &report) {
+    for (Slot &slot : context.slots)
+      if (slot.own < 0)
+        slot.own = slot.kernel->decide(slot.stream, slot.args.data(),
+                                       slot.args.size(), slot.keyValues.data(),
+                                       slot.signature.data());
+    std::vector<int> own;
+    for (const Slot &slot : context.slots)
+      own.push_back(slot.own);
+    double best = timeWith(context, stream, own, options.minRuns, report);
+    std::vector<int> chosen =
+        options.strategy == "coordinate"
+            ? coordinateDescent(context, stream, own, best, report)
+            : searchJointly(context, stream, report);
+    // Both once more, side by side: the joint pick must beat the
+    // kernel-by-kernel one measured under the same conditions.
+    report.kernelByKernelMs =
+        timeWith(context, stream, own, options.maxRuns, report);
+    report.jointMs = chosen == own ? report.kernelByKernelMs
+                                   : timeWith(context, stream, chosen,
+                                              options.maxRuns, report);
+    if (!(report.jointMs < report.kernelByKernelMs)) {
+      chosen = own;
+      report.jointMs = report.kernelByKernelMs;
+    }
+    return chosen;
+  }
+
+  /// One StepLaunch per launch of the step: its kernel, signature and
+  /// picks.
+  void recordLaunches(const StepContext &context,
+                      const std::vector<int> &chosen, StepReport &report) {
+    for (size_t s = 0; s < context.slots.size(); ++s) {
+      const Slot &slot = context.slots[s];
+      StepLaunch &launch = report.launches.emplace_back();
+      launch.kernel = slot.kernel->spec.name;
+      launch.module = slot.kernel->module.origin;
+      launch.signature = slot.signature;
+      launch.kernelByKernel = slot.own;
+      launch.chosen = chosen[s];
+      launch.chosenName = slot.kernel->spec.variants[chosen[s]].name;
+      launch.candidates = slot.candidates;
+    }
   }
 };
 

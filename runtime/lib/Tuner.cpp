@@ -64,12 +64,7 @@ public:
     int cached = persisted.variant;
     Clock::time_point start = Clock::now();
     classify();
-    for (const auto &[name, reason] : persisted.failed)
-      for (CandidateResult &result : report.candidates)
-        if (result.name == name && result.status == CandidateStatus::NotTimed) {
-          result.status = CandidateStatus::Failed;
-          result.reason = "failed in an earlier tuning: " + reason;
-        }
+    markFailedBefore(persisted.failed);
     std::vector<int> candidates = currentCandidates();
     if (candidates.empty())
       throw Error(ErrorCode::Unsupported, noCandidateMessage());
@@ -90,43 +85,8 @@ public:
                      "tuna: %s: not using the tuning cache's pick '%s': %s\n",
                      where().c_str(), report.candidates[cached].name.c_str(),
                      report.candidates[cached].reason.c_str());
-      bool search = measure && options.useSearch && !shortlisted;
-      if (!measure && admit(fallback)) {
-        report.chosen = fallback;
-      } else if (search) {
-        // Loads and times only what the search visits.
-        candidates = prune(candidates);
-        search::SearchOptions searchOptions = options.search;
-        searchOptions.resumeFile.clear();
-        std::vector<int64_t> signature = report.signature;
-        report = kernel
-                     .searchCandidates(stream, args, count, keyValues,
-                                       signature.data(), candidates,
-                                       searchOptions, std::move(report))
-                     .report;
-      } else {
-        // Started now, the worker gets ready while the code loads here.
-        if (measure && !spread)
-          startWorkerSession();
-        candidates = admitAll(candidates);
-        if (candidates.empty())
-          throw Error(ErrorCode::Unsupported, noCandidateMessage());
-        if (!shortlisted)
-          candidates = prune(candidates);
-        measure = measure && candidates.size() > 1;
-        if (!measure)
-          report.chosen = !shortlisted && isCandidate(kernel.spec.defaultVariant)
-                              ? kernel.spec.defaultVariant
-                              : candidates.front();
-      }
-      if (search) {
-        report.source = DecisionSource::Tuned;
-      } else if (measure) {
-        benchmark(candidates, spread);
-        report.source = DecisionSource::Tuned;
-      } else {
-        report.source = DecisionSource::Default;
-      }
+      decideWithoutCache(std::move(candidates), fallback, measure,
+                         shortlisted, spread);
     }
     // Spread over ranks, this rank's share may have no winner: the ranks
     // decide together (Agreement.h).
@@ -136,6 +96,63 @@ public:
     if (options.verbose && tune)
       print();
     return std::move(report);
+  }
+
+  /// Marks Failed the candidates that failed in an earlier tuning (the
+  /// disk cache's names and reasons): they are never run again.
+  void markFailedBefore(
+      const std::vector<std::pair<std::string, std::string>> &failed) {
+    for (const auto &[name, reason] : failed)
+      for (CandidateResult &result : report.candidates)
+        if (result.name == name && result.status == CandidateStatus::NotTimed) {
+          result.status = CandidateStatus::Failed;
+          result.reason = "failed in an earlier tuning: " + reason;
+        }
+  }
+
+  /// Decides among `candidates` with no pick from the cache: `fallback`
+  /// without `measure`, else a search (Options::useSearch) or the timing
+  /// of every candidate left after pruning (all of a shortlist).
+  void decideWithoutCache(std::vector<int> candidates, int fallback,
+                          bool measure, bool shortlisted,
+                          CandidateSpread *spread) {
+    bool search = measure && options.useSearch && !shortlisted;
+    if (!measure && admit(fallback)) {
+      report.chosen = fallback;
+    } else if (search) {
+      // Loads and times only what the search visits.
+      candidates = prune(candidates);
+      search::SearchOptions searchOptions = options.search;
+      searchOptions.resumeFile.clear();
+      std::vector<int64_t> signature = report.signature;
+      report = kernel
+                   .searchCandidates(stream, args, count, keyValues,
+                                     signature.data(), candidates,
+                                     searchOptions, std::move(report))
+                   .report;
+    } else {
+      // Started now, the worker gets ready while the code loads here.
+      if (measure && !spread)
+        startWorkerSession();
+      candidates = admitAll(candidates);
+      if (candidates.empty())
+        throw Error(ErrorCode::Unsupported, noCandidateMessage());
+      if (!shortlisted)
+        candidates = prune(candidates);
+      measure = measure && candidates.size() > 1;
+      if (!measure)
+        report.chosen = !shortlisted && isCandidate(kernel.spec.defaultVariant)
+                            ? kernel.spec.defaultVariant
+                            : candidates.front();
+    }
+    if (search) {
+      report.source = DecisionSource::Tuned;
+    } else if (measure) {
+      benchmark(candidates, spread);
+      report.source = DecisionSource::Tuned;
+    } else {
+      report.source = DecisionSource::Default;
+    }
   }
 
   /// Times exactly `variants` (those of them that are candidates) and
@@ -555,6 +572,18 @@ private:
     std::vector<int> members;
   };
 
+  /// One check's state (checkCandidates): where outputs are compared, the
+  /// candidates that ran, and how each output differs from the reference.
+  struct CheckRun {
+    OutputComparer &comparer;
+    ScratchArgs &scratch;
+    void **params;
+    TimingObserver *observer; ///< Set in a worker.
+    std::vector<OutputGroup> groups; ///< Without an application reference.
+    std::vector<int> ran;
+    std::map<int, std::string> wrong; ///< Empty when it agrees.
+  };
+
   /// The check (Options::check): runs every candidate of `plan.order` and
   /// every voter once on fresh scratch copies and rejects as WrongResult
   /// those whose output is not the reference: the application's
@@ -580,83 +609,108 @@ private:
     std::unique_ptr<SavedOutput> appReference;
     if (!plan.referenceOutputs.empty())
       appReference = comparer.adopt(plan.referenceOutputs);
-    std::vector<int> run = plan.order;
-    run.insert(run.end(), plan.voters.begin(), plan.voters.end());
-    bool inWorker = observer != nullptr;
-    std::vector<OutputGroup> groups;
-    std::vector<int> ran;
-    std::map<int, std::string> wrong; // Against the application's reference.
-    for (int v : run) {
-      if (!isCandidate(v) || (!kernel.variants[v].function && !admit(v)))
-        continue;
-      if (observer)
-        observer->starting(v, /*checking=*/true);
-      if (!runOnce(v, scratch, params, inWorker)) {
-        if (!observer)
-          continue;
-        observer->finished(report, v);
-        return std::nullopt;
-      }
-      ran.push_back(v);
-      if (appReference) {
-        wrong[v] = comparer.differences(*appReference);
-        continue;
-      }
-      auto same = std::find_if(groups.begin(), groups.end(), [&](auto &group) {
-        return comparer.differences(*group.output).empty();
-      });
-      if (same == groups.end())
-        groups.push_back({comparer.save(), {v}});
-      else
-        same->members.push_back(v);
-    }
-    if (ran.empty()) {
+    CheckRun check{comparer, scratch, params, observer, {}, {}, {}};
+    if (!runAndCompare(plan, appReference.get(), check))
+      return std::nullopt;
+    if (check.ran.empty()) {
       report.checkSkipped = "no candidate could run";
       return plan.order;
     }
     report.checked = true;
-    const SavedOutput &reference =
-        appReference ? *appReference : agreedOutput(groups, ran.size());
     if (appReference)
       report.checkedAgainst = "the reference " + plan.referenceName;
-    for (const OutputGroup &group : groups) {
+    else if (!compareOutsiders(agreedOutput(check.groups, check.ran.size()),
+                               check))
+      return std::nullopt;
+    return rejectWrong(plan, check);
+  }
+
+  /// Runs every candidate of `plan.order` and every voter once: compares
+  /// each output with `appReference` if there is one, else groups the
+  /// outputs that agree. False when a candidate failed in a worker.
+  bool runAndCompare(const TimingPlan &plan, const SavedOutput *appReference,
+                     CheckRun &check) {
+    std::vector<int> run = plan.order;
+    run.insert(run.end(), plan.voters.begin(), plan.voters.end());
+    for (int v : run) {
+      if (!isCandidate(v) || (!kernel.variants[v].function && !admit(v)))
+        continue;
+      if (!runForCheck(v, check)) {
+        if (check.observer)
+          return false;
+        continue;
+      }
+      check.ran.push_back(v);
+      if (appReference) {
+        check.wrong[v] = check.comparer.differences(*appReference);
+        continue;
+      }
+      auto same = std::find_if(
+          check.groups.begin(), check.groups.end(), [&](auto &group) {
+            return check.comparer.differences(*group.output).empty();
+          });
+      if (same == check.groups.end())
+        check.groups.push_back({check.comparer.save(), {v}});
+      else
+        same->members.push_back(v);
+    }
+    return true;
+  }
+
+  /// Runs again each candidate outside the group whose output is
+  /// `reference` (it may not be its group's first) and records how its own
+  /// output differs. False when a candidate failed in a worker.
+  bool compareOutsiders(const SavedOutput &reference, CheckRun &check) {
+    for (const OutputGroup &group : check.groups) {
       if (group.output.get() == &reference)
         continue;
       for (int v : group.members) {
-        // Run again for its own output: it may not be its group's first.
-        if (observer)
-          observer->starting(v, /*checking=*/true);
-        bool again = runOnce(v, scratch, params, inWorker);
-        if (!again && observer) {
-          observer->finished(report, v);
-          return std::nullopt;
-        }
-        wrong[v] = again ? comparer.differences(reference)
-                         : report.candidates[v].reason;
+        bool again = runForCheck(v, check);
+        if (!again && check.observer)
+          return false;
+        check.wrong[v] = again ? check.comparer.differences(reference)
+                               : report.candidates[v].reason;
       }
     }
+    return true;
+  }
+
+  /// Marks WrongResult the candidates that ran and differ; returns those
+  /// of `plan.order` that agree, in order. Voters that failed or were
+  /// rejected are reported; those that passed are not timed.
+  std::vector<int> rejectWrong(const TimingPlan &plan, CheckRun &check) {
     std::vector<int> accepted;
-    for (int v : ran) {
+    for (int v : check.ran) {
       CandidateResult &result = report.candidates[v];
       if (result.status != CandidateStatus::NotTimed)
         continue; // Failed when run again.
-      if (wrong[v].empty()) {
+      const std::string &wrong = check.wrong[v];
+      if (wrong.empty()) {
         if (std::find(plan.order.begin(), plan.order.end(), v) !=
             plan.order.end())
           accepted.push_back(v);
         continue;
       }
       result.status = CandidateStatus::WrongResult;
-      result.reason =
-          "differs from " + report.checkedAgainst + ": " + wrong[v];
+      result.reason = "differs from " + report.checkedAgainst + ": " + wrong;
       if (v == kernel.spec.defaultVariant)
         report.defaultRejected = true;
-      if (observer)
-        observer->finished(report, v);
+      if (check.observer)
+        check.observer->finished(report, v);
     }
-    // Voters that failed or were rejected are reported above; those that
-    // passed are not timed.
     return accepted;
+  }
+
+  /// Runs `v` once for the check; false when it failed (in a worker, the
+  /// observer is told).
+  bool runForCheck(int v, CheckRun &check) {
+    if (check.observer)
+      check.observer->starting(v, /*checking=*/true);
+    if (runOnce(v, check.scratch, check.params, check.observer != nullptr))
+      return true;
+    if (check.observer)
+      check.observer->finished(report, v);
+    return false;
   }
 
   /// The output the check trusts without an application reference: that

@@ -86,3 +86,41 @@ module attributes {gpu.container_module} {
 // CHECK:       tuna.dispatch @stage
 // CHECK-NEXT:    tuna.variant @stage__v0::@stage__v0 config {vec = 2 : i64}
 // CHECK-NEXT:  }
+
+// -----
+
+// `tuna.aligned`: the alignment of a scalable access follows its width,
+// the largest power of two that divides its size in bytes.
+
+func.func @copy(%x: memref<?xf32>, %y: memref<?xf16>, %i: index) attributes {tuna.space = #tuna.space<
+    params = [#tuna.param<"vec", [1, 3, 4, 16]>], defaults = {vec = 1}, vscale = "vec">} {
+  %v = vector.load %x[%i] {tuna.aligned} : memref<?xf32>, vector<[1]xf32>
+  %mask = vector.create_mask %i : vector<[2]xi1>
+  %pad = arith.constant dense<0.0> : vector<[2]xf16>
+  %h = vector.maskedload %y[%i], %mask, %pad {tuna.aligned} : memref<?xf16>, vector<[2]xi1>, vector<[2]xf16> into vector<[2]xf16>
+  vector.maskedstore %y[%i], %mask, %h {tuna.aligned} : memref<?xf16>, vector<[2]xi1>, vector<[2]xf16>
+  vector.store %v, %x[%i] {tuna.aligned} : memref<?xf32>, vector<[1]xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @copy__v0(
+// CHECK-NOT:     tuna.aligned
+// CHECK:         vector.load {{.*}} {alignment = 4 : i64} : memref<?xf32>, vector<1xf32>
+// CHECK:         vector.maskedload {{.*}} {alignment = 4 : i64} : memref<?xf16>, vector<2xi1>, vector<2xf16>
+// CHECK:         vector.maskedstore {{.*}} {alignment = 4 : i64} : memref<?xf16>, vector<2xi1>, vector<2xf16>
+// CHECK:         vector.store {{.*}} {alignment = 4 : i64} : memref<?xf32>, vector<1xf32>
+// CHECK-LABEL: func.func @copy__v1(
+// CHECK:         vector.load {{.*}} {alignment = 4 : i64} : memref<?xf32>, vector<3xf32>
+// CHECK:         vector.maskedload {{.*}} {alignment = 4 : i64} : memref<?xf16>, vector<6xi1>, vector<6xf16>
+// CHECK-LABEL: func.func @copy__v2(
+// CHECK:         vector.load {{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK:         vector.maskedload {{.*}} {alignment = 16 : i64} : memref<?xf16>, vector<8xi1>, vector<8xf16>
+// CHECK:         vector.maskedstore {{.*}} {alignment = 16 : i64} : memref<?xf16>, vector<8xi1>, vector<8xf16>
+// CHECK:         vector.store {{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK-LABEL: func.func @copy__v3(
+// CHECK:         vector.load {{.*}} {alignment = 64 : i64} : memref<?xf32>, vector<16xf32>
+// CHECK:         vector.maskedload {{.*}} {alignment = 64 : i64} : memref<?xf16>, vector<32xi1>, vector<32xf16>
+
+// The planned kernel keeps the marker for instantiatePlannedVariants.
+// PLANNED-LABEL: func.func @copy__planned(
+// PLANNED:         vector.load {{.*}} {tuna.aligned} : memref<?xf32>, vector<[1]xf32>

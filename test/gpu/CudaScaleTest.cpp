@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 using namespace tuna;
@@ -39,6 +40,22 @@ TEST(CudaScaleTest, EveryVariantIsCorrectWhenForced) {
   REQUIRE_GPU();
   TuningReport report = expectEveryScaleVariantCorrect(setup());
   EXPECT_EQ(report.checkedOn, "the device");
+}
+
+// Views 4 and 8 bytes into their buffers: the 16-byte (and, at 4 bytes,
+// the 8-byte) vector accesses, which claim their size as alignment
+// (tuna.aligned), must not be taken; every variant is run once by the check
+// and a misaligned access would fault.
+TEST(CudaScaleTest, ViewsOffTheVectorSizeAreCorrectInEveryVariant) {
+  REQUIRE_GPU();
+  for (int64_t offset : {1, 2}) {
+    SCOPED_TRACE("offset " + std::to_string(offset));
+    TuningReport report = expectEveryScaleVariantCorrect(setup(), offset);
+    for (const CandidateResult &c : report.candidates)
+      EXPECT_TRUE(c.status != CandidateStatus::Unrunnable &&
+                  c.status != CandidateStatus::Failed)
+          << c.name << ": " << c.reason;
+  }
 }
 
 TEST(CudaScaleTest, TuningOffLaunchesTheDefault) {

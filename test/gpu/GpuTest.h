@@ -141,15 +141,19 @@ struct ScaleVectors {
 
 /// Runs the `scale` kernel of `module` on n fresh random elements and returns
 /// the largest error against s * x (NaN where an element was not written).
-inline double runScale(Module &module, int64_t n, float s) {
+/// With `offset`, x and y are views that start `offset` floats into their
+/// buffers (n - offset elements), off the alignment of a wider vector.
+inline double runScale(Module &module, int64_t n, float s,
+                       int64_t offset = 0) {
   Backend &backend = module.device().backend();
   ScaleVectors v(backend, n);
-  module.kernel("scale").launch(nullptr, memref(v.dx.data(), {n}),
-                                memref(v.dy.data(), {n}), s, n);
+  int64_t size = n - offset;
+  module.kernel("scale").launch(nullptr, memref(v.dx.data() + offset, {size}),
+                                memref(v.dy.data() + offset, {size}), s, size);
   backend.synchronize(nullptr);
   v.readBack();
   double worst = 0;
-  for (int64_t i = 0; i < n; ++i)
+  for (int64_t i = offset; i < n; ++i)
     worst = std::max(worst, std::fabs(double(v.y[i]) - double(s * v.x[i])));
   return worst;
 }
@@ -175,14 +179,16 @@ inline std::vector<TuningReport> expectTunedScaleMatchesCpu(
 
 /// Tunes one shape of the bundle's `scale` with the check on and exact
 /// tolerances: a candidate that differs from the others is rejected and
-/// reported, and none may be. Returns the decision.
-inline TuningReport expectEveryScaleVariantCorrect(const BundleSetup &setup) {
+/// reported, and none may be. Returns the decision. `offset` as in
+/// runScale.
+inline TuningReport expectEveryScaleVariantCorrect(const BundleSetup &setup,
+                                                   int64_t offset = 0) {
   Options options;
   options.check = true;
   options.atol = 0;
   options.rtol = 0;
   Module module = Module::load(setup.bundle, *setup.device, options);
-  EXPECT_EQ(runScale(module, 123457, -3.0f), 0.0);
+  EXPECT_EQ(runScale(module, 123457, -3.0f, offset), 0.0);
   const TuningReport report = module.kernel("scale").reports().back();
   EXPECT_TRUE(report.checked) << report.checkSkipped;
   for (const CandidateResult &c : report.candidates)

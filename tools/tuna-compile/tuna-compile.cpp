@@ -443,32 +443,21 @@ static LogicalResult compileFile(llvm::SourceMgr &sourceMgr,
   return success();
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "tuna-compile: expand tunable MLIR kernels and compile every variant "
-      "into a bundle\n");
+/// The compile options the command line gives; an error (printed) when a
+/// target or the header namespace is wrong, before any kernel compiles.
+static FailureOr<CompileOptions> compileOptionsFromFlags() {
   CompileOptions options = getDefaultCompileOptions();
   for (const std::string &spec : targetSpecs) {
     llvm::Expected<Target> target = Target::parse(spec);
-    if (!target) {
-      (void)fail(llvm::toString(target.takeError()));
-      return 1;
-    }
+    if (!target)
+      return fail(llvm::toString(target.takeError()));
     options.targets.push_back(*target);
   }
-  // A bad namespace is reported before the kernels take time to compile.
-  if (!headerNamespace.empty() && headerFile.empty()) {
-    (void)fail("--header-namespace needs --header");
-    return 1;
-  }
+  if (!headerNamespace.empty() && headerFile.empty())
+    return fail("--header-namespace needs --header");
   if (!headerFile.empty())
-    if (llvm::Error err = verifyHeaderNamespace(headerNamespaceName())) {
-      (void)fail(llvm::toString(std::move(err)));
-      return 1;
-    }
+    if (llvm::Error err = verifyHeaderNamespace(headerNamespaceName()))
+      return fail(llvm::toString(std::move(err)));
   options.ptxas = ptxasPath;
   options.noPtxas = noPtxas;
   if (!rocmBitcode.empty())
@@ -476,6 +465,19 @@ int main(int argc, char **argv) {
   if (!ldLld.empty())
     options.ldLld = ldLld;
   options.hostCpu = hostCpu;
+  return options;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tuna-compile: expand tunable MLIR kernels and compile every variant "
+      "into a bundle\n");
+  FailureOr<CompileOptions> options = compileOptionsFromFlags();
+  if (failed(options))
+    return 1;
 
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
@@ -500,9 +502,9 @@ int main(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   if (verifyDiagnostics) {
     SourceMgrDiagnosticVerifierHandler verifier(sourceMgr, &context);
-    (void)compileFile(sourceMgr, context, options);
+    (void)compileFile(sourceMgr, context, *options);
     return failed(verifier.verify()) ? 1 : 0;
   }
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  return failed(compileFile(sourceMgr, context, options)) ? 1 : 0;
+  return failed(compileFile(sourceMgr, context, *options)) ? 1 : 0;
 }

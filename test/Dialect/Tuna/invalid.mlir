@@ -292,3 +292,53 @@ func.func @vscale_not_integer() attributes {tuna.space = #tuna.space<params = [#
 
 // expected-error @+1 {{the signature of a tunable kernel is the ABI of all its variants: it cannot use the scalable vector type 'memref<?xvector<[4]xf32>>', whose width depends on 'vscale'}}
 func.func @vscale_signature(%x: memref<?xvector<[4]xf32>>) attributes {tuna.space = #tuna.space<params = [#tuna.param<"vec", [1, 2]>], defaults = {vec = 1}, vscale = "vec">} { return }
+
+// -----
+
+// `tuna.aligned` makes a scalable access's alignment follow its width
+// (expand-vscale.mlir); anywhere else it is an error.
+func.func @aligned_not_unit(%x: memref<?xf32>, %i: index) {
+  // expected-error @+1 {{'tuna.aligned' must be a unit attribute}}
+  %v = vector.load %x[%i] {tuna.aligned = 16} : memref<?xf32>, vector<[1]xf32>
+  return
+}
+
+// -----
+
+func.func @aligned_scalar(%x: memref<?xf32>, %i: index) {
+  // expected-error @+1 {{'tuna.aligned' must mark a vector.load, vector.store, vector.maskedload or vector.maskedstore}}
+  %v = memref.load %x[%i] {tuna.aligned} : memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @aligned_fixed(%x: memref<?xf32>, %i: index) {
+  // expected-error @+1 {{'tuna.aligned' needs a 1-D scalable vector, whose width the space's 'vscale' fixes; got 'vector<4xf32>' (state a fixed access's 'alignment')}}
+  %v = vector.load %x[%i] {tuna.aligned} : memref<?xf32>, vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @aligned_2d(%x: memref<?x?xf32>, %i: index) {
+  // expected-error @+1 {{'tuna.aligned' needs a 1-D scalable vector}}
+  %v = vector.load %x[%i, %i] {tuna.aligned} : memref<?x?xf32>, vector<2x[1]xf32>
+  return
+}
+
+// -----
+
+func.func @aligned_bits(%x: memref<?xi1>, %i: index) {
+  // expected-error @+1 {{'tuna.aligned' needs elements of whole bytes; got 'i1'}}
+  %v = vector.load %x[%i] {tuna.aligned} : memref<?xi1>, vector<[8]xi1>
+  return
+}
+
+// -----
+
+func.func @aligned_twice(%x: memref<?xf32>, %i: index) {
+  // expected-error @+1 {{has both 'alignment' and 'tuna.aligned': keep one}}
+  %v = vector.load %x[%i] {alignment = 4, tuna.aligned} : memref<?xf32>, vector<[1]xf32>
+  return
+}

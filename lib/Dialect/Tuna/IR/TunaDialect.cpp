@@ -3,6 +3,7 @@
 #include "tuna/Dialect/Tuna/IR/TunaDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/IntegerSet.h"
@@ -409,6 +410,44 @@ bool mlir::tuna::isScalableVectorLike(Type type) {
       .wasInterrupted();
 }
 
+VectorType mlir::tuna::getContiguousAccessType(Operation *op) {
+  return TypeSwitch<Operation *, VectorType>(op)
+      .Case<vector::LoadOp, vector::StoreOp, vector::MaskedLoadOp,
+            vector::MaskedStoreOp>([](auto access) {
+        return access.getVectorType();
+      })
+      .Default([](Operation *) { return VectorType(); });
+}
+
+/// `tuna.aligned` marks a 1-D scalable vector access of whole bytes: its
+/// address is a multiple of its size, whatever width tuna-expand gives it,
+/// and tuna-expand states that size as the access's `alignment`.
+static LogicalResult verifyAlignedAttr(Operation *op, Attribute value) {
+  StringRef name = TunaDialect::getAlignedAttrName();
+  if (!isa<UnitAttr>(value))
+    return op->emitError() << "'" << name << "' must be a unit attribute";
+  VectorType type = getContiguousAccessType(op);
+  if (!type)
+    return op->emitError()
+           << "'" << name
+           << "' must mark a vector.load, vector.store, vector.maskedload or "
+              "vector.maskedstore";
+  if (type.getRank() != 1 || !type.isScalable())
+    return op->emitError() << "'" << name
+                           << "' needs a 1-D scalable vector, whose width "
+                              "the space's 'vscale' fixes; got "
+                           << type << " (state a fixed access's 'alignment')";
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return op->emitError() << "'" << name
+                           << "' needs elements of whole bytes; got "
+                           << element;
+  if (op->hasAttr("alignment"))
+    return op->emitError() << "has both 'alignment' and '" << name
+                           << "': keep one";
+  return success();
+}
+
 static bool isGpuKernel(Operation *op) {
   auto func = dyn_cast<gpu::GPUFuncOp>(op);
   return func && func.isKernel();
@@ -422,6 +461,8 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
              << "'tuna.unroll' must be a unit attribute on an scf.for";
     return success();
   }
+  if (attr.getName() == getAlignedAttrName())
+    return verifyAlignedAttr(op, attr.getValue());
   if (attr.getName() == getPlannedKernelAttrName()) {
     if (!isa<SymbolRefAttr>(attr.getValue()) || !isa<DispatchOp>(op))
       return op->emitError() << "'tuna.planned_kernel' must be a symbol "

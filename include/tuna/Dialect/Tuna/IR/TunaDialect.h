@@ -38,6 +38,11 @@ LogicalResult verifySpace(function_ref<InFlightDiagnostic()> emitError,
 /// `memref<8xvector<[1]xf32>>`): in a tunable kernel, a width that the
 /// space's `vscale` parameter fixes per variant.
 bool isScalableVectorLike(Type type);
+
+/// The vector that a contiguous vector access (`vector.load`, `vector.store`,
+/// `vector.maskedload`, `vector.maskedstore`) reads or writes, null for any
+/// other op: the accesses that `tuna.aligned` may mark.
+VectorType getContiguousAccessType(Operation *op);
 } // namespace mlir::tuna
 
 #endif // TUNA_DIALECT_TUNA_IR_TUNADIALECT_H

@@ -26,6 +26,12 @@ def Tuna_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getUnrollAttrName() {
       return ::llvm::StringLiteral("tuna.unroll");
     }
+    /// Name of the unit attribute that makes a scalable vector access's
+    /// alignment follow its width: aligned to its size in bytes once
+    /// tuna-expand fixes the width.
+    static constexpr ::llvm::StringLiteral getAlignedAttrName() {
+      return ::llvm::StringLiteral("tuna.aligned");
+    }
     /// Name of the attribute of a `tuna.dispatch` whose variants are planned
     /// but not instantiated (tuna-expand plan-only): the planned kernel.
     static constexpr ::llvm::StringLiteral getPlannedKernelAttrName() {
