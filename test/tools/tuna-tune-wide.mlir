@@ -40,8 +40,12 @@
 // RUN: grep -o 'class="\(pick\|other\)"' %t/random.html | wc -l | FileCheck %s --check-prefix=FIFTY
 // RUN: grep -o 'not visited by the search' %t/random.html | wc -l | FileCheck %s --check-prefix=UNVISITED
 // UNVISITED: {{^ *}}1050{{$}}
-// RUN: %python -c "import json, sys; print(len(json.load(open(sys.argv[1]))['entries'][0]['candidates']))" %t/random.json \
-// RUN:   | FileCheck %s --check-prefix=FIFTY
+// The database holds the visits timed to the end (docs/cache.md): all 50
+// but those eliminated early as clearly slower, which depends on the
+// machine's load; never a candidate the search did not visit.
+// RUN: %python -c "import json, sys; n = len(json.load(open(sys.argv[1]))['entries'][0]['candidates']); print('visits in the database:', 'ok' if 25 <= n <= 50 else n)" %t/random.json \
+// RUN:   | FileCheck %s --check-prefix=DATABASE
+// DATABASE: visits in the database: ok
 
 // Pattern: its first round is a seeded sample of 8 (1,100 / 200, at least
 // 8), the same for the same seed whatever the timings; later rounds follow
