@@ -234,3 +234,94 @@ func.func @bad_bucket(%n: index) attributes {tuna.space = #tuna.space<params = [
 // expected-error @+2 {{struct is missing required parameter: arg}}
 // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'key'}}
 func.func @key_without_arg(%n: index) attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<dim = 0>]>} { return }
+
+// -----
+
+// The targets a kernel supports (#tuna.target).
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target for nvptx takes 'chips' or 'min', not both}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @chips_and_min() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"], min = "sm_80">]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: 'min' is for nvptx chips, not amdgcn}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @amd_min() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = amdgcn, min = "gfx90a">]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: bad nvptx chip "gfx942": an NVIDIA chip is written sm_XY}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @wrong_arch_chip() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, chips = ["gfx942"]>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: bad amdgcn chip "gfx999": an AMD chip is written gfxNNN, a processor LLVM knows, and 'gfx999' is none}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @unknown_gfx() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = amdgcn, chips = ["gfx999"]>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: bad nvptx chip "sm_70": an NVIDIA chip is written sm_XY, XY >= 75}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @old_chip() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, min = "sm_70">]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: 'min' cannot be "sm_90a": the features of an 'a' chip run only on it; name it in 'chips'}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @min_a() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, min = "sm_90a">]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target for amdgcn lists no chips (leave 'chips' out for all)}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @no_chips() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = amdgcn, chips = []>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target for nvptx: chips are strings, got 90}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @chip_not_string() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, chips = [90]>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'targets' names nvptx twice (one entry per architecture)}}
+  gpu.func @twice() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, min = "sm_80">, #tuna.target<arch = nvptx, chips = ["sm_90a"]>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'targets' of a GPU kernel names host (a GPU kernel runs on nvptx or amdgcn)}}
+  gpu.func @gpu_on_host() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = host>]>} { gpu.return }
+}
+
+// -----
+
+// expected-error @+1 {{'targets' of a host kernel names amdgcn (a host kernel runs on the host)}}
+func.func @host_on_amd() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, targets = [#tuna.target<arch = amdgcn>]>} { return }
+
+// -----
+
+// expected-error @+2 {{#tuna.target: bad host chip "x86": the host target takes no chip}}
+// expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+func.func @host_chip() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, targets = [#tuna.target<arch = host, chips = ["x86"]>]>} { return }

@@ -51,3 +51,10 @@ tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) 
 // CHECK-LABEL: func.func @key_order
 // CHECK-SAME: key = [#tuna.key<arg = 0, dim = 0, bucket = bins, bins = [8, 16]>, #tuna.key<arg = 0, dim = 0>]
 func.func @key_order(%x: memref<?xf32>) attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<bins = [8, 16], bucket = bins, dim = 0, arg = 0>, #tuna.key<arg = 0, dim = 0, bucket = exact>]>} { return }
+
+// CHECK-LABEL: gpu.func @targets
+// CHECK-SAME: targets = [#tuna.target<arch = nvptx, min = "sm_80">, #tuna.target<arch = amdgcn, chips = ["gfx90a", "gfx942"]>]
+gpu.module @targets_module {
+  gpu.func @targets() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>,
+      targets = [#tuna.target<arch = nvptx, min = "sm_80">, #tuna.target<arch = amdgcn, chips = ["gfx90a", "gfx942"]>]>} { gpu.return }
+}

@@ -53,6 +53,8 @@ def Tuna_BracketedParams
     : Tuna_BracketedList<"::mlir::tuna::ParamAttr", "parseAttribute">;
 def Tuna_BracketedKeys
     : Tuna_BracketedList<"::mlir::tuna::KeyAttr", "parseAttribute">;
+def Tuna_BracketedTargets
+    : Tuna_BracketedList<"::mlir::tuna::TargetAttr", "parseAttribute">;
 
 def Tuna_ParamAttr : Tuna_Attr<"Param", "param"> {
   let summary = "A tuning parameter and its candidate values";
@@ -89,6 +91,47 @@ def Tuna_KeyAttr : Tuna_Attr<"Key", "key"> {
   let genVerifyDecl = 1;
 }
 
+def Tuna_TargetArch : I32EnumAttr<"TargetArch",
+    "the architecture of a compilation target", [
+    I32EnumAttrCase<"nvptx", 0>,
+    I32EnumAttrCase<"amdgcn", 1>,
+    I32EnumAttrCase<"host", 2>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tuna";
+}
+
+def Tuna_TargetAttr : Tuna_Attr<"Target", "target"> {
+  let summary = "Compilation targets a kernel supports";
+  let description = [{
+    One entry of a space's `targets`: the chips of one architecture the
+    kernel is written for. Without `chips` or `min`, every chip of `arch`.
+
+    ```mlir
+    #tuna.target<arch = amdgcn>                    // every AMD GPU
+    #tuna.target<arch = nvptx, min = "sm_80">      // sm_80 and newer
+    #tuna.target<arch = nvptx, chips = ["sm_90a"]> // exactly these chips
+    ```
+
+    `min` is for NVIDIA chips only: `sm_XY` or `sm_XYa` with XY at least
+    the minimum's (features of an `a` chip run only on that chip, so an
+    `a` chip is named in `chips`). Chips are spelled as `tuna-compile
+    --target` takes them.
+  }];
+  let parameters = (ins
+    EnumParameter<Tuna_TargetArch>:$arch,
+    OptionalParameter<"::mlir::ArrayAttr">:$chips,
+    OptionalParameter<"::mlir::StringAttr">:$min);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether the kernel supports chip `chip` of architecture `arch`.
+    bool admits(::mlir::tuna::TargetArch arch, ::llvm::StringRef chip) const;
+    /// "nvptx (sm_80 and newer)", "nvptx (sm_90a)", "amdgcn".
+    std::string describe() const;
+  }];
+}
+
 def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
   let summary = "The tuning space of a kernel";
   let description = [{
@@ -109,6 +152,11 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
       memory in bytes.
     - `schedule` (optional): a `transform.named_sequence` applied to every
       variant; its unresolved `transform.tune.knob`s become parameters.
+    - `targets` (optional): the targets the kernel supports
+      (`#tuna.target`), at most one entry per architecture. Without it, a
+      GPU kernel supports every GPU target and a host kernel the host.
+      `tuna-compile` compiles a kernel only for the requested targets it
+      supports (docs/tuna-compile.md).
   }];
   let parameters = (ins
     Tuna_BracketedParams:$params,
@@ -119,7 +167,8 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
     OptionalParameter<"::mlir::AffineMapAttr">:$grid,
     OptionalParameter<"::mlir::AffineMapAttr">:$block,
     OptionalParameter<"::mlir::AffineMapAttr">:$smem,
-    OptionalParameter<"::mlir::SymbolRefAttr">:$schedule);
+    OptionalParameter<"::mlir::SymbolRefAttr">:$schedule,
+    Tuna_BracketedTargets:$targets);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
