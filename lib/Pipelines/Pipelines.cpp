@@ -195,9 +195,10 @@ static void addUnrollAndLowerAffine(OpPassManager &pm) {
 }
 
 /// The lowering inside every gpu.module, starting with what all targets
-/// share: unrolling and affine lowering.
+/// share: the subgroup size as a constant, unrolling and affine lowering.
 static OpPassManager &nestGpuModuleLowering(OpPassManager &pm) {
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  gpu.addPass(createTunaResolveSubgroupSize());
   addUnrollAndLowerAffine(gpu);
   return gpu;
 }
