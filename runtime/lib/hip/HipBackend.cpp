@@ -159,6 +159,12 @@ HipBackend::HipBackend(int ordinal, const std::string &library)
   deviceInfo.multiProcessors =
       attribute(hipDeviceAttributeMultiprocessorCount, what);
   deviceInfo.warpSize = attribute(hipDeviceAttributeWarpSize, what);
+  // What one CU holds, for the pruning model's occupancy (Prune.h): threads
+  // in wavefronts and LDS; HIP states no register file or block limit.
+  deviceInfo.maxThreadsPerMultiprocessor =
+      attribute(hipDeviceAttributeMaxThreadsPerMultiProcessor, what);
+  deviceInfo.sharedBytesPerMultiprocessor =
+      attribute(hipDeviceAttributeMaxSharedMemoryPerMultiprocessor, what);
   for (int d = 0; d < 3; ++d) {
     deviceInfo.maxGridDim[d] =
         attribute(hipDeviceAttributeMaxGridDimX + d, what);
@@ -263,6 +269,18 @@ FunctionLimits HipBackend::functionLimits(FunctionHandle handle) {
   limits.staticSharedBytes = get(HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
   limits.registers = get(HIP_FUNC_ATTRIBUTE_NUM_REGS);
   return limits;
+}
+
+int HipBackend::residentBlocksPerMultiprocessor(FunctionHandle handle,
+                                                const LaunchDims &dims) {
+  auto &f = *static_cast<Function *>(handle);
+  ScopedDevice scope(hip, ordinal);
+  int blocks = 0;
+  TUNA_HIP(hip, f.what, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
+           &blocks, f.function,
+           static_cast<int>(dims.block[0] * dims.block[1] * dims.block[2]),
+           dims.sharedBytes);
+  return blocks;
 }
 
 void HipBackend::launch(FunctionHandle handle, StreamHandle stream,
