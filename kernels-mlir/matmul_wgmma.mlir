@@ -82,6 +82,7 @@
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
+    // sm_90a only (`targets`): wgmma exists nowhere else.
     gpu.func @matmul_f16_wgmma(%a: memref<?xf16>, %b: memref<?xf16>, %c: memref<?xf16>,
                                %m: index, %n: index, %k: index) kernel attributes {
       tuna.space = #tuna.space<
@@ -107,7 +108,8 @@ module attributes {gpu.container_module} {
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
         grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] -> (n ceildiv 256, m ceildiv bm)>,
         block = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] -> (bm * 2)>,
-        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] -> (stages * (bm + 256) * bk * 2 + 1024)>
+        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] -> (stages * (bm + 256) * bk * 2 + 1024)>,
+        targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]
       >} {
       %bm = tuna.param "bm" : index
       %bk = tuna.param "bk" : index

@@ -128,12 +128,16 @@ DispatchOp expand::writeDispatchTable(ModuleOp module, const ResolvedSpace &rs,
   ArrayAttr keys = builder.getArrayAttr(SmallVector<Attribute>(
       rs.space.getKey().begin(), rs.space.getKey().end()));
   SmallVector<StringRef> names(rs.names.begin(), rs.names.end());
+  ArrayRef<TargetAttr> targets = rs.space.getTargets();
   Location loc = kernel.getLoc();
   auto dispatch = DispatchOp::create(
       builder, loc, kernel.getName(),
       cast<FunctionType>(kernel.getFunctionType()), writtenArguments(kernel),
       builder.getStrArrayAttr(names), keys, defaultVariant,
-      hashKernel(kernel, rs.schedule));
+      hashKernel(kernel, rs.schedule),
+      targets.empty() ? ArrayAttr()
+                      : builder.getArrayAttr(SmallVector<Attribute>(
+                            targets.begin(), targets.end())));
   builder.setInsertionPointToStart(&dispatch.getBody().emplaceBlock());
   for (const TableEntry &entry : entries)
     writeVariant(builder, loc, rs, entry);

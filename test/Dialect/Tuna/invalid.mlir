@@ -292,3 +292,94 @@ func.func @vscale_not_integer() attributes {tuna.space = #tuna.space<params = [#
 
 // expected-error @+1 {{the signature of a tunable kernel is the ABI of all its variants: it cannot use the scalable vector type 'memref<?xvector<[4]xf32>>', whose width depends on 'vscale'}}
 func.func @vscale_signature(%x: memref<?xvector<[4]xf32>>) attributes {tuna.space = #tuna.space<params = [#tuna.param<"vec", [1, 2]>], defaults = {vec = 1}, vscale = "vec">} { return }
+
+// -----
+
+// The targets a kernel supports (#tuna.target).
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target for nvptx takes 'chips' or 'min', not both}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @chips_and_min() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"], min = "sm_80">]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: 'min' is for nvptx chips, not amdgcn}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @amd_min() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = amdgcn, min = "gfx90a">]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: bad nvptx chip "gfx942": an NVIDIA chip is written sm_XY}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @wrong_arch_chip() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, chips = ["gfx942"]>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: bad amdgcn chip "gfx999": an AMD chip is written gfxNNN, a processor LLVM knows, and 'gfx999' is none}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @unknown_gfx() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = amdgcn, chips = ["gfx999"]>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: bad nvptx chip "sm_70": an NVIDIA chip is written sm_XY, XY >= 75}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @old_chip() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, min = "sm_70">]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: 'min' cannot be "sm_90a": the features of an 'a' chip run only on it; name it in 'chips'}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @min_a() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, min = "sm_90a">]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target for amdgcn lists no chips (leave 'chips' out for all)}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @no_chips() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = amdgcn, chips = []>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target for nvptx: chips are strings, got 90}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @chip_not_string() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, chips = [90]>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'targets' names nvptx twice (one entry per architecture)}}
+  gpu.func @twice() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, min = "sm_80">, #tuna.target<arch = nvptx, chips = ["sm_90a"]>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'targets' of a GPU kernel names host (a GPU kernel runs on nvptx or amdgcn)}}
+  gpu.func @gpu_on_host() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = host>]>} { gpu.return }
+}
+
+// -----
+
+// expected-error @+1 {{'targets' of a host kernel names amdgcn (a host kernel runs on the host)}}
+func.func @host_on_amd() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, targets = [#tuna.target<arch = amdgcn>]>} { return }
+
+// -----
+
+// expected-error @+2 {{#tuna.target: bad host chip "x86": the host target takes no chip}}
+// expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+func.func @host_chip() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, targets = [#tuna.target<arch = host, chips = ["x86"]>]>} { return }

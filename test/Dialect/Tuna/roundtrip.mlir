@@ -87,3 +87,10 @@ func.func @vscale(%x: memref<?xf32>, %i: index) attributes {tuna.space = #tuna.s
   %v = vector.load %x[%i] : memref<?xf32>, vector<[1]xf32>
   return
 }
+
+// CHECK-LABEL: gpu.func @targets
+// CHECK-SAME: targets = [#tuna.target<arch = nvptx, min = "sm_80">, #tuna.target<arch = amdgcn, chips = ["gfx90a", "gfx942"]>]
+gpu.module @targets_module {
+  gpu.func @targets() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>,
+      targets = [#tuna.target<arch = nvptx, min = "sm_80">, #tuna.target<arch = amdgcn, chips = ["gfx90a", "gfx942"]>]>} { gpu.return }
+}

@@ -11,6 +11,7 @@
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/TargetParser/TargetParser.h"
 
 using namespace mlir;
 using namespace mlir::tuna;
@@ -62,6 +63,126 @@ LogicalResult KeyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << " after " << bins[i - 1];
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+/// The XY of an NVIDIA chip `sm_XY[a]`, if `chip` is spelled so.
+static std::optional<unsigned> nvidiaVersion(StringRef chip) {
+  unsigned version;
+  if (!chip.consume_front("sm_"))
+    return std::nullopt;
+  chip.consume_back("a");
+  if (chip.empty() || chip.getAsInteger(10, version))
+    return std::nullopt;
+  return version;
+}
+
+std::string mlir::tuna::checkChip(TargetArch arch, StringRef chip) {
+  switch (arch) {
+  case TargetArch::nvptx: {
+    std::optional<unsigned> version = nvidiaVersion(chip);
+    if (!version)
+      return "an NVIDIA chip is written sm_XY";
+    if (*version < 75)
+      return "an NVIDIA chip is written sm_XY, XY >= 75 (the oldest CUDA 13 "
+             "supports)";
+    return "";
+  }
+  case TargetArch::amdgcn:
+    if (!chip.starts_with("gfx"))
+      return "an AMD chip is written gfxNNN";
+    if (llvm::AMDGPU::parseArchAMDGCN(chip) == llvm::AMDGPU::GK_NONE)
+      return "an AMD chip is written gfxNNN, a processor LLVM knows, and '" +
+             chip.str() + "' is none";
+    return "";
+  case TargetArch::host:
+    break;
+  }
+  return "the host target takes no chip";
+}
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 TargetArch arch, ArrayAttr chips,
+                                 StringAttr min) {
+  StringRef archName = stringifyTargetArch(arch);
+  if (chips && min)
+    return emitError() << "#tuna.target for " << archName
+                       << " takes 'chips' or 'min', not both";
+  if (min && arch != TargetArch::nvptx)
+    return emitError() << "#tuna.target: 'min' is for nvptx chips, not "
+                       << archName;
+  if (chips && chips.empty())
+    return emitError() << "#tuna.target for " << archName
+                       << " lists no chips (leave 'chips' out for all)";
+  SmallVector<StringAttr> named;
+  if (min)
+    named.push_back(min);
+  for (Attribute chip : chips ? chips.getValue() : ArrayRef<Attribute>()) {
+    auto name = dyn_cast<StringAttr>(chip);
+    if (!name)
+      return emitError() << "#tuna.target for " << archName
+                         << ": chips are strings, got " << chip;
+    named.push_back(name);
+  }
+  for (StringAttr chip : named) {
+    std::string why = checkChip(arch, chip.getValue());
+    if (!why.empty())
+      return emitError() << "#tuna.target: bad " << archName << " chip "
+                         << chip << ": " << why;
+  }
+  if (min && min.getValue().ends_with("a"))
+    return emitError() << "#tuna.target: 'min' cannot be " << min
+                       << ": the features of an 'a' chip run only on it; "
+                          "name it in 'chips'";
+  return success();
+}
+
+bool TargetAttr::admits(TargetArch arch, StringRef chip) const {
+  if (arch != getArch())
+    return false;
+  if (StringAttr min = getMin()) {
+    std::optional<unsigned> version = nvidiaVersion(chip);
+    return version && *version >= *nvidiaVersion(min.getValue());
+  }
+  if (ArrayAttr chips = getChips())
+    return llvm::any_of(chips, [&](Attribute named) {
+      return cast<StringAttr>(named).getValue() == chip;
+    });
+  return true;
+}
+
+std::string TargetAttr::describe() const {
+  std::string text = stringifyTargetArch(getArch()).str();
+  if (StringAttr min = getMin())
+    return text + " (" + min.getValue().str() + " and newer)";
+  if (ArrayAttr chips = getChips()) {
+    text += " (";
+    llvm::interleave(
+        chips, [&](Attribute chip) { text += cast<StringAttr>(chip).getValue(); },
+        [&] { text += ", "; });
+    text += ")";
+  }
+  return text;
+}
+
+bool mlir::tuna::supportsTarget(ArrayRef<TargetAttr> targets, TargetArch arch,
+                                StringRef chip) {
+  return targets.empty() || llvm::any_of(targets, [&](TargetAttr target) {
+           return target.admits(arch, chip);
+         });
+}
+
+std::string mlir::tuna::describeTargets(ArrayRef<TargetAttr> targets) {
+  std::string text;
+  for (auto [i, target] : llvm::enumerate(targets)) {
+    if (i > 0)
+      text += i + 1 == targets.size() ? " and " : ", ";
+    text += target.describe();
+  }
+  return text;
 }
 
 //===----------------------------------------------------------------------===//
@@ -359,7 +480,14 @@ LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 DictionaryAttr defaults, ArrayAttr constraints,
                                 ArrayRef<KeyAttr> key, AffineMapAttr grid,
                                 AffineMapAttr block, AffineMapAttr smem,
-                                StringAttr vscale, SymbolRefAttr schedule) {
+                                StringAttr vscale, SymbolRefAttr schedule,
+                                ArrayRef<TargetAttr> targets) {
+  for (auto [i, target] : llvm::enumerate(targets))
+    for (TargetAttr earlier : targets.take_front(i))
+      if (earlier.getArch() == target.getArch())
+        return emitError() << "'targets' names "
+                           << stringifyTargetArch(target.getArch())
+                           << " twice (one entry per architecture)";
   return verifySpace(emitError, params, configs, defaults, constraints, key,
                      grid, block, smem, vscale, /*hasSchedule=*/bool(schedule),
                      /*knobs=*/std::nullopt);
@@ -458,6 +586,13 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
   } else if (space.getGrid() || space.getBlock() || space.getSmem()) {
     return op->emitError() << "host kernels take no 'grid', 'block' or 'smem'";
   }
+  for (TargetAttr target : space.getTargets())
+    if ((target.getArch() == TargetArch::host) == isGpuKernel(op))
+      return op->emitError()
+             << "'targets' of a " << (isGpuKernel(op) ? "GPU" : "host")
+             << " kernel names " << stringifyTargetArch(target.getArch())
+             << (isGpuKernel(op) ? " (a GPU kernel runs on nvptx or amdgcn)"
+                                 : " (a host kernel runs on the host)");
   return success();
 }
 

@@ -41,6 +41,9 @@ def Tuna_DispatchOp : Tuna_Op<"dispatch", [
     `function_type` is the ABI of every variant: a variant whose kernel is
     a function of another type is an error (checked wherever the kernel is
     found as a function with a builtin type, i.e. before lowering).
+
+    `targets` is the space's declaration of the targets the kernel
+    supports, when it has one.
   }];
   let arguments = (ins
     SymbolNameAttr:$sym_name,
@@ -49,7 +52,8 @@ def Tuna_DispatchOp : Tuna_Op<"dispatch", [
     StrArrayAttr:$params,
     TypedArrayAttrBase<Tuna_KeyAttr, "key components">:$key,
     I64Attr:$default_variant,
-    StrAttr:$source_hash);
+    StrAttr:$source_hash,
+    OptionalAttr<TypedArrayAttrBase<Tuna_TargetAttr, "supported targets">>:$targets);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let hasVerifier = 1;
