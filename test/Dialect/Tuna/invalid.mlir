@@ -148,13 +148,33 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
+  // expected-error @+1 {{'cluster' must have 1 to 3 results}}
+  gpu.func @cluster_results(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (b)>, block = affine_map<(n)[b] -> (b)>, cluster = affine_map<(n)[b] -> (1, 1, 1, b)>>} { gpu.return }
+}
+
+// -----
+
+// A variant's cluster is compiled into it: it cannot follow the shape.
+gpu.module @m {
+  // expected-error @+1 {{'cluster' reads key component 0; a variant's cluster is fixed when it is compiled, so it may read only parameters}}
+  gpu.func @cluster_reads_key(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (n)>, block = affine_map<(n)[b] -> (b)>, cluster = affine_map<(n)[b] -> (n mod 4 + 1)>>} { gpu.return }
+}
+
+// -----
+
+// expected-error @+1 {{host kernels take no 'grid', 'block', 'smem' or 'cluster'}}
+func.func @host_with_cluster() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, cluster = affine_map<()[b] -> (b)>>} { return }
+
+// -----
+
+gpu.module @m {
   // expected-error @+1 {{GPU kernel with a tuning space needs 'grid' and 'block'}}
   gpu.func @no_grid() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}>} { gpu.return }
 }
 
 // -----
 
-// expected-error @+1 {{host kernels take no 'grid', 'block' or 'smem'}}
+// expected-error @+1 {{host kernels take no 'grid', 'block', 'smem' or 'cluster'}}
 func.func @host_with_grid() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>>} { return }
 
 // -----

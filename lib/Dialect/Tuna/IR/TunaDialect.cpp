@@ -264,7 +264,7 @@ LogicalResult mlir::tuna::verifySpace(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<ParamAttr> params,
     ArrayAttr configs, DictionaryAttr defaults, ArrayAttr constraints,
     ArrayRef<KeyAttr> key, AffineMapAttr grid, AffineMapAttr block,
-    AffineMapAttr smem, bool hasSchedule,
+    AffineMapAttr smem, AffineMapAttr cluster, bool hasSchedule,
     std::optional<ArrayRef<ParamAttr>> knobs) {
   ParamSet set;
   set.complete = !hasSchedule || knobs.has_value();
@@ -286,8 +286,18 @@ LogicalResult mlir::tuna::verifySpace(
     numParams = set.size();
   if (failed(verifyMap(emitError, "grid", grid, 3, key.size(), numParams)) ||
       failed(verifyMap(emitError, "block", block, 3, key.size(), numParams)) ||
-      failed(verifyMap(emitError, "smem", smem, 1, key.size(), numParams)))
+      failed(verifyMap(emitError, "smem", smem, 1, key.size(), numParams)) ||
+      failed(verifyMap(emitError, "cluster", cluster, 3, key.size(),
+                       numParams)))
     return failure();
+  if (cluster)
+    for (unsigned d = 0; d < key.size(); ++d)
+      if (llvm::any_of(cluster.getValue().getResults(), [&](AffineExpr e) {
+            return e.isFunctionOfDim(d);
+          }))
+        return emitError() << "'cluster' reads key component " << d
+                           << "; a variant's cluster is fixed when it is "
+                              "compiled, so it may read only parameters";
   if (constraints)
     for (auto [i, a] : llvm::enumerate(constraints))
       if (failed(verifyConstraint(emitError, i, a, key, numParams)))
@@ -300,9 +310,11 @@ LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 DictionaryAttr defaults, ArrayAttr constraints,
                                 ArrayRef<KeyAttr> key, AffineMapAttr grid,
                                 AffineMapAttr block, AffineMapAttr smem,
+                                AffineMapAttr cluster,
                                 SymbolRefAttr schedule) {
   return verifySpace(emitError, params, configs, defaults, constraints, key,
-                     grid, block, smem, /*hasSchedule=*/bool(schedule),
+                     grid, block, smem, cluster,
+                     /*hasSchedule=*/bool(schedule),
                      /*knobs=*/std::nullopt);
 }
 
@@ -380,8 +392,10 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
              << "GPU kernel with a tuning space needs 'grid' and 'block'";
   } else if (isa<gpu::GPUFuncOp>(op)) {
     return op->emitError() << "'tuna.space' on a gpu.func that is not a kernel";
-  } else if (space.getGrid() || space.getBlock() || space.getSmem()) {
-    return op->emitError() << "host kernels take no 'grid', 'block' or 'smem'";
+  } else if (space.getGrid() || space.getBlock() || space.getSmem() ||
+             space.getCluster()) {
+    return op->emitError()
+           << "host kernels take no 'grid', 'block', 'smem' or 'cluster'";
   }
   return success();
 }
@@ -435,7 +449,7 @@ LogicalResult DispatchOp::verify() {
   unsigned numKeys = keys.size();
   for (VariantOp v : variants) {
     for (std::optional<AffineMap> map :
-         {v.getGrid(), v.getBlock(), v.getSmem()})
+         {v.getGrid(), v.getBlock(), v.getSmem(), v.getCluster()})
       if (map && (map->getNumDims() != numKeys || map->getNumSymbols() != 0))
         return v.emitOpError() << "maps must take the " << numKeys
                                << " key value(s) and no symbols";

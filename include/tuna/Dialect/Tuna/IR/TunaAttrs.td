@@ -106,7 +106,11 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
     - `key` (optional): the shape signature (`#tuna.key`).
     - `grid`, `block` (GPU kernels): maps (key values)[parameters] -> 1 to 3
       sizes. `smem` (optional): (key values)[parameters] -> dynamic shared
-      memory in bytes.
+      memory in bytes. `cluster` (optional): [parameters] -> 1 to 3 sizes of
+      a thread block cluster (sm_90), fixed when a variant is compiled (the
+      PTX's `.reqnctapercluster`), so it must not read key values; a variant
+      whose cluster has more than 8 blocks (the portable limit) is dropped.
+      The grid must be a multiple of it in every dimension.
     - `schedule` (optional): a `transform.named_sequence` applied to every
       variant; its unresolved `transform.tune.knob`s become parameters.
   }];
@@ -119,6 +123,7 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
     OptionalParameter<"::mlir::AffineMapAttr">:$grid,
     OptionalParameter<"::mlir::AffineMapAttr">:$block,
     OptionalParameter<"::mlir::AffineMapAttr">:$smem,
+    OptionalParameter<"::mlir::AffineMapAttr">:$cluster,
     OptionalParameter<"::mlir::SymbolRefAttr">:$schedule);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -31,7 +31,7 @@ LogicalResult verifySpace(function_ref<InFlightDiagnostic()> emitError,
                           DictionaryAttr defaults, ArrayAttr constraints,
                           ArrayRef<KeyAttr> key, AffineMapAttr grid,
                           AffineMapAttr block, AffineMapAttr smem,
-                          bool hasSchedule,
+                          AffineMapAttr cluster, bool hasSchedule,
                           std::optional<ArrayRef<ParamAttr>> knobs);
 } // namespace mlir::tuna
 

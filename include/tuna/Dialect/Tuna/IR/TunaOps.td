@@ -61,7 +61,8 @@ def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {
     `kernel` names the specialized function (`@module::@func` for GPU
     kernels). Maps and sets take the key values as dimensions and no
     symbols: the parameters are already substituted. `constraints` are the
-    launch-time conditions that are left.
+    launch-time conditions that are left. `cluster` is constant: it is
+    compiled into the variant (its known cluster size), not launched.
   }];
   let arguments = (ins
     SymbolRefAttr:$kernel,
@@ -69,10 +70,11 @@ def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {
     OptionalAttr<AffineMapAttr>:$grid,
     OptionalAttr<AffineMapAttr>:$block,
     OptionalAttr<AffineMapAttr>:$smem,
+    OptionalAttr<AffineMapAttr>:$cluster,
     OptionalAttr<TypedArrayAttrBase<IntegerSetAttr, "integer sets">>:$constraints);
   let assemblyFormat = [{
     $kernel `config` $config (`grid` $grid^)? (`block` $block^)?
-    (`smem` $smem^)? (`where` $constraints^)? attr-dict
+    (`smem` $smem^)? (`cluster` $cluster^)? (`where` $constraints^)? attr-dict
   }];
 }
 
