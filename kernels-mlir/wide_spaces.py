@@ -41,6 +41,9 @@ WIDE = {
         ("mask", [0, 1]),
         ("order", [0, 1]),
         ("l1", [0, 1]),
+        # Split-K (a cluster per tile) is for skinny and K-heavy shapes,
+        # which the search table does not time: left at 1.
+        ("split", [1]),
     ]),
     # 32 x 16 x 2 x 9 = 9,216; 1,030 after tpr rpb <= 1024 and regs > 0 only
     # with vec = 4.

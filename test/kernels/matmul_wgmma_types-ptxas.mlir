@@ -7,9 +7,9 @@
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma_fp8.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.fp8.tuna 2>&1 | FileCheck %s --check-prefix=FP8 --implicit-check-not=warning
 
-// BF16:     kernel matmul_bf16_wgmma: 14 variants
+// BF16:     kernel matmul_bf16_wgmma: 20 variants
 // BF16-NOT: spill {{[1-9]}}
-// BF16:     compiled nvptx:sm_90a: 14 variants
+// BF16:     compiled nvptx:sm_90a: 20 variants
 
 // FP8:     kernel matmul_e4m3_wgmma: 10 variants
 // FP8-NOT: spill {{[1-9]}}
