@@ -146,6 +146,15 @@ def widen(kernel, count):
     return note + re.sub(r"@%s\(" % re.escape(base), "@%s(" % kernel, text)
 
 
+def write(text, output):
+    """Writes `text` to the file `output`, or to stdout when it is None."""
+    if output:
+        with open(output, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("kernel", choices=sorted(WIDE))
@@ -153,12 +162,7 @@ def main():
     parser.add_argument("--sample", type=int, default=0,
                         help="N configurations spread over the product")
     args = parser.parse_args()
-    text = widen(args.kernel, args.sample)
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    write(widen(args.kernel, args.sample), args.output)
 
 
 if __name__ == "__main__":
