@@ -114,6 +114,7 @@ static void writeVariant(OpBuilder &builder, Location loc,
   VariantOp::create(builder, loc, variantSymbol(rs, entry.name),
                     builder.getDictionaryAttr(entries), optMap(plan.grid),
                     optMap(plan.block), optMap(plan.smem),
+                    optMap(plan.cluster),
                     plan.dynamicConstraints.empty()
                         ? ArrayAttr()
                         : builder.getArrayAttr(plan.dynamicConstraints));
@@ -163,6 +164,8 @@ FailureOr<PlannedVariant> expand::readTableEntry(const ResolvedSpace &rs,
     plan.block = *block;
   if (std::optional<AffineMap> smem = entry.getSmem())
     plan.smem = *smem;
+  if (std::optional<AffineMap> cluster = entry.getCluster())
+    plan.cluster = *cluster;
   if (ArrayAttr constraints = entry.getConstraintsAttr())
     llvm::append_range(plan.dynamicConstraints, constraints);
   return plan;

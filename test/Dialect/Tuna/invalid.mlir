@@ -148,13 +148,66 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
+  // expected-error @+1 {{'cluster' must have 1 to 3 results}}
+  gpu.func @cluster_results(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (b)>, block = affine_map<(n)[b] -> (b)>, cluster = affine_map<(n)[b] -> (1, 1, 1, b)>>} { gpu.return }
+}
+
+// -----
+
+// A variant's cluster is compiled into it: it cannot follow the shape.
+gpu.module @m {
+  // expected-error @+1 {{'cluster' reads key component 0; a variant's cluster is fixed when it is compiled, so it may read only parameters}}
+  gpu.func @cluster_reads_key(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (n)>, block = affine_map<(n)[b] -> (b)>, cluster = affine_map<(n)[b] -> (n mod 4 + 1)>>} { gpu.return }
+}
+
+// -----
+
+// The cluster's inputs are those of every launch map: the key values (here
+// as a symbol), then the parameters; it still may not read the key value.
+gpu.module @m {
+  // expected-error @+1 {{'cluster' reads key component 0; a variant's cluster is fixed when it is compiled, so it may read only parameters}}
+  gpu.func @cluster_reads_key_symbol(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<()[n, b] -> (n)>, block = affine_map<()[n, b] -> (b)>, cluster = affine_map<()[n, b] -> (1, 1, n mod 4 + 1)>>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'cluster' takes 0 dimension(s) and 1 symbol(s) but the key has 1 component(s) and the space declares 1 parameter(s); its inputs, dimensions then symbols, are the key values then the parameters}}
+  gpu.func @cluster_without_key(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (n)>, block = affine_map<(n)[b] -> (b)>, cluster = affine_map<()[b] -> (1, 1, b)>>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'cluster' takes 2 dimension(s) but the key has 1 component(s) (parameters are symbols)}}
+  gpu.func @cluster_param_as_dim(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (n)>, block = affine_map<(n)[b] -> (b)>, cluster = affine_map<(n, b) -> (1, 1, b)>>} { gpu.return }
+}
+
+// -----
+
+// A cluster map gets the launch maps' hint when it does not parse.
+gpu.module @m {
+  // expected-error @+3 {{non-affine expression: at least one of the multiply operands has to be either a constant or symbolic}}
+  // expected-error @+2 {{a launch map is affine_map<(key values)[parameters] -> (...)>; to multiply or divide by key values, take them as symbols}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'cluster'}}
+  gpu.func @cluster_product_of_dims(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (n)>, block = affine_map<(n)[b] -> (b)>, cluster = affine_map<(n, m)[b] -> (n * m)>>} { gpu.return }
+}
+
+// -----
+
+// expected-error @+1 {{host kernels take no 'grid', 'block', 'smem' or 'cluster'}}
+func.func @host_with_cluster() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, cluster = affine_map<()[b] -> (b)>>} { return }
+
+// -----
+
+gpu.module @m {
   // expected-error @+1 {{GPU kernel with a tuning space needs 'grid' and 'block'}}
   gpu.func @no_grid() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}>} { gpu.return }
 }
 
 // -----
 
-// expected-error @+1 {{host kernels take no 'grid', 'block' or 'smem'}}
+// expected-error @+1 {{host kernels take no 'grid', 'block', 'smem' or 'cluster'}}
 func.func @host_with_grid() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>>} { return }
 
 // -----

@@ -348,6 +348,17 @@ static LogicalResult verifyInputs(function_ref<InFlightDiagnostic()> emitError,
                  "then the parameters";
 }
 
+/// Whether `exprs`, over the inputs of a map or set of the space whose first
+/// `numDims` are dimensions, read key component `d`: a dimension, or a symbol
+/// for the key values past the dimensions (see verifyInputs).
+static bool readsKeyValue(ArrayRef<AffineExpr> exprs, unsigned numDims,
+                          unsigned d) {
+  return llvm::any_of(exprs, [&](AffineExpr e) {
+    return d < numDims ? e.isFunctionOfDim(d)
+                       : e.isFunctionOfSymbol(d - numDims);
+  });
+}
+
 static LogicalResult verifyMap(function_ref<InFlightDiagnostic()> emitError,
                                StringRef what, AffineMapAttr map,
                                unsigned maxResults, unsigned numKeys,
@@ -384,11 +395,8 @@ verifyConstraint(function_ref<InFlightDiagnostic()> emitError, size_t i,
                           numParams)))
     return failure();
   for (auto [d, k] : llvm::enumerate(key)) {
-    bool reads = llvm::any_of(set.getConstraints(), [&](AffineExpr e) {
-      return d < set.getNumDims() ? e.isFunctionOfDim(d)
-                                  : e.isFunctionOfSymbol(d - set.getNumDims());
-    });
-    if (reads && k.getBucket() != BucketKind::exact)
+    if (readsKeyValue(set.getConstraints(), set.getNumDims(), d) &&
+        k.getBucket() != BucketKind::exact)
       return emitError() << "constraint #" << i << " reads key component " << d
                          << " (argument " << k.getArg()
                          << "), which must then use 'exact' bucketing, not '"
@@ -443,7 +451,8 @@ LogicalResult mlir::tuna::verifySpace(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<ParamAttr> params,
     ArrayAttr configs, DictionaryAttr defaults, ArrayAttr constraints,
     ArrayRef<KeyAttr> key, AffineMapAttr grid, AffineMapAttr block,
-    AffineMapAttr smem, StringAttr vscale, bool hasSchedule,
+    AffineMapAttr smem, AffineMapAttr cluster, StringAttr vscale,
+    bool hasSchedule,
     std::optional<ArrayRef<ParamAttr>> knobs) {
   ParamSet set;
   set.complete = !hasSchedule || knobs.has_value();
@@ -466,8 +475,17 @@ LogicalResult mlir::tuna::verifySpace(
     numParams = set.size();
   if (failed(verifyMap(emitError, "grid", grid, 3, key.size(), numParams)) ||
       failed(verifyMap(emitError, "block", block, 3, key.size(), numParams)) ||
-      failed(verifyMap(emitError, "smem", smem, 1, key.size(), numParams)))
+      failed(verifyMap(emitError, "smem", smem, 1, key.size(), numParams)) ||
+      failed(verifyMap(emitError, "cluster", cluster, 3, key.size(),
+                       numParams)))
     return failure();
+  if (cluster)
+    for (unsigned d = 0; d < key.size(); ++d)
+      if (readsKeyValue(cluster.getValue().getResults(),
+                        cluster.getValue().getNumDims(), d))
+        return emitError() << "'cluster' reads key component " << d
+                           << "; a variant's cluster is fixed when it is "
+                              "compiled, so it may read only parameters";
   if (constraints)
     for (auto [i, a] : llvm::enumerate(constraints))
       if (failed(verifyConstraint(emitError, i, a, key, numParams)))
@@ -480,7 +498,8 @@ LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 DictionaryAttr defaults, ArrayAttr constraints,
                                 ArrayRef<KeyAttr> key, AffineMapAttr grid,
                                 AffineMapAttr block, AffineMapAttr smem,
-                                StringAttr vscale, SymbolRefAttr schedule,
+                                AffineMapAttr cluster, StringAttr vscale,
+                                SymbolRefAttr schedule,
                                 ArrayRef<TargetAttr> targets) {
   for (auto [i, target] : llvm::enumerate(targets))
     for (TargetAttr earlier : targets.take_front(i))
@@ -489,7 +508,8 @@ LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            << stringifyTargetArch(target.getArch())
                            << " twice (one entry per architecture)";
   return verifySpace(emitError, params, configs, defaults, constraints, key,
-                     grid, block, smem, vscale, /*hasSchedule=*/bool(schedule),
+                     grid, block, smem, cluster, vscale,
+                     /*hasSchedule=*/bool(schedule),
                      /*knobs=*/std::nullopt);
 }
 
@@ -583,8 +603,10 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
              << "GPU kernel with a tuning space needs 'grid' and 'block'";
   } else if (isa<gpu::GPUFuncOp>(op)) {
     return op->emitError() << "'tuna.space' on a gpu.func that is not a kernel";
-  } else if (space.getGrid() || space.getBlock() || space.getSmem()) {
-    return op->emitError() << "host kernels take no 'grid', 'block' or 'smem'";
+  } else if (space.getGrid() || space.getBlock() || space.getSmem() ||
+             space.getCluster()) {
+    return op->emitError()
+           << "host kernels take no 'grid', 'block', 'smem' or 'cluster'";
   }
   for (TargetAttr target : space.getTargets())
     if ((target.getArch() == TargetArch::host) == isGpuKernel(op))
@@ -645,13 +667,19 @@ LogicalResult DispatchOp::verify() {
   unsigned numKeys = keys.size();
   for (VariantOp v : variants) {
     for (std::optional<AffineMap> map :
-         {v.getGrid(), v.getBlock(), v.getSmem()})
+         {v.getGrid(), v.getBlock(), v.getSmem(), v.getCluster()})
       if (map && map->getNumInputs() != numKeys)
         return v.emitOpError() << "maps must take the " << numKeys
                                << " key value(s) as their dimensions and "
                                   "symbols, got "
                                << map->getNumDims() << " and "
                                << map->getNumSymbols();
+    if (std::optional<AffineMap> cluster = v.getCluster();
+        cluster && (cluster->getNumResults() < 1 ||
+                    cluster->getNumResults() > 3 || !cluster->isConstant()))
+      return v.emitOpError() << "cluster must be 1 to 3 constant sizes (it is "
+                                "compiled into the variant), got "
+                             << AffineMapAttr::get(*cluster);
     if (std::optional<ArrayAttr> sets = v.getConstraints())
       for (Attribute a : *sets) {
         IntegerSet set = cast<IntegerSetAttr>(a).getValue();

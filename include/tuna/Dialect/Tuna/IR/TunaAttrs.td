@@ -169,7 +169,12 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
     - `key` (optional): the shape signature (`#tuna.key`).
     - `grid`, `block` (GPU kernels): maps (key values)[parameters] -> 1 to 3
       sizes. `smem` (optional): (key values)[parameters] -> dynamic shared
-      memory in bytes.
+      memory in bytes. `cluster` (optional, GPU kernels): (key
+      values)[parameters] -> 1 to 3 sizes of a thread block cluster (sm_90)
+      that reads only parameters: it is fixed when a variant is compiled
+      (the PTX's `.reqnctapercluster`); a variant whose cluster has more
+      than 8 blocks (the portable limit) is dropped. The grid must be a
+      multiple of it in every dimension.
     - `vscale` (optional): the parameter that gives the kernel's scalable
       vector types their width. The body is written once with scalable
       dimensions (`vector<[4]xf32>`, `memref<8xvector<[1]xf32>>`) and
@@ -199,6 +204,7 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
     Tuna_LaunchMapParameter:$grid,
     Tuna_LaunchMapParameter:$block,
     Tuna_LaunchMapParameter:$smem,
+    Tuna_LaunchMapParameter:$cluster,
     OptionalParameter<"::mlir::StringAttr">:$vscale,
     OptionalParameter<"::mlir::SymbolRefAttr">:$schedule,
     Tuna_BracketedTargets:$targets);

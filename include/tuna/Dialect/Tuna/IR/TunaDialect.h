@@ -45,7 +45,8 @@ LogicalResult verifySpace(function_ref<InFlightDiagnostic()> emitError,
                           DictionaryAttr defaults, ArrayAttr constraints,
                           ArrayRef<KeyAttr> key, AffineMapAttr grid,
                           AffineMapAttr block, AffineMapAttr smem,
-                          StringAttr vscale, bool hasSchedule,
+                          AffineMapAttr cluster, StringAttr vscale,
+                          bool hasSchedule,
                           std::optional<ArrayRef<ParamAttr>> knobs);
 
 /// Whether `type` is or contains a scalable vector type (`vector<[4]xf32>`,

@@ -65,8 +65,10 @@ def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {
     `kernel` names the specialized function (`@module::@func` for GPU
     kernels). Maps and sets take the key values as their inputs, dimensions
     first and then symbols (the key values that an expression multiplies or
-    divides by), and nothing else: the parameters are already substituted. `constraints` are the
-    launch-time conditions that are left.
+    divides by), and nothing else: the parameters are already substituted.
+    `constraints` are the launch-time conditions that are left. `cluster`
+    is constant: it is compiled into the variant (its known cluster size),
+    not launched.
   }];
   let arguments = (ins
     SymbolRefAttr:$kernel,
@@ -74,10 +76,11 @@ def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {
     OptionalAttr<AffineMapAttr>:$grid,
     OptionalAttr<AffineMapAttr>:$block,
     OptionalAttr<AffineMapAttr>:$smem,
+    OptionalAttr<AffineMapAttr>:$cluster,
     OptionalAttr<TypedArrayAttrBase<IntegerSetAttr, "integer sets">>:$constraints);
   let assemblyFormat = [{
     $kernel `config` $config (`grid` $grid^)? (`block` $block^)?
-    (`smem` $smem^)? (`where` $constraints^)? attr-dict
+    (`smem` $smem^)? (`cluster` $cluster^)? (`where` $constraints^)? attr-dict
   }];
 }
 
