@@ -25,6 +25,14 @@ done
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma.tuna" \
   --emit-dir "$root/bench/out/wgmma-cubin" | tail -2
+# Its bf16 twin (derived from it by kernels-mlir/wgmma_types.py) and the
+# e4m3 kernel, same target and limit.
+python3 "$root/kernels-mlir/wgmma_types.py" matmul_bf16_wgmma \
+  -o "$root/bench/out/matmul_wgmma_bf16.mlir"
+"$build/bin/tuna-compile" "$root/bench/out/matmul_wgmma_bf16.mlir" --target=nvptx:sm_90a \
+  --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_bf16.tuna" | tail -2
+"$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_fp8.mlir" --target=nvptx:sm_90a \
+  --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_fp8.tuna" | tail -2
 # The mma.sync ceiling that matmul_f16 is compared with.
 "$build/bin/tuna-compile" "$root/bench/gpu/mma_peak.mlir" --target=nvptx:sm_90 \
   -o "$root/bench/out/bundles/mma_peak.tuna" | tail -1

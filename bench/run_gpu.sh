@@ -136,8 +136,8 @@ fi
 # and timed by one harness (bench/gpu/compare.py: the same events, samples,
 # statistic and L2 policy; L2-warm back-to-back and L2-cold single calls);
 # Tuna through its C API, tuned on a fresh cache. TUNA_BENCH_ONLY=matmul
-# (say) runs only the kernels whose name starts with it, and skips the scale
-# part.
+# (say) runs only the kernels whose name starts with it (or with one of
+# several prefixes separated by commas), and skips the scale part.
 if [ ! -f "$bundles/axpy.tuna" ] && [ ! -f "$bundles/matmul.tuna" ]; then
   echo "no kernel library bundles in $bundles: kernel library skipped"
   exit $scale_ok

@@ -5,11 +5,12 @@
 // (x[r, c] - mean_r)^2 / cols (biased, as torch.nn.LayerNorm), computed in
 // double on the CPU.
 //
-// Each row is handled by a group of `tpr` threads (a multiple of the warp);
+// Each row is handled by a group of `tpr` threads (a multiple of 32);
 // a block holds `rpb` such groups (`tpr * rpb` threads, rows / rpb blocks).
 // Pass 1 sums d = x - k and d * d with k = x[r, 0] (a shift that keeps the
 // float variance accurate when the mean is large against the spread); the
-// sums of a warp meet through butterfly shuffles, those of several warps
+// sums of a warp segment (the warp, or fewer lanes on wave64, see the
+// kernel) meet through butterfly shuffles, those of several segments
 // through workgroup memory and one more round. Pass 2 writes y. Rows of at
 // most 4 tpr regs floats (regs > 0, vec = 4, cols a multiple of 4, buffers
 // aligned) are read once and kept in registers between the passes: each
@@ -67,11 +68,20 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
-      %c5 = arith.constant 5 : index
-      %c32 = arith.constant 32 : index
       %zero = arith.constant 0.0 : f32
       %zero4 = arith.constant dense<0.0> : vector<4xf32>
-      %width = arith.constant 32 : i32
+      // The lanes that reduce together with shuffles: a segment of the warp
+      // (a constant per target: 32 on NVIDIA, 64 on gfx90a and gfx942, 32 on
+      // gfx1100) whose threads all work on one row: the whole warp, or the
+      // largest power of two dividing tpr where that is smaller (tpr = 32
+      // or 96 on wave64). A row's segments meet through workgroup memory.
+      %warp_size = gpu.subgroup_size : index
+      %tpr_neg = arith.subi %c0, %tpr : index
+      %tpr_pow2 = arith.andi %tpr, %tpr_neg : index
+      %seg = arith.minui %tpr_pow2, %warp_size : index
+      %seg_width = arith.index_cast %seg : index to i32
+      %seg_log2 = math.cttz %seg_width : i32
+      %seg_steps = arith.index_cast %seg_log2 : i32 to index
       %one = arith.constant 1 : i32
       %bid = gpu.block_id x
       %tid = gpu.thread_id x
@@ -170,30 +180,30 @@ module attributes {gpu.container_module} {
       scf.yield %u1, %u2 : f32, f32
       }
 
-      // Sum both over the warp.
-      %w1, %w2 = scf.for %it = %c0 to %c5 step %c1 iter_args(%a1 = %s1, %a2 = %s2) -> (f32, f32) {
+      // Sum both over the segment.
+      %w1, %w2 = scf.for %it = %c0 to %seg_steps step %c1 iter_args(%a1 = %s1, %a2 = %s2) -> (f32, f32) {
         %si = arith.index_cast %it : index to i32
         %off = arith.shli %one, %si : i32
-        %o1, %ok1 = gpu.shuffle xor %a1, %off, %width : f32
-        %o2, %ok2 = gpu.shuffle xor %a2, %off, %width : f32
+        %o1, %ok1 = gpu.shuffle xor %a1, %off, %seg_width : f32
+        %o2, %ok2 = gpu.shuffle xor %a2, %off, %seg_width : f32
         %n1 = arith.addf %a1, %o1 : f32
         %n2 = arith.addf %a2, %o2 : f32
         scf.yield %n1, %n2 : f32, f32
       }
-      // Rows that span several warps (folds away for tpr = 32).
-      %multi = arith.cmpi ugt, %tpr, %c32 : index
+      // Rows that span several segments (folds away for tpr <= seg).
+      %multi = arith.cmpi ugt, %tpr, %seg : index
       %t1, %t2 = scf.if %multi -> (f32, f32) {
-        %warp = arith.divui %tid, %c32 : index
-        %lane = arith.remui %tid, %c32 : index
+        %segment = arith.divui %tid, %seg : index
+        %lane = arith.remui %tid, %seg : index
         %leader = arith.cmpi eq, %lane, %c0 : index
         scf.if %leader {
-          memref.store %w1, %p1[%warp] : memref<32xf32, #gpu.address_space<workgroup>>
-          memref.store %w2, %p2[%warp] : memref<32xf32, #gpu.address_space<workgroup>>
+          memref.store %w1, %p1[%segment] : memref<32xf32, #gpu.address_space<workgroup>>
+          memref.store %w2, %p2[%segment] : memref<32xf32, #gpu.address_space<workgroup>>
         }
         gpu.barrier
-        %wpr = arith.divui %tpr, %c32 : index
-        %first = arith.muli %group, %wpr : index
-        %mine = arith.cmpi ult, %lane, %wpr : index
+        %spr = arith.divui %tpr, %seg : index
+        %first = arith.muli %group, %spr : index
+        %mine = arith.cmpi ult, %lane, %spr : index
         %q1, %q2 = scf.if %mine -> (f32, f32) {
           %j = arith.addi %first, %lane : index
           %a = memref.load %p1[%j] : memref<32xf32, #gpu.address_space<workgroup>>
@@ -202,11 +212,11 @@ module attributes {gpu.container_module} {
         } else {
           scf.yield %zero, %zero : f32, f32
         }
-        %r:2 = scf.for %it = %c0 to %c5 step %c1 iter_args(%a1 = %q1, %a2 = %q2) -> (f32, f32) {
+        %r:2 = scf.for %it = %c0 to %seg_steps step %c1 iter_args(%a1 = %q1, %a2 = %q2) -> (f32, f32) {
           %si = arith.index_cast %it : index to i32
           %off = arith.shli %one, %si : i32
-          %o1, %ok1 = gpu.shuffle xor %a1, %off, %width : f32
-          %o2, %ok2 = gpu.shuffle xor %a2, %off, %width : f32
+          %o1, %ok1 = gpu.shuffle xor %a1, %off, %seg_width : f32
+          %o2, %ok2 = gpu.shuffle xor %a2, %off, %seg_width : f32
           %n1 = arith.addf %a1, %o1 : f32
           %n2 = arith.addf %a2, %o2 : f32
           scf.yield %n1, %n2 : f32, f32

@@ -68,7 +68,8 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // ------------------------------------------------------------------
-    // fp32 on the CUDA cores.
+    // fp32 on the CUDA cores. NVIDIA only, sm_80 and newer (`targets`):
+    // st >= 2 uses cp.async.
     gpu.func @matmul_f32(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>,
                          %m: index, %n: index, %k: index) kernel attributes {
       tuna.space = #tuna.space<
@@ -112,7 +113,8 @@ module attributes {gpu.container_module} {
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
         grid = affine_map<(m, n, k)[bm, bn, bk, tm, tn, il, st] -> (n ceildiv bn, m ceildiv bm)>,
         block = affine_map<(m, n, k)[bm, bn, bk, tm, tn, il, st] -> ((bm floordiv tm) * (bn floordiv tn))>,
-        smem = affine_map<(m, n, k)[bm, bn, bk, tm, tn, il, st] -> (st * bk * (bm + bn) * 4)>
+        smem = affine_map<(m, n, k)[bm, bn, bk, tm, tn, il, st] -> (st * bk * (bm + bn) * 4)>,
+        targets = [#tuna.target<arch = nvptx, min = "sm_80">]
       >} {
       %bm = tuna.param "bm" : index
       %bn = tuna.param "bn" : index
@@ -436,6 +438,8 @@ module attributes {gpu.container_module} {
 
     // ------------------------------------------------------------------
     // fp16 inputs, fp32 accumulation, fp16 output, on tensor cores.
+    // NVIDIA only, sm_80 and newer (`targets`): mma.sync.m16n8k16,
+    // ldmatrix and cp.async.
     gpu.func @matmul_f16(%a: memref<?xf16>, %b: memref<?xf16>, %c: memref<?xf16>,
                          %m: index, %n: index, %k: index) kernel attributes {
       tuna.space = #tuna.space<
@@ -490,7 +494,8 @@ module attributes {gpu.container_module} {
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
         grid = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf, sp] -> (n ceildiv bn, m ceildiv bm)>,
         block = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf, sp] -> (wm * wn * 32)>,
-        smem = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf, sp] -> (stages * (bm * (bk + 8) + bk * (bn + 8)) * 2)>
+        smem = affine_map<(m, n, k)[bm, bn, bk, wm, wn, stages, gm, pf, sp] -> (stages * (bm * (bk + 8) + bk * (bn + 8)) * 2)>,
+        targets = [#tuna.target<arch = nvptx, min = "sm_80">]
       >} {
       %bm = tuna.param "bm" : index
       %bn = tuna.param "bn" : index

@@ -61,6 +61,20 @@
 // gm > 1 orders the blocks in groups of gm block rows (Triton's GROUP_M)
 // for L2 reuse, as matmul_f16 does; order = 1 groups gm block columns
 // instead. l1 = 1 copies with cp.async.ca (through L1) instead of .cg.
+// split > 1 (split-K, for skinny M and K-heavy shapes, where M / bm times
+// N / 256 tiles leave most SMs idle): `split` blocks (grid z) share a tile
+// of C, block z taking k tiles [z T / split, (z + 1) T / split) of the T
+// tiles of K. They form one thread block cluster (the space's `cluster`
+// map, 1 x 1 x split, compiled in as .reqnctapercluster, so a plain launch
+// forms it): each block leaves its fp32 tile in its shared memory, the
+// cluster meets (barrier.cluster arrive/wait, release/acquire), and block
+// z sums its bm / split rows of every block's tile through distributed
+// shared memory (mapa, ld.shared::cluster), in block order, rounds and
+// stores them; a second cluster barrier keeps every block's shared memory
+// alive until the others have read it. No workspace and no atomics: the
+// sum is deterministic. Constraints: every block has a k tile
+// (K > (split - 1) bk) and split divides 16 (the epilogue's passes); more
+// than 8 blocks, the portable cluster limit, are dropped at compile time.
 // Shapes: mask = 0 variants need M, N and K multiples of bm, 256 and bk;
 // mask = 1 variants take any M and any N and K that are multiples of 8 (a
 // 16-byte copy never straddles the end of a row): copies past M, N or K
@@ -71,43 +85,57 @@
 // flight) and room for the epilogue's bm x 264 floats in the stages'
 // bytes are constraints too. Needs sm_90a (`--target=nvptx:sm_90a`) and
 // `--max-shared-memory=232448`: every variant needs more than 48 KiB of
-// shared memory (the 14 configurations below 161 KiB or more). They all
-// have order = 0 and l1 = 0; kernels-mlir/wide_spaces.py writes the kernel with a space of
-// 1,040 (`matmul_f16_wgmma_wide`, docs/kernels.md).
+// shared memory (the 20 configurations below 161 KiB or more). They all
+// have order = 0 and l1 = 0, 6 of them split > 1 (bm = 64 for M <= 64,
+// bm = 128 for 256 x 256 x 65536); kernels-mlir/wide_spaces.py writes the
+// kernel with a space of 1,040 (`matmul_f16_wgmma_wide`, split = 1,
+// docs/kernels.md).
 
-#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 8 == 0, k mod 8 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
+#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 8 == 0, k mod 8 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
+// split > 1: every block of a cluster has at least one k tile, and the
+// epilogue's 16 passes of 2 bm chunks divide among the cluster's blocks.
+#split = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split] : (k - (split - 1) * bk - 1 >= 0, 16 mod split == 0)>
 // The epilogue's fp32 tile (bm rows of 264 floats) reuses the stages' bytes.
-#epilogue = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] : (stages * (bm + 256) * bk * 2 - bm * 1056 >= 0)>
+#epilogue = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split] : (stages * (bm + 256) * bk * 2 - bm * 1056 >= 0)>
 !acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
+    // sm_90a only (`targets`): wgmma exists nowhere else.
     gpu.func @matmul_f16_wgmma(%a: memref<?xf16>, %b: memref<?xf16>, %c: memref<?xf16>,
                                %m: index, %n: index, %k: index) kernel attributes {
       tuna.space = #tuna.space<
         params = [#tuna.param<"bm">, #tuna.param<"bk">, #tuna.param<"stages">, #tuna.param<"gm">,
                   #tuna.param<"deep">, #tuna.param<"mask">, #tuna.param<"order">,
-                  #tuna.param<"l1">],
-        configs = [{bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 0, order = 0, l1 = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0, mask = 0, order = 0, l1 = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 4, deep = 0, mask = 0, order = 0, l1 = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 16, deep = 0, mask = 0, order = 0, l1 = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 1, mask = 0, order = 0, l1 = 0},
-                   {bm = 128, bk = 64, stages = 3, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0},
-                   {bm = 128, bk = 64, stages = 3, gm = 1, deep = 1, mask = 0, order = 0, l1 = 0},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0},
-                   {bm = 128, bk = 128, stages = 2, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0, mask = 1, order = 0, l1 = 0},
-                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0}],
-        defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0},
-        constraints = [#tiles, #epilogue],
+                  #tuna.param<"l1">, #tuna.param<"split">],
+        configs = [{bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 0, order = 0, l1 = 0, split = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0, mask = 0, order = 0, l1 = 0, split = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 4, deep = 0, mask = 0, order = 0, l1 = 0, split = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 16, deep = 0, mask = 0, order = 0, l1 = 0, split = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 1, mask = 0, order = 0, l1 = 0, split = 1},
+                   {bm = 128, bk = 64, stages = 3, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 1},
+                   {bm = 128, bk = 64, stages = 3, gm = 1, deep = 1, mask = 0, order = 0, l1 = 0, split = 1},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 1},
+                   {bm = 128, bk = 128, stages = 2, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0, split = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0, mask = 1, order = 0, l1 = 0, split = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 1},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 1},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 2},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 4},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 8},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 4},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 8},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 8}],
+        defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0, split = 1},
+        constraints = [#tiles, #epilogue, #split],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
-        grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] -> (n ceildiv 256, m ceildiv bm)>,
-        block = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] -> (bm * 2)>,
-        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1] -> (stages * (bm + 256) * bk * 2 + 1024)>
+        grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split] -> (n ceildiv 256, m ceildiv bm, split)>,
+        block = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split] -> (bm * 2)>,
+        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split] -> (stages * (bm + 256) * bk * 2 + 1024)>,
+        cluster = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split] -> (1, 1, split)>,
+        targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]
       >} {
       %bm = tuna.param "bm" : index
       %bk = tuna.param "bk" : index
@@ -117,6 +145,7 @@ module attributes {gpu.container_module} {
       %mask = tuna.param "mask" : index
       %order = tuna.param "order" : index
       %l1 = tuna.param "l1" : index
+      %split = tuna.param "split" : index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -203,7 +232,18 @@ module attributes {gpu.container_module} {
       %b_rpp = arith.divui %nthreads, %c32 : index
       %b_tr = arith.divui %tid, %c32 : index
       %b_tc = arith.remui %tid, %c32 : index
-      %ktiles = arith.ceildivui %k, %bk : index
+      // split > 1: block z of a cluster takes k tiles
+      // [z T / split, (z + 1) T / split) of the T tiles of K.
+      %ktiles_all = arith.ceildivui %k, %bk : index
+      %bz = gpu.block_id z
+      %splitting = arith.cmpi ne, %split, %c1 : index
+      %kfirst0 = arith.muli %bz, %ktiles_all : index
+      %kfirst1 = arith.divui %kfirst0, %split : index
+      %klast0 = arith.addi %kfirst0, %ktiles_all : index
+      %klast1 = arith.divui %klast0, %split : index
+      %kfirst = arith.select %splitting, %kfirst1, %c0 : index
+      %klast = arith.select %splitting, %klast1, %ktiles_all : index
+      %ktiles = arith.subi %klast, %kfirst : index
       %pre0 = arith.subi %stages, %c2 : index
       %pre = arith.addi %pre0, %deep : index
       %deep1 = arith.cmpi eq, %deep, %c1 : index
@@ -219,7 +259,8 @@ module attributes {gpu.container_module} {
       scf.for %s = %c0 to %pre step %c1 {
         %live = arith.cmpi ult, %s, %ktiles : index
         scf.if %live {
-          %ka = arith.muli %s, %bk : index
+          %kg = arith.addi %kfirst, %s : index
+          %ka = arith.muli %kg, %bk : index
           %kan = arith.muli %ka, %n : index
           %ra_base = arith.muli %s, %sa_size : index
           %rb_base = arith.muli %s, %sb_size : index
@@ -430,7 +471,8 @@ module attributes {gpu.container_module} {
         %live = arith.cmpi ult, %nxt, %ktiles : index
         scf.if %live {
           %rs = arith.remui %nxt, %stages : index
-          %ka = arith.muli %nxt, %bk : index
+          %kg = arith.addi %kfirst, %nxt : index
+          %ka = arith.muli %kg, %bk : index
           %kan = arith.muli %ka, %n : index
           %ra_base = arith.muli %rs, %sa_size : index
           %rb_base = arith.muli %rs, %sb_size : index
@@ -621,18 +663,54 @@ module attributes {gpu.container_module} {
       %cs64 = memref.reinterpret_cast %cs to offset: [0], sizes: [64, 256], strides: [264, 1] : memref<128x264xf32, #gpu.address_space<workgroup>> to memref<64x256xf32, strided<[264, 1]>, #gpu.address_space<workgroup>>
       nvgpu.warpgroup.mma.store %accw, %cs64 : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to memref<64x256xf32, strided<[264, 1]>, #gpu.address_space<workgroup>>
       gpu.barrier
+      // split > 1: the cluster's blocks meet once every tile is in shared
+      // memory (the cluster barrier orders the stores before the reads),
+      // then block z sums rows [z bm / split, (z + 1) bm / split) of the
+      // split tiles, reading the others' shared memory (mapa), in block
+      // order.
+      scf.if %splitting {
+        nvvm.cluster.arrive {aligned}
+        nvvm.cluster.wait {aligned}
+      }
       %out_chunks = arith.muli %bm, %c32 : index
-      %out_iters = arith.divui %out_chunks, %nthreads : index
+      %out_passes = arith.divui %out_chunks, %nthreads : index
+      %out_iters = arith.divui %out_passes, %split : index
+      %out_first0 = arith.muli %bz, %out_chunks : index
+      %out_first1 = arith.divui %out_first0, %split : index
+      %out_first = arith.select %splitting, %out_first1, %c0 : index
+      %zero8 = arith.constant dense<0.0> : vector<8xf32>
       scf.for %i = %c0 to %out_iters step %c1 {
         %ci = arith.muli %i, %nthreads : index
-        %ch = arith.addi %ci, %tid : index
+        %ch0 = arith.addi %ci, %tid : index
+        %ch = arith.addi %out_first, %ch0 : index
         %r = arith.divui %ch, %c32 : index
         %cc = arith.remui %ch, %c32 : index
         %col = arith.muli %cc, %c8 : index
         %col4 = arith.addi %col, %c4 : index
-        %v0 = vector.load %cs[%r, %col] : memref<128x264xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-        %v1 = vector.load %cs[%r, %col4] : memref<128x264xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-        %v = vector.shuffle %v0, %v1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
+        %v = scf.if %splitting -> (vector<8xf32>) {
+          %ro = arith.muli %r, %c264 : index
+          %eo = arith.addi %ro, %col : index
+          %bo = arith.muli %eo, %c4 : index
+          %ea = arith.addi %saddr, %bo : index
+          %ea64 = arith.index_cast %ea : index to i64
+          %lp = llvm.inttoptr %ea64 : i64 to !llvm.ptr<3>
+          %sum = scf.for %q = %c0 to %split step %c1 iter_args(%part = %zero8) -> (vector<8xf32>) {
+            %q32 = arith.index_cast %q : index to i32
+            %rp = nvvm.mapa %lp, %q32 : !llvm.ptr<3> -> !llvm.ptr<7>
+            %rp4 = llvm.getelementptr %rp[16] : (!llvm.ptr<7>) -> !llvm.ptr<7>, i8
+            %w0 = llvm.load %rp {alignment = 16 : i64} : !llvm.ptr<7> -> vector<4xf32>
+            %w1 = llvm.load %rp4 {alignment = 16 : i64} : !llvm.ptr<7> -> vector<4xf32>
+            %w = vector.shuffle %w0, %w1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
+            %next = arith.addf %part, %w : vector<8xf32>
+            scf.yield %next : vector<8xf32>
+          } {tuna.unroll}
+          scf.yield %sum : vector<8xf32>
+        } else {
+          %v0 = vector.load %cs[%r, %col] : memref<128x264xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+          %v1 = vector.load %cs[%r, %col4] : memref<128x264xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+          %vl = vector.shuffle %v0, %v1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
+          scf.yield %vl : vector<8xf32>
+        }
         %h = arith.truncf %v : vector<8xf32> to vector<8xf16>
         %gr = arith.addi %row0, %r : index
         %gro = arith.muli %gr, %n : index
@@ -646,6 +724,12 @@ module attributes {gpu.container_module} {
           vector.store %h, %c[%gi] {alignment = 16} : memref<?xf16>, vector<8xf16>
         }
       } {tuna.unroll}
+      // No block of the cluster leaves (and frees its shared memory) while
+      // another may still read its tile.
+      scf.if %splitting {
+        nvvm.cluster.arrive {aligned}
+        nvvm.cluster.wait {aligned}
+      }
       gpu.return
     }
   }

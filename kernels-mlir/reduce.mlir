@@ -4,13 +4,17 @@
 // CPU; this kernel accumulates in float (per-thread partial sums, then a
 // tree across threads), so expect a relative error near 1e-6.
 //
-// Each row is reduced by a group of `tpr` threads (a multiple of the warp);
-// a block holds `rpb` such groups, so `tpr * rpb` threads and a grid of
-// rows / rpb blocks. A thread sums elements t*vec, t*vec + tpr*vec, ... of its
-// row with `vec`-wide loads (16 bytes for vec = 4, when cols is a multiple of
-// vec and x is aligned; otherwise one float at a time), then the warp sums
-// with butterfly shuffles, and when a row spans several warps their partial
-// sums meet in workgroup memory and one more round of shuffles.
+// Each row is reduced by a group of `tpr` threads; a block holds `rpb` such
+// groups, so `tpr * rpb` threads and a grid of rows / rpb blocks. A thread
+// sums elements t*vec, t*vec + tpr*vec, ... of its row with `vec`-wide loads
+// (16 bytes for vec = 4, when cols is a multiple of vec and x is aligned;
+// otherwise one float at a time), then the threads of a warp segment that
+// work on one row sum with butterfly shuffles, and when a row spans several
+// segments their partial sums meet in workgroup memory and one more round
+// of shuffles. The warp is `gpu.subgroup_size`, a constant per target (32
+// on NVIDIA, 64 on gfx90a/gfx942, 32 on gfx1100); the segment is the warp,
+// or the largest power of two dividing tpr where that is smaller (on
+// wave64, tpr = 32 puts two rows in a wavefront).
 // tpr 32..1024 x rpb 1..8 x vec 1|4 with tpr * rpb <= 1024: 36 variants;
 // default tpr = 128, rpb = 1, vec = 1.
 //
@@ -43,7 +47,6 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
-      %c32 = arith.constant 32 : index
       %zero = arith.constant 0.0 : f32
       %bid = gpu.block_id x
       %tid = gpu.thread_id x
@@ -97,31 +100,41 @@ module attributes {gpu.container_module} {
         }
         scf.yield %r : f32
       }
-      // Butterfly over the warp: every lane ends with the warp's sum.
-      %c5 = arith.constant 5 : index
-      %width = arith.constant 32 : i32
+      // The lanes that reduce together with shuffles: a segment of the warp
+      // (a constant per target: 32 on NVIDIA, 64 on gfx90a and gfx942, 32 on
+      // gfx1100) whose threads all work on one row: the whole warp, or the
+      // largest power of two dividing tpr where that is smaller (tpr = 32
+      // or 96 on wave64). A row's segments meet through workgroup memory.
+      %warp_size = gpu.subgroup_size : index
+      %tpr_neg = arith.subi %c0, %tpr : index
+      %tpr_pow2 = arith.andi %tpr, %tpr_neg : index
+      %seg = arith.minui %tpr_pow2, %warp_size : index
+      %seg_width = arith.index_cast %seg : index to i32
+      %seg_log2 = math.cttz %seg_width : i32
+      %seg_steps = arith.index_cast %seg_log2 : i32 to index
       %one = arith.constant 1 : i32
-      %warp_sum = scf.for %s = %c0 to %c5 step %c1 iter_args(%a = %sum) -> f32 {
+      // Butterfly over the segment: every lane ends with the segment's sum.
+      %seg_sum = scf.for %s = %c0 to %seg_steps step %c1 iter_args(%a = %sum) -> f32 {
         %si = arith.index_cast %s : index to i32
         %off = arith.shli %one, %si : i32
-        %o, %ok = gpu.shuffle xor %a, %off, %width : f32
+        %o, %ok = gpu.shuffle xor %a, %off, %seg_width : f32
         %n = arith.addf %a, %o : f32
         scf.yield %n : f32
       }
-      // A row that spans several warps (tpr is a constant in each variant,
-      // so this folds away for tpr = 32).
-      %multi = arith.cmpi ugt, %tpr, %c32 : index
+      // A row that spans several segments (tpr and the segment are constants
+      // in each variant on each target, so this folds away for tpr <= seg).
+      %multi = arith.cmpi ugt, %tpr, %seg : index
       %total = scf.if %multi -> f32 {
-        %warp = arith.divui %tid, %c32 : index
-        %lane = arith.remui %tid, %c32 : index
+        %segment = arith.divui %tid, %seg : index
+        %lane = arith.remui %tid, %seg : index
         %leader = arith.cmpi eq, %lane, %c0 : index
         scf.if %leader {
-          memref.store %warp_sum, %partial[%warp] : memref<32xf32, #gpu.address_space<workgroup>>
+          memref.store %seg_sum, %partial[%segment] : memref<32xf32, #gpu.address_space<workgroup>>
         }
         gpu.barrier
-        %wpr = arith.divui %tpr, %c32 : index
-        %first = arith.muli %group, %wpr : index
-        %mine = arith.cmpi ult, %lane, %wpr : index
+        %spr = arith.divui %tpr, %seg : index
+        %first = arith.muli %group, %spr : index
+        %mine = arith.cmpi ult, %lane, %spr : index
         %p = scf.if %mine -> f32 {
           %j = arith.addi %first, %lane : index
           %v = memref.load %partial[%j] : memref<32xf32, #gpu.address_space<workgroup>>
@@ -129,16 +142,16 @@ module attributes {gpu.container_module} {
         } else {
           scf.yield %zero : f32
         }
-        %r = scf.for %s = %c0 to %c5 step %c1 iter_args(%a = %p) -> f32 {
+        %r = scf.for %s = %c0 to %seg_steps step %c1 iter_args(%a = %p) -> f32 {
           %si = arith.index_cast %s : index to i32
           %off = arith.shli %one, %si : i32
-          %o, %ok = gpu.shuffle xor %a, %off, %width : f32
+          %o, %ok = gpu.shuffle xor %a, %off, %seg_width : f32
           %n = arith.addf %a, %o : f32
           scf.yield %n : f32
         }
         scf.yield %r : f32
       } else {
-        scf.yield %warp_sum : f32
+        scf.yield %seg_sum : f32
       }
       %head = arith.cmpi eq, %t, %c0 : index
       %write = arith.andi %head, %valid : i1

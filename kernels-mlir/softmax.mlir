@@ -3,7 +3,7 @@
 // Reference: y[r, c] = exp(x[r, c] - m_r) / sum_k exp(x[r, k] - m_r) with
 // m_r = max_k x[r, k], computed in double on the CPU.
 //
-// Each row is handled by a group of `tpr` threads (a multiple of the warp);
+// Each row is handled by a group of `tpr` threads (a multiple of 32);
 // a block holds `rpb` such groups (`tpr * rpb` threads, rows / rpb blocks).
 // Rows of at most 4 tpr regs floats (regs > 0, vec = 4, cols a multiple of
 // 4, buffers aligned) are read once and kept in registers: each thread
@@ -17,8 +17,9 @@
 //     chunk);
 //  2. y = exp(x - m) * (1 / s); the second read of the row mostly hits the
 //     cache.
-// Either way the (m, s) pairs of a warp meet through butterfly shuffles,
-// those of several warps through workgroup memory and one more round.
+// Either way the (m, s) pairs of a warp segment (the warp, or fewer lanes
+// on wave64, see below) meet through butterfly shuffles, those of several
+// segments through workgroup memory and one more round.
 // exp(d) is computed as exp2(d log2(e)) (one ex2.approx.f32).
 // Accesses are `vec` wide (16 bytes for vec = 4) when cols is a multiple of
 // vec and both buffers are aligned; otherwise one float at a time.
@@ -69,8 +70,6 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
-      %c5 = arith.constant 5 : index
-      %c32 = arith.constant 32 : index
       %zero = arith.constant 0.0 : f32
       %onef = arith.constant 1.0 : f32
       // exp(d) = exp2(d log2(e)): one ex2.approx, as Triton does.
@@ -79,7 +78,18 @@ module attributes {gpu.container_module} {
       // The running maximum starts finite, so that exp(m - m') of two empty
       // partial results is 1, not NaN.
       %lowest = arith.constant -3.0e+38 : f32
-      %width = arith.constant 32 : i32
+      // The lanes that reduce together with shuffles: a segment of the warp
+      // (a constant per target: 32 on NVIDIA, 64 on gfx90a and gfx942, 32 on
+      // gfx1100) whose threads all work on one row: the whole warp, or the
+      // largest power of two dividing tpr where that is smaller (tpr = 32
+      // or 96 on wave64). A row's segments meet through workgroup memory.
+      %warp_size = gpu.subgroup_size : index
+      %tpr_neg = arith.subi %c0, %tpr : index
+      %tpr_pow2 = arith.andi %tpr, %tpr_neg : index
+      %seg = arith.minui %tpr_pow2, %warp_size : index
+      %seg_width = arith.index_cast %seg : index to i32
+      %seg_log2 = math.cttz %seg_width : i32
+      %seg_steps = arith.index_cast %seg_log2 : i32 to index
       %one = arith.constant 1 : i32
       %bid = gpu.block_id x
       %tid = gpu.thread_id x
@@ -196,12 +206,12 @@ module attributes {gpu.container_module} {
       scf.yield %m2, %s2 : f32, f32
       }
 
-      // Combine the (max, sum) pairs of a warp.
-      %wm, %ws = scf.for %it = %c0 to %c5 step %c1 iter_args(%am = %m, %as = %s) -> (f32, f32) {
+      // Combine the (max, sum) pairs of a segment.
+      %wm, %ws = scf.for %it = %c0 to %seg_steps step %c1 iter_args(%am = %m, %as = %s) -> (f32, f32) {
         %si = arith.index_cast %it : index to i32
         %off = arith.shli %one, %si : i32
-        %om, %ok1 = gpu.shuffle xor %am, %off, %width : f32
-        %os, %ok2 = gpu.shuffle xor %as, %off, %width : f32
+        %om, %ok1 = gpu.shuffle xor %am, %off, %seg_width : f32
+        %os, %ok2 = gpu.shuffle xor %as, %off, %seg_width : f32
         %nm = arith.maximumf %am, %om : f32
         %d1 = arith.subf %am, %nm : f32
         %e1l = arith.mulf %d1, %log2e : f32
@@ -214,20 +224,20 @@ module attributes {gpu.container_module} {
         %ns = arith.addf %a1, %a2 : f32
         scf.yield %nm, %ns : f32, f32
       }
-      // Rows that span several warps (folds away for tpr = 32).
-      %multi = arith.cmpi ugt, %tpr, %c32 : index
+      // Rows that span several segments (folds away for tpr <= seg).
+      %multi = arith.cmpi ugt, %tpr, %seg : index
       %rm, %rs = scf.if %multi -> (f32, f32) {
-        %warp = arith.divui %tid, %c32 : index
-        %lane = arith.remui %tid, %c32 : index
+        %segment = arith.divui %tid, %seg : index
+        %lane = arith.remui %tid, %seg : index
         %leader = arith.cmpi eq, %lane, %c0 : index
         scf.if %leader {
-          memref.store %wm, %pm[%warp] : memref<32xf32, #gpu.address_space<workgroup>>
-          memref.store %ws, %ps[%warp] : memref<32xf32, #gpu.address_space<workgroup>>
+          memref.store %wm, %pm[%segment] : memref<32xf32, #gpu.address_space<workgroup>>
+          memref.store %ws, %ps[%segment] : memref<32xf32, #gpu.address_space<workgroup>>
         }
         gpu.barrier
-        %wpr = arith.divui %tpr, %c32 : index
-        %first = arith.muli %group, %wpr : index
-        %mine = arith.cmpi ult, %lane, %wpr : index
+        %spr = arith.divui %tpr, %seg : index
+        %first = arith.muli %group, %spr : index
+        %mine = arith.cmpi ult, %lane, %spr : index
         %pmv, %psv = scf.if %mine -> (f32, f32) {
           %j = arith.addi %first, %lane : index
           %a = memref.load %pm[%j] : memref<32xf32, #gpu.address_space<workgroup>>
@@ -236,11 +246,11 @@ module attributes {gpu.container_module} {
         } else {
           scf.yield %lowest, %zero : f32, f32
         }
-        %r:2 = scf.for %it = %c0 to %c5 step %c1 iter_args(%am = %pmv, %as = %psv) -> (f32, f32) {
+        %r:2 = scf.for %it = %c0 to %seg_steps step %c1 iter_args(%am = %pmv, %as = %psv) -> (f32, f32) {
           %si = arith.index_cast %it : index to i32
           %off = arith.shli %one, %si : i32
-          %om, %ok1 = gpu.shuffle xor %am, %off, %width : f32
-          %os, %ok2 = gpu.shuffle xor %as, %off, %width : f32
+          %om, %ok1 = gpu.shuffle xor %am, %off, %seg_width : f32
+          %os, %ok2 = gpu.shuffle xor %as, %off, %seg_width : f32
           %nm = arith.maximumf %am, %om : f32
           %d1 = arith.subf %am, %nm : f32
           %e1l = arith.mulf %d1, %log2e : f32

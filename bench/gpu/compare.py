@@ -30,7 +30,7 @@ Prints one `COMPARE {json}` line per kernel, shape and mode, then the tables
 a case fails. --dry-run imports nothing CUDA: it lists the plan, checks the
 bundles exist and, with --lib, that the library has the C API.
 
-usage: compare.py --bundles DIR --lib LIBTUNA_RUNTIME_SHARED [--only PREFIX]
+usage: compare.py --bundles DIR --lib LIBTUNA_RUNTIME_SHARED [--only PREFIX,...]
                   [--dry-run]
 """
 
@@ -57,6 +57,9 @@ TUNA_DEVICE = "cuda"
 TUNA_KERNEL_SUFFIX = ""
 MODES = ("warm", "cold")
 
+SKINNY = [dict(m=m, n=nk, k=nk) for nk in (4096, 8192) for m in (1, 16, 64)]
+SKINNY.append(dict(m=256, n=256, k=65536))
+
 # (kernel, bundle, shape parameters), in the order they run.
 CASES = [
     ("scale", "scale", dict(n=1 << 24)),
@@ -78,6 +81,19 @@ CASES = [
     ("matmul_f16_wgmma", "matmul_wgmma", dict(m=8192, n=8192, k=8192)),
     # No tile divides it: only the masked variants (mask = 1) can run.
     ("matmul_f16_wgmma", "matmul_wgmma", dict(m=4000, n=4008, k=3992)),
+    # Skinny (decode) and K-heavy shapes: few 256-column tiles of C.
+    *[("matmul_f16_wgmma", "matmul_wgmma", shape) for shape in SKINNY],
+    ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=2048, n=2048, k=2048)),
+    ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=4096, n=4096, k=4096)),
+    ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=8192, n=8192, k=8192)),
+    ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=4000, n=4008, k=3992)),
+    *[("matmul_bf16_wgmma", "matmul_wgmma_bf16", shape) for shape in SKINNY],
+    # fp8 against torch._scaled_mm; K and N multiples of 16 (cuBLAS's and
+    # the kernel's 16-byte rows), so no ragged row.
+    ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=2048, n=2048, k=2048)),
+    ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=4096, n=4096, k=4096)),
+    ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=8192, n=8192, k=8192)),
+    *[("matmul_e4m3_wgmma", "matmul_wgmma_fp8", shape) for shape in SKINNY],
     ("matmul_f16", "matmul", dict(m=4096, n=4096, k=4096)),
     ("matmul_f32", "matmul", dict(m=2048, n=2048, k=2048)),
     ("matmul_f32", "matmul", dict(m=4096, n=4096, k=4096)),
@@ -96,8 +112,10 @@ def shape_name(params):
 
 
 def selected(kernel, only):
-    return kernel.startswith(only) or (kernel == "mma_peak" and
-                                       only.startswith("matmul"))
+    """`only`: prefixes separated by commas."""
+    prefixes = only.split(",")
+    return any(kernel.startswith(p) for p in prefixes) or (
+        kernel == "mma_peak" and any(p.startswith("matmul") for p in prefixes))
 
 
 # ---------------------------------------------------------------------------
@@ -233,7 +251,9 @@ def nan(shape, dtype=None):
 
 
 def mem(t):
-    types = {torch.float32: "f32", torch.float16: "f16"}
+    # fp8 buffers are bytes to Tuna (the kernel reads them as e4m3).
+    types = {torch.float32: "f32", torch.float16: "f16",
+             torch.bfloat16: "bf16", torch.float8_e4m3fn: "i8"}
     return tc.memref(t.data_ptr(), t.numel(), types[t.dtype])
 
 
@@ -335,6 +355,24 @@ def build_matmul(c, m, n, k, dtype):
     c.add("cublas", lambda: torch.mm(a, b, out=cub), want=want, out=cub)
 
 
+def build_matmul_e4m3(c, m, n, k):
+    """C = scale_a scale_b A B^T with A (M x K) and B (N x K) in e4m3, C in
+    bf16; cublas: torch._scaled_mm on the same operands and scales."""
+    sa, sb = 0.75, 1.5
+    a = uniform((m, k), -4, 4, torch.float8_e4m3fn)
+    b = uniform((n, k), -4, 4, torch.float8_e4m3fn)
+    out = nan((m, n), torch.bfloat16)
+    want = (a.double() @ b.double().t()) * (sa * sb)
+    c.add_tuna([a, b, out, index(m), index(n), index(k), f32(sa), f32(sb)],
+               want=want, out=out)
+    scale_a = torch.tensor(sa, device=DEVICE)
+    scale_b = torch.tensor(sb, device=DEVICE)
+    c.add("cublas", lambda: torch._scaled_mm(a, b.t(), scale_a=scale_a,
+                                             scale_b=scale_b,
+                                             out_dtype=torch.bfloat16),
+          want=want)
+
+
 def build_mma_peak(c, blocks, iters):
     out = torch.empty(blocks * 512, device=DEVICE)
     c.add_tuna([out, index(iters)])
@@ -344,11 +382,19 @@ def make_case(kernel, params, tuned, fixed):
     """(unit, work per call, tolerance) and the sides of `kernel`."""
     p = params
     if kernel.startswith("matmul"):
-        f16 = kernel != "matmul_f32"
-        c = Case(kernel, shape_name(p), "TFLOP/s", 2.0 * p["m"] * p["n"] * p["k"],
-                 2e-3 if f16 else 1e-4, tuned, fixed)
-        build_matmul(c, p["m"], p["n"], p["k"],
-                     torch.float16 if f16 else torch.float32)
+        flops = 2.0 * p["m"] * p["n"] * p["k"]
+        if kernel == "matmul_e4m3_wgmma":
+            # bf16 output: 2^-9 relative rounding of each element.
+            c = Case(kernel, shape_name(p), "TFLOP/s", flops, 1e-2, tuned,
+                     fixed)
+            build_matmul_e4m3(c, p["m"], p["n"], p["k"])
+            return c
+        dtype, tolerance = {"matmul_f32": (torch.float32, 1e-4),
+                            "matmul_bf16_wgmma": (torch.bfloat16, 1e-2)}.get(
+                                kernel, (torch.float16, 2e-3))
+        c = Case(kernel, shape_name(p), "TFLOP/s", flops, tolerance, tuned,
+                 fixed)
+        build_matmul(c, p["m"], p["n"], p["k"], dtype)
         return c
     if kernel == "mma_peak":
         c = Case(kernel, shape_name(p), "TFLOP/s",
@@ -461,15 +507,16 @@ def print_tables(records):
     mm = [r for r in records if r["unit"] == "TFLOP/s"]
     mem_bound = [r for r in records if r["unit"] == "GB/s"]
     if mm:
-        print("\nmatmul (TFLOP/s, 2 M N K flops; cublas = torch.mm)")
-        print("%-16s %-21s %-4s %7s %7s %7s %7s %7s %7s %6s %3s" % (
+        print("\nmatmul (TFLOP/s, 2 M N K flops; cublas = torch.mm, for "
+              "e4m3 torch._scaled_mm)")
+        print("%-18s %-21s %-4s %7s %7s %7s %7s %7s %7s %6s %3s" % (
             "kernel", "shape", "L2", "tuna", "default", "triton", "cublas",
             "tun/cub", "tun/trt", "spread", "ok"))
         for r in mm:
             for mode in MODES:
                 s = r[mode]
                 rate = lambda n: "%.1f" % s[n]["rate"] if n in s else "-"
-                print("%-16s %-21s %-4s %7s %7s %7s %7s %7s %7s %5.1f%% %3s" % (
+                print("%-18s %-21s %-4s %7s %7s %7s %7s %7s %7s %5.1f%% %3s" % (
                     r["kernel"], r["shape"], mode, rate("tuna"),
                     rate("default"), rate("triton"), rate("cublas"),
                     ratio(r, mode, "tuna", "cublas"),
@@ -498,7 +545,7 @@ def print_tables(records):
           "errors:")
     for r in records:
         first = r["first_call_ms"]
-        print("  %-16s %-21s tuna %-58s first call tuna %7.1f ms, triton %s "
+        print("  %-18s %-21s tuna %-58s first call tuna %7.1f ms, triton %s "
               "ms; max err %s (default: %s)" % (
                   r["kernel"], r["shape"], r["pick"], first.get("tuna", 0),
                   first.get("triton", "-"),
@@ -524,7 +571,8 @@ def main():
     parser.add_argument("--bundles", required=True)
     parser.add_argument("--lib", help="libtuna_runtime_shared.so")
     parser.add_argument("--only", default="",
-                        help="only the kernels whose name starts with this")
+                        help="only the kernels whose name starts with this "
+                        "(or with one of several, separated by commas)")
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args()
     cases = [c for c in CASES if selected(c[0], args.only)]

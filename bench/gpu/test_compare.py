@@ -44,6 +44,8 @@ SMALL_CASES = [
     ("transpose", "transpose", dict(rows=30, cols=50)),
     ("color_normalize", "color_normalize", dict(images=2, h=8, w=8)),
     ("matmul_f16_wgmma", "matmul_wgmma", dict(m=64, n=72, k=40)),
+    ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=16, n=72, k=40)),
+    ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=1, n=48, k=64)),
     ("matmul_f16", "matmul", dict(m=32, n=32, k=32)),
     ("matmul_f32", "matmul", dict(m=48, n=40, k=56)),
     ("mma_peak", "mma_peak", dict(blocks=2, iters=10)),
@@ -73,6 +75,8 @@ def fake_cuda():
     cuda.current_stream = lambda: types.SimpleNamespace(cuda_stream=None)
     # cuBLAS's stand-in: torch on the CPU has no fp16 matmul.
     torch.mm = lambda a, b, out: out.copy_((a.float() @ b.float()).to(out.dtype))
+    torch._scaled_mm = lambda a, b, scale_a, scale_b, out_dtype: (
+        (a.float() @ b.float()) * (scale_a * scale_b)).to(out_dtype)
 
 
 def color_torch(x, brightness, saturation):
@@ -102,7 +106,9 @@ SCALE_TWIN.scale = lambda x, y, s, n: torch.mul(x, s, out=y)
 TRITON = types.ModuleType("triton")
 TRITON.__version__ = "stand-in"
 
-DTYPES = {"f16": torch.float16, "f32": torch.float32}
+# i8: the e4m3 matmul's operands (bytes to Tuna).
+DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
+          "i8": torch.float8_e4m3fn}
 
 
 def tensor(arg):
@@ -136,6 +142,12 @@ class StandIn:
             bright, sat = args[4].floatValue, args[5].floatValue
             y.view(images, 3, hw, 1).copy_(
                 color_torch(x.view(images, 3, hw, 1), bright, sat))
+        elif k == "matmul_e4m3_wgmma":
+            a, b, c = (tensor(args[i]) for i in range(3))
+            m, n, kk = (args[i].intValue for i in range(3, 6))
+            scale = args[6].floatValue * args[7].floatValue
+            c.view(m, n).copy_(((a.view(m, kk).float() @
+                                 b.view(n, kk).float().t()) * scale).to(c.dtype))
         elif k.startswith("matmul"):
             a, b, c = (tensor(args[i]) for i in range(3))
             m, n, kk = (args[i].intValue for i in range(3, 6))

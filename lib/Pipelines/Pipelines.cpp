@@ -86,26 +86,30 @@ llvm::Expected<Target> Target::parse(llvm::StringRef spec) {
     return target;
   }
   target.chip = chip.str();
-  if (arch == "nvptx") {
+  if (arch == "nvptx")
     target.kind = Kind::NVPTX;
-    llvm::StringRef digits = chip;
-    if (!digits.consume_front("sm_"))
-      return bad("an NVIDIA chip is written sm_XY");
-    digits.consume_back("a");
-    unsigned version;
-    if (digits.getAsInteger(10, version) || version < 75)
-      return bad("an NVIDIA chip is written sm_XY, XY >= 75 (the oldest "
-                 "CUDA 13 supports)");
-    target.features = "+ptx80";
-    return target;
-  }
-  if (arch == "amdgcn") {
+  else if (arch == "amdgcn")
     target.kind = Kind::AMDGCN;
-    if (!chip.starts_with("gfx") || chip.size() < 6)
-      return bad("an AMD chip is written gfxNNN");
-    return target;
+  else
+    return bad("the architecture must be nvptx, amdgcn or host");
+  std::string why = checkChip(target.arch(), chip);
+  if (!why.empty())
+    return bad(why);
+  if (target.kind == Kind::NVPTX)
+    target.features = "+ptx80";
+  return target;
+}
+
+TargetArch Target::arch() const {
+  switch (kind) {
+  case Kind::NVPTX:
+    return TargetArch::nvptx;
+  case Kind::AMDGCN:
+    return TargetArch::amdgcn;
+  case Kind::Host:
+    break;
   }
-  return bad("the architecture must be nvptx, amdgcn or host");
+  return TargetArch::host;
 }
 
 std::string Target::str() const {
@@ -191,9 +195,10 @@ static void addUnrollAndLowerAffine(OpPassManager &pm) {
 }
 
 /// The lowering inside every gpu.module, starting with what all targets
-/// share: unrolling and affine lowering.
+/// share: the subgroup size as a constant, unrolling and affine lowering.
 static OpPassManager &nestGpuModuleLowering(OpPassManager &pm) {
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  gpu.addPass(createTunaResolveSubgroupSize());
   addUnrollAndLowerAffine(gpu);
   return gpu;
 }

@@ -122,30 +122,72 @@ struct Dispatches {
     return result;
   }
 
-  /// Whether a target compiles the variants of dispatch `i`.
-  bool compiles(const Target &target, size_t i) const {
+  /// Whether `target` is of the kind (GPU or host) of dispatch `i`.
+  bool matchesKind(const Target &target, size_t i) const {
     return (target.kind == Target::Kind::Host) !=
            compiler::isGpuDispatch(ops[i]);
   }
+
+  /// The targets the space of dispatch `i` declares; empty: every target.
+  SmallVector<TargetAttr> declaredTargets(size_t i) const {
+    if (std::optional<ArrayAttr> targets = DispatchOp(ops[i]).getTargets())
+      return llvm::to_vector(targets->getAsRange<TargetAttr>());
+    return {};
+  }
+
+  /// Whether a target compiles the variants of dispatch `i`: it is of the
+  /// kernel's kind and the kernel supports it.
+  bool compiles(const Target &target, size_t i) const {
+    return matchesKind(target, i) &&
+           supportsTarget(declaredTargets(i), target.arch(), target.chip);
+  }
+
+  /// The requested targets of dispatch `i`'s kind that its kernel does not
+  /// support, "amdgcn:gfx942, amdgcn:gfx1100"; empty when there are none.
+  std::string unsupportedTargets(const CompileOptions &options,
+                                 size_t i) const {
+    std::string names;
+    for (const Target &target : options.targets)
+      if (matchesKind(target, i) && !compiles(target, i))
+        names += (names.empty() ? "" : ", ") + target.str();
+    return names;
+  }
 };
 
-/// Moves the kernels that got code into `bundle`; notes those that did not.
+/// Moves the kernels that got code into `bundle`; notes those that did not,
+/// and the targets a kernel was not compiled for because it does not
+/// support them (the rule of docs/tuna-compile.md, "Targets a kernel
+/// supports"). With no kernel left, the error says why for each.
 LogicalResult keepKernelsWithCode(ModuleOp module, Dispatches &dispatches,
                                   const CompileOptions &options,
                                   ::tuna::Bundle &bundle,
                                   CompileReport &report) {
-  for (auto [dispatch, kernel] :
-       llvm::zip_equal(dispatches.ops, dispatches.kernels)) {
+  std::string reasons;
+  for (auto [i, dispatch, kernel] :
+       llvm::enumerate(dispatches.ops, dispatches.kernels)) {
     bool hasCode = llvm::any_of(kernel.variants, [](const ::tuna::Variant &v) {
       return !v.code.empty();
     });
-    if (hasCode)
+    std::string unsupported = dispatches.unsupportedTargets(options, i);
+    std::string reason =
+        unsupported.empty()
+            ? "is a " +
+                  std::string(compiler::isGpuDispatch(dispatch) ? "GPU"
+                                                                : "host") +
+                  " kernel and no requested target compiles it"
+            : "supports only " +
+                  describeTargets(dispatches.declaredTargets(i)) + ", not " +
+                  unsupported;
+    if (hasCode) {
+      if (!unsupported.empty())
+        report.notes.push_back("kernel '" + kernel.name + "' " + reason +
+                               ": compiled for the other targets only");
       bundle.kernels.push_back(std::move(kernel));
-    else
-      report.notes.push_back(
-          "kernel '" + kernel.name + "' is a " +
-          (compiler::isGpuDispatch(dispatch) ? "GPU" : "host") +
-          " kernel and no requested target compiles it: left out");
+      continue;
+    }
+    report.notes.push_back("kernel '" + kernel.name + "' " + reason +
+                           ": left out");
+    reasons += "; kernel '" + dispatch.getSymName().str() + "' " + reason;
   }
   if (!bundle.kernels.empty())
     return success();
@@ -155,7 +197,7 @@ LogicalResult keepKernelsWithCode(ModuleOp module, Dispatches &dispatches,
   return emitError(module.getLoc())
          << "nothing to put in the bundle: no kernel has variants for the "
             "requested targets ("
-         << targets << ")";
+         << targets << ")" << reasons;
 }
 
 /// Compiles `variants` (each a kernel reference of `dispatches`) for
@@ -226,8 +268,9 @@ mlir::tuna::compileBundle(ModuleOp module, const CompileOptions &options,
             variants.push_back(ref);
     bool host = target.kind == Target::Kind::Host;
     if (variants.empty()) {
-      report.notes.push_back(target.str() + ": no " + (host ? "host" : "GPU") +
-                             " kernels in the input; nothing to compile");
+      report.notes.push_back(target.str() + ": nothing to compile: no " +
+                             (host ? "host" : "GPU") +
+                             " kernel in the input supports it");
       continue;
     }
     if (failed(compileFor(module, dispatches, target, variants, options,

@@ -114,6 +114,7 @@ static void writeVariant(OpBuilder &builder, Location loc,
   VariantOp::create(builder, loc, variantSymbol(rs, entry.name),
                     builder.getDictionaryAttr(entries), optMap(plan.grid),
                     optMap(plan.block), optMap(plan.smem),
+                    optMap(plan.cluster),
                     plan.dynamicConstraints.empty()
                         ? ArrayAttr()
                         : builder.getArrayAttr(plan.dynamicConstraints));
@@ -128,12 +129,16 @@ DispatchOp expand::writeDispatchTable(ModuleOp module, const ResolvedSpace &rs,
   ArrayAttr keys = builder.getArrayAttr(SmallVector<Attribute>(
       rs.space.getKey().begin(), rs.space.getKey().end()));
   SmallVector<StringRef> names(rs.names.begin(), rs.names.end());
+  ArrayRef<TargetAttr> targets = rs.space.getTargets();
   Location loc = kernel.getLoc();
   auto dispatch = DispatchOp::create(
       builder, loc, kernel.getName(),
       cast<FunctionType>(kernel.getFunctionType()), writtenArguments(kernel),
       builder.getStrArrayAttr(names), keys, defaultVariant,
-      hashKernel(kernel, rs.schedule));
+      hashKernel(kernel, rs.schedule),
+      targets.empty() ? ArrayAttr()
+                      : builder.getArrayAttr(SmallVector<Attribute>(
+                            targets.begin(), targets.end())));
   builder.setInsertionPointToStart(&dispatch.getBody().emplaceBlock());
   for (const TableEntry &entry : entries)
     writeVariant(builder, loc, rs, entry);
@@ -159,6 +164,8 @@ FailureOr<PlannedVariant> expand::readTableEntry(const ResolvedSpace &rs,
     plan.block = *block;
   if (std::optional<AffineMap> smem = entry.getSmem())
     plan.smem = *smem;
+  if (std::optional<AffineMap> cluster = entry.getCluster())
+    plan.cluster = *cluster;
   if (ArrayAttr constraints = entry.getConstraintsAttr())
     llvm::append_range(plan.dynamicConstraints, constraints);
   return plan;

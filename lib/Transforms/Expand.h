@@ -92,6 +92,8 @@ struct Limits {
 struct PlannedVariant {
   Config config;
   AffineMap grid, block, smem;
+  /// Constant (the space's `cluster` reads only parameters), or null.
+  AffineMap cluster;
   SmallVector<Attribute> dynamicConstraints;
 };
 

@@ -239,7 +239,8 @@ FailureOr<ResolvedSpace> expand::resolveSpace(FunctionOpInterface kernel,
   if (failed(verifySpace(emitError, params, space.getConfigs(),
                          space.getDefaults(), space.getConstraints(),
                          space.getKey(), space.getGrid(), space.getBlock(),
-                         space.getSmem(), space.getVscale(),
+                         space.getSmem(), space.getCluster(),
+                         space.getVscale(),
                          bool(space.getSchedule()),
                          ArrayRef<ParamAttr>(knobParams))))
     return failure();
@@ -454,7 +455,9 @@ static DropReason planLaunchMaps(const ResolvedSpace &rs,
   for (auto [what, attr, minimum, out] :
        {std::tuple{"grid", rs.space.getGrid(), int64_t(1), &plan.grid},
         std::tuple{"block", rs.space.getBlock(), int64_t(1), &plan.block},
-        std::tuple{"smem", rs.space.getSmem(), int64_t(0), &plan.smem}}) {
+        std::tuple{"smem", rs.space.getSmem(), int64_t(0), &plan.smem},
+        std::tuple{"cluster", rs.space.getCluster(), int64_t(1),
+                   &plan.cluster}}) {
     if (!attr)
       continue;
     AffineMap map = attr.getValue();
@@ -475,8 +478,12 @@ static DropReason planLaunchMaps(const ResolvedSpace &rs,
   return {};
 }
 
-/// The static limits: threads per block and shared memory, where the
-/// configuration makes them constant.
+/// Blocks in a cluster that every sm_90 device can launch (larger clusters
+/// need an opt-in attribute that a plain launch does not set).
+static constexpr int64_t kMaxPortableClusterBlocks = 8;
+
+/// The static limits: threads per block, blocks per cluster and shared
+/// memory, where the configuration makes them constant.
 static DropReason checkLimits(const ResolvedSpace &rs,
                               const PlannedVariant &plan,
                               const Limits &limits) {
@@ -490,6 +497,14 @@ static DropReason checkLimits(const ResolvedSpace &rs,
   }
   if (!rs.isGpu())
     return {};
+  if (plan.cluster) {
+    std::optional<int64_t> blocks = constantProduct(plan.cluster);
+    if (!blocks || *blocks > kMaxPortableClusterBlocks)
+      return "its cluster has " +
+             (blocks ? std::to_string(*blocks) : "more than 2^63") +
+             " blocks, over the portable limit of " +
+             std::to_string(kMaxPortableClusterBlocks);
+  }
   std::optional<int64_t> dynamicBytes =
       plan.smem ? constantProduct(plan.smem) : std::optional<int64_t>(0);
   if (!dynamicBytes)

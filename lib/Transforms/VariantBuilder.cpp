@@ -8,7 +8,8 @@
 //     scalable vector type fixed at the `vscale` parameter's value (an
 //     access marked `tuna.aligned` gets the alignment of that size), then
 //     verify the variant: a configuration can make an op invalid;
-//  3. record a constant block size as the kernel's known block size;
+//  3. record a constant block size as the kernel's known block size, and a
+//     cluster of several blocks as its known cluster size;
 //  4. apply the space's schedule with its knobs selected;
 //  5. canonicalize and CSE, so that each variant keeps only its own code.
 //
@@ -217,6 +218,20 @@ static void setKnownBlockSize(FunctionOpInterface clone, AffineMap block,
   func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(sizes));
 }
 
+/// A cluster of more than one block becomes the GPU kernel's known cluster
+/// size (the PTX's .reqnctapercluster: a plain launch then forms clusters).
+static void setKnownClusterSize(FunctionOpInterface clone, AffineMap cluster,
+                                OpBuilder &builder) {
+  auto func = dyn_cast<gpu::GPUFuncOp>(clone.getOperation());
+  if (!func || !cluster)
+    return;
+  SmallVector<int32_t> sizes(3, 1);
+  for (auto [i, e] : llvm::enumerate(cluster.getResults()))
+    sizes[i] = cast<AffineConstantExpr>(e).getValue();
+  if (sizes[0] * sizes[1] * sizes[2] > 1)
+    func.setKnownClusterSizeAttr(builder.getDenseI32ArrayAttr(sizes));
+}
+
 /// Applies the schedule to `clone` with every knob selected; the knobs are
 /// left unselected again for the next variant.
 static LogicalResult applySchedule(const ResolvedSpace &rs,
@@ -258,6 +273,7 @@ specializeClone(const ResolvedSpace &rs, const PlannedVariant &variant,
   if (failed(verifyVariant(rs, variant.config, variantOp)))
     return failure();
   setKnownBlockSize(clone, variant.block, builder);
+  setKnownClusterSize(clone, variant.cluster, builder);
   if (rs.schedule && failed(applySchedule(rs, variant.config, clone, builder)))
     return failure();
 
@@ -292,6 +308,7 @@ expand::instantiateVariant(const ResolvedSpace &rs,
 bool expand::isSameVariant(FunctionOpInterface a, const PlannedVariant &pa,
                            FunctionOpInterface b, const PlannedVariant &pb) {
   if (pa.grid != pb.grid || pa.block != pb.block || pa.smem != pb.smem ||
+      pa.cluster != pb.cluster ||
       pa.dynamicConstraints != pb.dynamicConstraints)
     return false;
   return OperationEquivalence::isRegionEquivalentTo(

@@ -24,7 +24,7 @@ std::string launchGeometry(const LaunchDims &dims,
 
 std::string blockLimitExceeded(const LaunchDims &dims, int maxThreads,
                                std::string_view device) {
-  uint64_t threads = uint64_t(dims.block[0]) * dims.block[1] * dims.block[2];
+  uint64_t threads = threadsPerBlock(dims);
   if (threads <= static_cast<uint64_t>(maxThreads))
     return "";
   return "; a block of " + std::to_string(threads) + " threads exceeds the " +

@@ -21,7 +21,9 @@ namespace tuna::gpu {
 std::string callFailure(std::string_view what, const char *call,
                         const char *name, long code, const char *text);
 
-/// The device limits every GPU backend reads, by its API's attribute IDs.
+/// The device limits every GPU backend reads, by its API's attribute IDs:
+/// those of a block and launch, and those of one multiprocessor (CU) that
+/// the pruning model's occupancy needs on every API (Prune.h).
 template <typename Attribute> struct LimitAttributes {
   Attribute maxThreadsPerBlock;
   Attribute maxSharedBytesPerBlock;
@@ -29,6 +31,8 @@ template <typename Attribute> struct LimitAttributes {
   Attribute warpSize;
   Attribute maxGridDim[3];
   Attribute maxBlockDim[3];
+  Attribute maxThreadsPerMultiprocessor;
+  Attribute sharedBytesPerMultiprocessor;
 };
 
 /// Sets the limits of `info` that `attributes` names, each read by
@@ -44,6 +48,15 @@ void readLimits(DeviceInfo &info, const LimitAttributes<Attribute> &attributes,
     info.maxGridDim[d] = read(attributes.maxGridDim[d]);
     info.maxBlockDim[d] = read(attributes.maxBlockDim[d]);
   }
+  info.maxThreadsPerMultiprocessor =
+      read(attributes.maxThreadsPerMultiprocessor);
+  info.sharedBytesPerMultiprocessor =
+      read(attributes.sharedBytesPerMultiprocessor);
+}
+
+/// The threads of one block of `dims`.
+inline uint64_t threadsPerBlock(const LaunchDims &dims) {
+  return uint64_t(dims.block[0]) * dims.block[1] * dims.block[2];
 }
 
 /// Whether a stream captures, from the API's answer: `result` of its

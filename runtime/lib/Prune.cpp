@@ -1,9 +1,11 @@
 //===- Prune.cpp - Ranking and dropping candidates before timing ----------===//
 //
 // The model (docs/search.md, "Static pruning"):
-//  - Occupancy: resident blocks per multiprocessor, limited by threads,
-//    blocks, registers (allocated per warp of 32 threads in units of 256)
-//    and shared memory (static + dynamic + the per-block reservation).
+//  - Occupancy: resident blocks per multiprocessor, limited by threads (in
+//    whole warps of the device's warp size: 32 on NVIDIA, 64 or 32 on AMD),
+//    blocks, registers (CUDA: allocated per warp in units of 256) and shared
+//    memory or LDS (static + dynamic + the per-block reservation), each limit
+//    where the device states it.
 //  - Wave quantization: with equal work per block, a throughput-bound
 //    multiprocessor that holds ceil(B / S) of the B blocks finishes last,
 //    so the launch takes S * ceil(B / S) / B times as long as one that
@@ -22,7 +24,7 @@ namespace tuna {
 
 namespace {
 
-constexpr int64_t kWarpSize = 32;
+constexpr int64_t kWarpSize = 32; ///< When the device does not say.
 constexpr int64_t kRegisterUnit = 256; ///< Registers are allocated per warp.
 
 int64_t roundUp(int64_t value, int64_t unit) {
@@ -52,22 +54,26 @@ std::string format(const char *pattern, double a, double b = 0) {
 
 int residentBlocks(const DeviceInfo &device, const StaticFacts &facts) {
   int64_t threads = threadsOf(facts.dims);
-  if (device.maxThreadsPerMultiprocessor <= 0 ||
-      device.maxBlocksPerMultiprocessor <= 0 || threads <= 0)
+  if (device.maxThreadsPerMultiprocessor <= 0 || threads <= 0)
     return -1;
-  int64_t warps = (threads + kWarpSize - 1) / kWarpSize;
-  int64_t blocks = std::min<int64_t>(
-      device.maxBlocksPerMultiprocessor,
-      device.maxThreadsPerMultiprocessor / (warps * kWarpSize));
+  // Threads are scheduled in whole warps (wavefronts on AMD GPUs).
+  int64_t warpSize = device.warpSize > 0 ? device.warpSize : kWarpSize;
+  int64_t warps = (threads + warpSize - 1) / warpSize;
+  int64_t blocks = device.maxThreadsPerMultiprocessor / (warps * warpSize);
+  if (device.maxBlocksPerMultiprocessor > 0)
+    blocks = std::min<int64_t>(blocks, device.maxBlocksPerMultiprocessor);
   bool complete = true;
-  if (facts.registers >= 0 && device.registersPerMultiprocessor > 0) {
-    int64_t perWarp = roundUp(int64_t(facts.registers) * kWarpSize,
-                              kRegisterUnit);
-    if (perWarp > 0)
-      blocks = std::min(blocks,
-                        device.registersPerMultiprocessor / perWarp / warps);
-  } else {
-    complete = false;
+  // Registers, where the device states its register file (CUDA).
+  if (device.registersPerMultiprocessor > 0) {
+    if (facts.registers >= 0) {
+      int64_t perWarp =
+          roundUp(int64_t(facts.registers) * warpSize, kRegisterUnit);
+      if (perWarp > 0)
+        blocks = std::min(blocks,
+                          device.registersPerMultiprocessor / perWarp / warps);
+    } else {
+      complete = false;
+    }
   }
   if (facts.staticSharedBytes >= 0 && device.sharedBytesPerMultiprocessor > 0) {
     int64_t shared = facts.staticSharedBytes + facts.dims.sharedBytes +

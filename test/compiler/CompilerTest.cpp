@@ -74,6 +74,10 @@ TEST(TargetParse, Rejects) {
   EXPECT_NE(parseError("nvptx:sm_").find("written sm_XY"), std::string::npos);
   EXPECT_NE(parseError("amdgcn:gf942").find("gfxNNN"), std::string::npos);
   EXPECT_NE(parseError("amdgcn:gfx").find("gfxNNN"), std::string::npos);
+  // The processor must be one LLVM's AMDGPU backend knows.
+  EXPECT_NE(parseError("amdgcn:gfx999").find("'gfx999' is none"),
+            std::string::npos);
+  expectTarget("amdgcn:gfx1100", Target::Kind::AMDGCN, "gfx1100", "");
   EXPECT_NE(parseError("host:x86").find("takes no chip"), std::string::npos);
   std::string unknown = parseError("cuda:sm_90");
   EXPECT_NE(unknown.find("unknown target 'cuda:sm_90'"), std::string::npos);

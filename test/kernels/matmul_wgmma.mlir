@@ -1,23 +1,30 @@
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=0,order=0,l1=0.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=S3 --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=3,gm=8,deep=1,mask=0,order=0,l1=0.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=DEEP --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=1,mask=0,order=0,l1=0.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=BM64 --input-file=%t/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=0,order=0,l1=0.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=BK128 --input-file=%t/matmul_f16_wgmma.bm=128,bk=128,stages=2,gm=8,deep=1,mask=0,order=0,l1=0.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=MASK --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=1,order=0,l1=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=0,order=0,l1=0,split=1.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=S3 --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=3,gm=8,deep=1,mask=0,order=0,l1=0,split=1.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=DEEP --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=1,mask=0,order=0,l1=0,split=1.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=BM64 --input-file=%t/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=0,order=0,l1=0,split=1.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=BK128 --input-file=%t/matmul_f16_wgmma.bm=128,bk=128,stages=2,gm=8,deep=1,mask=0,order=0,l1=0,split=1.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MASK --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=1,order=0,l1=0,split=1.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=SPLIT --input-file=%t/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=1,order=0,l1=0,split=8.sm_90a.ptx
+// A split variant instantiated later from the planned table (as the JIT and
+// --variants do) is compiled with its cluster too.
+// RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
+// RUN:   --max-shared-memory=232448 --variants=16 -o %t.lazy.tuna --emit-dir=%t.lazy > /dev/null
+// RUN: FileCheck %s --check-prefix=SPLIT --input-file=%t.lazy/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=1,order=0,l1=0,split=8.sm_90a.ptx
 // Every variant needs more than the default 48 KiB of shared memory.
 // RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   -o %t.small.tuna 2>&1 | FileCheck %s --check-prefix=SMALL
 
-// CHECK:      kernel matmul_f16_wgmma: 14 variants, default [[MATMUL_F16_WGMMA_DEFAULT:matmul_f16_wgmma__v[0-9]+]]
+// CHECK:      kernel matmul_f16_wgmma: 20 variants, default [[MATMUL_F16_WGMMA_DEFAULT:matmul_f16_wgmma__v[0-9]+]]
 // CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=0
 // CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=64 stages=4 gm=8 deep=1 mask=0
 // CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=64 stages=3 gm=8 deep=1 mask=0
 // CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1 mask=0
 // CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=128 stages=2 gm=8 deep=1 mask=0
 // CHECK:      [[MATMUL_F16_WGMMA_DEFAULT]] {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=1
-// CHECK:      compiled nvptx:sm_90a: 14 variants
+// CHECK:      {{matmul_f16_wgmma__v16}} {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1 mask=1 order=0 l1=0 split=8
+// CHECK:      compiled nvptx:sm_90a: 20 variants
 
 // SMALL: kernel 'matmul_f16_wgmma': every configuration breaks a constraint or a limit
 
@@ -30,6 +37,7 @@
 // no other instruction writes them (ptxas would serialize every wgmma:
 // C7515).
 // PTX:     .target sm_90a
+// PTX-NOT: .reqnctapercluster
 // PTX-NOT: mov.b32
 // PTX:     cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
 // PTX:     cp.async.commit_group
@@ -56,6 +64,7 @@
 // PTX:     ld.shared.v4.b32
 // PTX:     st.global.v4.b32
 // PTX-NOT: .local
+// PTX-NOT: barrier.cluster
 
 // deep = 1: 3 tiles in flight (wait until 2 groups are pending); a second
 // barrier after the wgmma wait, then the refill.
@@ -102,3 +111,27 @@
 // MASK:      @%p{{[0-9]+}} bra
 // MASK:      st.global.v4.b32
 // MASK-NOT:  .local
+
+// split = 8: a cluster of the 8 blocks (grid z) that share a tile of C; each
+// takes an eighth of the k tiles, leaves its fp32 tile in its shared memory,
+// and after a cluster barrier sums its 8 rows of the tile from the 8 blocks'
+// shared memory (mapa, ld.shared::cluster), then meets the others once more
+// before it exits.
+// SPLIT:         .explicitcluster
+// SPLIT-NEXT:    .reqnctapercluster 1, 1, 8
+// SPLIT:         mov.u32 {{.*}}, %ctaid.z;
+// SPLIT:         wgmma.mma_async.sync.aligned.m64n256k16
+// SPLIT:         wgmma.wait_group.sync.aligned {{[[:space:]]*}}0
+// SPLIT:         barrier.cluster.arrive.aligned;
+// SPLIT-NEXT:    barrier.cluster.wait.aligned;
+// SPLIT-COUNT-8: mapa.shared::cluster.u64
+// SPLIT:         st.global.v4.b32
+// SPLIT:         barrier.cluster.arrive.aligned;
+// SPLIT-NEXT:    barrier.cluster.wait.aligned;
+// SPLIT-NOT:     .local
+
+// wgmma exists on sm_90a only, and the kernel says so: sm_90 (no `a`) and
+// AMD GPUs are clear errors naming it.
+// RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90,amdgcn:gfx942 --max-shared-memory=232448 \
+// RUN:   -o %t.other.tuna 2>&1 | FileCheck %s --check-prefix=OTHER
+// OTHER: error: nothing to put in the bundle: no kernel has variants for the requested targets (nvptx:sm_90, amdgcn:gfx942); kernel 'matmul_f16_wgmma' supports only nvptx (sm_90a), not nvptx:sm_90, amdgcn:gfx942

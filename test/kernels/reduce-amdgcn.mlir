@@ -2,29 +2,63 @@
 // RUN: tuna-compile %S/../../kernels-mlir/reduce.mlir \
 // RUN:   --target=amdgcn:gfx90a,amdgcn:gfx942,amdgcn:gfx1100 \
 // RUN:   -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefixes=ASM,WAVE64 --input-file="%t/row_sum.tpr=1024,rpb=1,vec=4.gfx90a.s"
-// RUN: FileCheck %s --check-prefixes=ASM,WAVE64,GFX942 --input-file="%t/row_sum.tpr=1024,rpb=1,vec=4.gfx942.s"
-// RUN: FileCheck %s --check-prefixes=ASM,WAVE32 --input-file="%t/row_sum.tpr=1024,rpb=1,vec=4.gfx1100.s"
+// RUN: FileCheck %s --check-prefix=W64-ROW64 --input-file="%t/row_sum.tpr=64,rpb=1,vec=1.gfx90a.s"
+// RUN: FileCheck %s --check-prefix=W64-ROW64-XOR --input-file="%t/row_sum.tpr=64,rpb=1,vec=1.gfx90a.s"
+// RUN: FileCheck %s --check-prefix=ROW32 --input-file="%t/row_sum.tpr=32,rpb=1,vec=1.gfx90a.s"
+// RUN: FileCheck %s --check-prefix=ROW32-XOR --input-file="%t/row_sum.tpr=32,rpb=1,vec=1.gfx90a.s"
+// RUN: FileCheck %s --check-prefix=W64-ROW1024 --input-file="%t/row_sum.tpr=1024,rpb=1,vec=1.gfx90a.s"
+// RUN: FileCheck %s --check-prefix=W64-ROW64 --input-file="%t/row_sum.tpr=64,rpb=1,vec=1.gfx942.s"
+// RUN: FileCheck %s --check-prefix=W64-ROW64-XOR --input-file="%t/row_sum.tpr=64,rpb=1,vec=1.gfx942.s"
+// RUN: FileCheck %s --check-prefix=ROW32 --input-file="%t/row_sum.tpr=32,rpb=1,vec=1.gfx942.s"
+// RUN: FileCheck %s --check-prefix=ROW32-XOR --input-file="%t/row_sum.tpr=32,rpb=1,vec=1.gfx942.s"
+// RUN: FileCheck %s --check-prefix=W64-ROW1024 --input-file="%t/row_sum.tpr=1024,rpb=1,vec=1.gfx942.s"
+// RUN: FileCheck %s --check-prefix=W32-ROW64 --input-file="%t/row_sum.tpr=64,rpb=1,vec=1.gfx1100.s"
+// RUN: FileCheck %s --check-prefix=ROW32 --input-file="%t/row_sum.tpr=32,rpb=1,vec=1.gfx1100.s"
+// RUN: FileCheck %s --check-prefix=ROW32-XOR --input-file="%t/row_sum.tpr=32,rpb=1,vec=1.gfx1100.s"
+// RUN: FileCheck %s --check-prefix=W32-ROW1024 --input-file="%t/row_sum.tpr=1024,rpb=1,vec=1.gfx1100.s"
 
-// The row sum's butterflies are gpu.shuffle xor of width 32: on a wave64
-// device (gfx90a, gfx942) ROCDL lowers them to ds_bpermute within each
-// 32-lane half of the wavefront, so a 64-lane wavefront holds two of the
-// kernel's 32-thread groups and the sums across groups go through LDS as on
-// NVIDIA; on gfx1100 (wave32) a group is the wavefront.
+// Every variant of the row sum compiles for the three targets, and its
+// butterflies adapt to the wavefront: they span a warp segment,
+// `gpu.subgroup_size` (64 on gfx90a and gfx942, 32 on gfx1100) or the
+// row's tpr threads when fewer (softmax-amdgcn.mlir and
+// layernorm-amdgcn.mlir check the same on those kernels).
 
 // CHECK: compiled amdgcn:gfx90a: 36 variants
 // CHECK: compiled amdgcn:gfx942: 36 variants
 // CHECK: compiled amdgcn:gfx1100: 36 variants
 
-// The lane's 32-lane segment: its end is (lane + 32) & 0x60.
-// GFX942:      v_and_b32_e32 [[LANE:v[0-9]+]], 63, v0
-// GFX942-NEXT: v_add_u32_e32 [[END:v[0-9]+]], 32, [[LANE]]
-// GFX942-NEXT: v_and_b32_e32 {{v[0-9]+}}, 0x60, [[END]]
+// A row of 64 threads on wave64: one wavefront, six steps; the last one
+// exchanges lane ^ 32 (byte address ^ 0x80) across the wavefront's halves;
+// no workgroup memory.
+// W64-ROW64-COUNT-6: ds_bpermute_b32
+// W64-ROW64-NOT:     ds_bpermute_b32
+// W64-ROW64-NOT:     s_barrier
+// W64-ROW64:         .wavefront_size: 64
+// W64-ROW64-XOR:     v_xor_b32_e32 {{v[0-9]+}}, 0x80,
 
-// Five butterfly steps within the group, the barrier, five across groups.
-// ASM-COUNT-5: ds_bpermute_b32
-// ASM:         s_barrier
-// ASM-COUNT-5: ds_bpermute_b32
-// WAVE64:      .wavefront_size: 64
-// WAVE32:      .amdhsa_wavefront_size32 1
-// WAVE32:      .wavefront_size: 32
+// On wave32 the same row is two wavefronts: five steps each, then their
+// sums meet in workgroup memory and five more steps.
+// W32-ROW64-COUNT-5: ds_bpermute_b32
+// W32-ROW64:         s_barrier
+// W32-ROW64-COUNT-5: ds_bpermute_b32
+// W32-ROW64-NOT:     ds_bpermute_b32
+// W32-ROW64:         .amdhsa_wavefront_size32 1
+// W32-ROW64:         .wavefront_size: 32
+
+// A row of 32 threads: five steps within 32 lanes on every target (two
+// rows share a wave64); nothing crosses a 32-lane half.
+// ROW32-COUNT-5: ds_bpermute_b32
+// ROW32-NOT:     ds_bpermute_b32
+// ROW32-NOT:     s_barrier
+// ROW32-XOR-NOT: v_xor_b32_e32 {{v[0-9]+}}, 0x80,
+
+// A row of 1024 threads: a full-width butterfly (6 steps on wave64, 5 on
+// wave32), the segments' sums through workgroup memory, the same again.
+// W64-ROW1024-COUNT-6: ds_bpermute_b32
+// W64-ROW1024:         s_barrier
+// W64-ROW1024-COUNT-6: ds_bpermute_b32
+// W64-ROW1024-NOT:     ds_bpermute_b32
+// W32-ROW1024-COUNT-5: ds_bpermute_b32
+// W32-ROW1024:         s_barrier
+// W32-ROW1024-COUNT-5: ds_bpermute_b32
+// W32-ROW1024-NOT:     ds_bpermute_b32

@@ -45,9 +45,10 @@
 // FILE:      gpu.func @matmul_f16_wgmma_wide(
 // FILE:        tuna.space = #tuna.space<
 // FILE-NEXT:     params = [#tuna.param<"bm", [64, 128]>,
-// FILE:                    #tuna.param<"l1", [0, 1]>],
-// FILE-NEXT:     defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0},
-// FILE-NEXT:     constraints = [#tiles, #epilogue],
+// FILE:                    #tuna.param<"l1", [0, 1]>,
+// FILE-NEXT:                 #tuna.param<"split", [1]>],
+// FILE-NEXT:     defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0, split = 1},
+// FILE-NEXT:     constraints = [#tiles, #epilogue, #split],
 
 // Bad input.
 // RUN: not %python %S/../../kernels-mlir/wide_spaces.py matmul_f16_wgmma_wide --sample 3000 2>&1 | FileCheck %s --check-prefix=SAMPLE

@@ -15,6 +15,7 @@
 
 #include "tuna/runtime/Bundle.h"
 #include "tuna/runtime/Cache.h"
+#include "tuna/runtime/Prune.h"
 #include "tuna/runtime/Runtime.h"
 #include "tuna/runtime/tuna.h"
 
@@ -231,6 +232,68 @@ TEST_F(HipBackendTest, Wave32DeviceIsAnotherFingerprint) {
   EXPECT_EQ(rdna->info().name, "AMD Instinct MI300X (fake) (304 CUs, 64 KiB "
                                "LDS, wave32)");
   EXPECT_NE(rdna->info().fingerprint, wave64);
+}
+
+//===----------------------------------------------------------------------===//
+// Occupancy for pruning
+//===----------------------------------------------------------------------===//
+
+/// The facts of a launch of `threads` threads with `lds` bytes of dynamic
+/// LDS, as the bundle states them (no static LDS, 40 VGPRs).
+StaticFacts hipLaunch(uint32_t threads, uint32_t lds = 0) {
+  StaticFacts facts;
+  facts.dims.grid[0] = 1000;
+  facts.dims.block[0] = threads;
+  facts.dims.sharedBytes = lds;
+  facts.registers = 40;
+  facts.staticSharedBytes = 0;
+  return facts;
+}
+
+TEST_F(HipBackendTest, PruningCountsWavefrontsAndLdsOfTheDevice) {
+  auto mi300 = backend();
+  const DeviceInfo &info = mi300->info();
+  EXPECT_EQ(info.warpSize, 64);
+  EXPECT_EQ(info.maxThreadsPerMultiprocessor, 2048);
+  EXPECT_EQ(info.sharedBytesPerMultiprocessor, 65536);
+  EXPECT_EQ(info.reservedSharedBytesPerBlock, 0);
+  // 96 threads are two wavefronts of 64: 16 blocks fill a CU's 2048 threads
+  // (a warp of 32 would give 21); VGPRs do not limit the model on HIP.
+  EXPECT_EQ(residentBlocks(info, hipLaunch(96)), 16);
+  EXPECT_EQ(residentBlocks(info, hipLaunch(1024)), 2);
+  // LDS per CU: 40000 bytes leave room for one block, 70000 for none.
+  EXPECT_EQ(residentBlocks(info, hipLaunch(64, 40000)), 1);
+  EXPECT_EQ(residentBlocks(info, hipLaunch(64, 70000)), 0);
+
+  fake().reset("gfx1100", 1, 65536, 32);
+  auto rdna = backend();
+  EXPECT_EQ(residentBlocks(rdna->info(), hipLaunch(96)), 21);
+}
+
+TEST_F(HipBackendTest, LoadedVariantsAskHipForTheirOccupancy) {
+  auto hip = backend();
+  Bundle bundle = hipBundle();
+  ModuleHandle module = hip->loadModule(bundle.objects[0], "axpy");
+  FunctionHandle b256 = hip->getFunction(module, "axpy_b256", "axpy_b256");
+  FunctionHandle lds = hip->getFunction(module, "axpy_lds", "axpy_lds");
+  LaunchDims dims;
+  dims.block[0] = 256;
+  EXPECT_EQ(hip->residentBlocksPerMultiprocessor(b256, dims), 8);
+  // 40000 bytes of static LDS and 20000 dynamic: one block; 30000: none.
+  dims.block[0] = 64;
+  dims.sharedBytes = 20000;
+  EXPECT_EQ(hip->residentBlocksPerMultiprocessor(lds, dims), 1);
+  dims.sharedBytes = 30000;
+  EXPECT_EQ(hip->residentBlocksPerMultiprocessor(lds, dims), 0);
+  EXPECT_EQ(fake().calls("hipModuleOccupancyMaxActiveBlocksPerMultiprocessor"),
+            3);
+
+  fake().fail("hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", 1, 0);
+  std::string message =
+      errorOf([&] { hip->residentBlocksPerMultiprocessor(b256, dims); });
+  EXPECT_EQ(message, "axpy_b256: hipModuleOccupancyMaxActiveBlocksPerMultiprocessor "
+                     "failed: hipErrorInvalidValue (1): invalid argument");
+  hip->unloadModule(module);
 }
 
 TEST_F(HipBackendTest, UnreadableArchNameIsAnError) {
@@ -592,6 +655,9 @@ TEST_F(HipBackendTest, TunesPicksAndLaunchesTheWinner) {
             "grid 4x1x1 block 256x1x1 lds 1024");
   EXPECT_EQ(launchedOn, stream);
   EXPECT_GT(fake().calls("hipEventElapsedTime"), 0);
+  // Pruning asked HIP for the loaded candidates' occupancy.
+  EXPECT_GT(fake().calls("hipModuleOccupancyMaxActiveBlocksPerMultiprocessor"),
+            0);
 
   // A known signature: one launch, nothing else.
   int launches = fake().calls("hipModuleLaunchKernel");

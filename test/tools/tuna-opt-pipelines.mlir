@@ -26,6 +26,7 @@
 
 // PIPELINE:      nvvm-attach-target{O=3 chip=sm_90 {{.*}}features=+ptx80
 // PIPELINE-NEXT:   gpu.module(
+// PIPELINE-NEXT:     tuna-resolve-subgroup-size,
 // PIPELINE-NEXT:     tuna-unroll,
 // PIPELINE-NEXT:     canonicalize{
 // PIPELINE-NEXT:     expand-strided-metadata,

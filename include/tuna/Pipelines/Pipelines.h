@@ -9,6 +9,8 @@
 #ifndef TUNA_PIPELINES_PIPELINES_H
 #define TUNA_PIPELINES_PIPELINES_H
 
+#include "tuna/Dialect/Tuna/IR/TunaDialect.h"
+
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Error.h"
@@ -28,6 +30,8 @@ struct Target {
   static llvm::Expected<Target> parse(llvm::StringRef spec);
   /// The spelling parse() accepts, e.g. `nvptx:sm_90`.
   std::string str() const;
+  /// The architecture as a space's `targets` names it.
+  TargetArch arch() const;
 };
 
 /// The dialects a Tuna kernel may use and the target pipelines lower, with

@@ -100,4 +100,21 @@ def TunaApproximateMath : Pass<"tuna-approximate-math"> {
   ];
 }
 
+def TunaResolveSubgroupSize
+    : Pass<"tuna-resolve-subgroup-size", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Replace gpu.subgroup_size by the target's warp or wavefront size";
+  let description = [{
+    In a `gpu.module` with one target attribute, every `gpu.subgroup_size`
+    becomes a constant: 32 for `#nvvm.target`; for `#rocdl.target`, 32 on
+    processors that run wave32 (gfx10 and newer, unless the target's
+    features hold `+wavefrontsize64`) and 64 on the others (gfx9: gfx90a,
+    gfx942), as LLVM's AMDGPU backend compiles them. Kernels written with
+    `gpu.subgroup_size` thus fold their shuffle widths, butterfly step
+    counts and per-warp indexing per target before they are unrolled and
+    lowered. A size above the op's `upper_bound` is an error. Modules
+    without a single NVVM or ROCDL target are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // TUNA_TRANSFORMS_PASSES_TD

@@ -139,16 +139,14 @@ CudaBackend::CudaBackend(int ordinal) : cu(loadDriver()) {
            CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z},
           {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
            CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
-           CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z}},
+           CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z},
+          CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+          CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR},
       read);
-  deviceInfo.maxThreadsPerMultiprocessor =
-      read(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
   deviceInfo.maxBlocksPerMultiprocessor =
       read(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
   deviceInfo.registersPerMultiprocessor =
       read(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
-  deviceInfo.sharedBytesPerMultiprocessor =
-      read(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
   deviceInfo.reservedSharedBytesPerBlock =
       read(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
 }
@@ -243,8 +241,7 @@ int CudaBackend::residentBlocksPerMultiprocessor(FunctionHandle handle,
   int blocks = 0;
   TUNA_CU(cu, f.what, cuOccupancyMaxActiveBlocksPerMultiprocessor, &blocks,
           f.function,
-          static_cast<int>(dims.block[0] * dims.block[1] * dims.block[2]),
-          dims.sharedBytes);
+          static_cast<int>(gpu::threadsPerBlock(dims)), dims.sharedBytes);
   return blocks;
 }
 

@@ -45,9 +45,15 @@ constexpr hipDeviceAttribute_t hipDeviceAttributeComputeCapabilityMajor = 23;
 constexpr hipDeviceAttribute_t hipDeviceAttributeMaxBlockDimX = 26;
 constexpr hipDeviceAttribute_t hipDeviceAttributeMaxGridDimX = 29;
 constexpr hipDeviceAttribute_t hipDeviceAttributeMaxThreadsPerBlock = 56;
+constexpr hipDeviceAttribute_t hipDeviceAttributeMaxThreadsPerMultiProcessor =
+    57;
 constexpr hipDeviceAttribute_t hipDeviceAttributeMultiprocessorCount = 63;
 constexpr hipDeviceAttribute_t hipDeviceAttributeMaxSharedMemoryPerBlock = 74;
 constexpr hipDeviceAttribute_t hipDeviceAttributeWarpSize = 87;
+/// LDS per CU (AMD-specific; the CUDA-compatible "SharedMemPerMultiprocessor"
+/// is CUDA-only in HIP).
+constexpr hipDeviceAttribute_t
+    hipDeviceAttributeMaxSharedMemoryPerMultiprocessor = 10002;
 
 constexpr hipFunction_attribute HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;
 constexpr hipFunction_attribute HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
@@ -91,6 +97,8 @@ constexpr size_t kDevicePropBufferSize = 16384;
     const char *)                                                              \
   X(hipFuncGetAttribute, hipError_t, int *, hipFunction_attribute,             \
     hipFunction_t)                                                             \
+  X(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, hipError_t, int *,    \
+    hipFunction_t, int, size_t)                                                \
   X(hipModuleLaunchKernel, hipError_t, hipFunction_t, unsigned, unsigned,      \
     unsigned, unsigned, unsigned, unsigned, unsigned, hipStream_t, void **,    \
     void **)                                                                   \

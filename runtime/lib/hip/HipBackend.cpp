@@ -153,6 +153,8 @@ HipBackend::HipBackend(int ordinal, const std::string &library)
   deviceInfo.driverVersion = versionText(driver);
   if (runtime != driver)
     deviceInfo.driverVersion += " (runtime " + versionText(runtime) + ")";
+  // Per CU, HIP states threads and LDS (what the pruning model's occupancy
+  // uses, Prune.h) but no register file or block limit.
   gpu::readLimits(
       deviceInfo,
       gpu::LimitAttributes<hipDeviceAttribute_t>{
@@ -163,7 +165,9 @@ HipBackend::HipBackend(int ordinal, const std::string &library)
           {hipDeviceAttributeMaxGridDimX, hipDeviceAttributeMaxGridDimX + 1,
            hipDeviceAttributeMaxGridDimX + 2},
           {hipDeviceAttributeMaxBlockDimX, hipDeviceAttributeMaxBlockDimX + 1,
-           hipDeviceAttributeMaxBlockDimX + 2}},
+           hipDeviceAttributeMaxBlockDimX + 2},
+          hipDeviceAttributeMaxThreadsPerMultiProcessor,
+          hipDeviceAttributeMaxSharedMemoryPerMultiprocessor},
       [&](hipDeviceAttribute_t which) { return attribute(which, what); });
   // The tuning cache keys decisions by name, arch and driver: what changes
   // which variant is fastest beyond the marketing name and the target ID
@@ -263,6 +267,17 @@ FunctionLimits HipBackend::functionLimits(FunctionHandle handle) {
   limits.staticSharedBytes = get(HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
   limits.registers = get(HIP_FUNC_ATTRIBUTE_NUM_REGS);
   return limits;
+}
+
+int HipBackend::residentBlocksPerMultiprocessor(FunctionHandle handle,
+                                                const LaunchDims &dims) {
+  auto &f = *static_cast<Function *>(handle);
+  ScopedDevice scope(hip, ordinal);
+  int blocks = 0;
+  TUNA_HIP(hip, f.what, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
+           &blocks, f.function,
+           static_cast<int>(gpu::threadsPerBlock(dims)), dims.sharedBytes);
+  return blocks;
 }
 
 void HipBackend::launch(FunctionHandle handle, StreamHandle stream,

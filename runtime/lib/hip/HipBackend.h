@@ -52,6 +52,8 @@ public:
   FunctionHandle getFunction(ModuleHandle module, const std::string &symbol,
                              std::string_view what) override;
   FunctionLimits functionLimits(FunctionHandle function) override;
+  int residentBlocksPerMultiprocessor(FunctionHandle function,
+                                      const LaunchDims &dims) override;
   void launch(FunctionHandle function, StreamHandle stream,
               const LaunchDims &dims, void **params) override;
   void synchronize(StreamHandle stream) override;

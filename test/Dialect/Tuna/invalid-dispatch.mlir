@@ -27,6 +27,22 @@ tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) 
 
 // -----
 
+// A variant's cluster is compiled into it (its known cluster size): a
+// hand-written table cannot make it follow the shape.
+tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [#tuna.key<arg = 0>], params = ["b"], source_hash = "00", written_args = array<i64>} {
+  // expected-error @+1 {{'tuna.variant' op cluster must be 1 to 3 constant sizes (it is compiled into the variant), got affine_map<()[s0] -> (1, 1, s0)>}}
+  tuna.variant @m::@k config {b = 64 : i64} cluster affine_map<()[s0] -> (1, 1, s0)>
+}
+
+// -----
+
+tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [], params = ["b"], source_hash = "00", written_args = array<i64>} {
+  // expected-error @+1 {{'tuna.variant' op cluster must be 1 to 3 constant sizes (it is compiled into the variant), got affine_map<() -> (1, 1, 2, 2)>}}
+  tuna.variant @m::@k config {b = 64 : i64} cluster affine_map<() -> (1, 1, 2, 2)>
+}
+
+// -----
+
 tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [], params = ["b"], source_hash = "00", written_args = array<i64>} {
   // expected-error @+1 {{'tuna.variant' op constraints must take the 0 key value(s) as their dimensions and symbols, got 1 and 0}}
   tuna.variant @m::@k config {b = 64 : i64} where [affine_set<(d0) : (d0 >= 0)>]

@@ -148,13 +148,66 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
+  // expected-error @+1 {{'cluster' must have 1 to 3 results}}
+  gpu.func @cluster_results(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (b)>, block = affine_map<(n)[b] -> (b)>, cluster = affine_map<(n)[b] -> (1, 1, 1, b)>>} { gpu.return }
+}
+
+// -----
+
+// A variant's cluster is compiled into it: it cannot follow the shape.
+gpu.module @m {
+  // expected-error @+1 {{'cluster' reads key component 0; a variant's cluster is fixed when it is compiled, so it may read only parameters}}
+  gpu.func @cluster_reads_key(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (n)>, block = affine_map<(n)[b] -> (b)>, cluster = affine_map<(n)[b] -> (n mod 4 + 1)>>} { gpu.return }
+}
+
+// -----
+
+// The cluster's inputs are those of every launch map: the key values (here
+// as a symbol), then the parameters; it still may not read the key value.
+gpu.module @m {
+  // expected-error @+1 {{'cluster' reads key component 0; a variant's cluster is fixed when it is compiled, so it may read only parameters}}
+  gpu.func @cluster_reads_key_symbol(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<()[n, b] -> (n)>, block = affine_map<()[n, b] -> (b)>, cluster = affine_map<()[n, b] -> (1, 1, n mod 4 + 1)>>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'cluster' takes 0 dimension(s) and 1 symbol(s) but the key has 1 component(s) and the space declares 1 parameter(s); its inputs, dimensions then symbols, are the key values then the parameters}}
+  gpu.func @cluster_without_key(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (n)>, block = affine_map<(n)[b] -> (b)>, cluster = affine_map<()[b] -> (1, 1, b)>>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'cluster' takes 2 dimension(s) but the key has 1 component(s) (parameters are symbols)}}
+  gpu.func @cluster_param_as_dim(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (n)>, block = affine_map<(n)[b] -> (b)>, cluster = affine_map<(n, b) -> (1, 1, b)>>} { gpu.return }
+}
+
+// -----
+
+// A cluster map gets the launch maps' hint when it does not parse.
+gpu.module @m {
+  // expected-error @+3 {{non-affine expression: at least one of the multiply operands has to be either a constant or symbolic}}
+  // expected-error @+2 {{a launch map is affine_map<(key values)[parameters] -> (...)>; to multiply or divide by key values, take them as symbols}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'cluster'}}
+  gpu.func @cluster_product_of_dims(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (n)>, block = affine_map<(n)[b] -> (b)>, cluster = affine_map<(n, m)[b] -> (n * m)>>} { gpu.return }
+}
+
+// -----
+
+// expected-error @+1 {{host kernels take no 'grid', 'block', 'smem' or 'cluster'}}
+func.func @host_with_cluster() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, cluster = affine_map<()[b] -> (b)>>} { return }
+
+// -----
+
+gpu.module @m {
   // expected-error @+1 {{GPU kernel with a tuning space needs 'grid' and 'block'}}
   gpu.func @no_grid() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}>} { gpu.return }
 }
 
 // -----
 
-// expected-error @+1 {{host kernels take no 'grid', 'block' or 'smem'}}
+// expected-error @+1 {{host kernels take no 'grid', 'block', 'smem' or 'cluster'}}
 func.func @host_with_grid() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>>} { return }
 
 // -----
@@ -342,3 +395,94 @@ func.func @aligned_twice(%x: memref<?xf32>, %i: index) {
   %v = vector.load %x[%i] {alignment = 4, tuna.aligned} : memref<?xf32>, vector<[1]xf32>
   return
 }
+
+// -----
+
+// The targets a kernel supports (#tuna.target).
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target for nvptx takes 'chips' or 'min', not both}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @chips_and_min() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"], min = "sm_80">]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: 'min' is for nvptx chips, not amdgcn}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @amd_min() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = amdgcn, min = "gfx90a">]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: bad nvptx chip "gfx942": an NVIDIA chip is written sm_XY}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @wrong_arch_chip() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, chips = ["gfx942"]>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: bad amdgcn chip "gfx999": an AMD chip is written gfxNNN, a processor LLVM knows, and 'gfx999' is none}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @unknown_gfx() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = amdgcn, chips = ["gfx999"]>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: bad nvptx chip "sm_70": an NVIDIA chip is written sm_XY, XY >= 75}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @old_chip() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, min = "sm_70">]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target: 'min' cannot be "sm_90a": the features of an 'a' chip run only on it; name it in 'chips'}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @min_a() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, min = "sm_90a">]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target for amdgcn lists no chips (leave 'chips' out for all)}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @no_chips() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = amdgcn, chips = []>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+2 {{#tuna.target for nvptx: chips are strings, got 90}}
+  // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+  gpu.func @chip_not_string() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, chips = [90]>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'targets' names nvptx twice (one entry per architecture)}}
+  gpu.func @twice() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = nvptx, min = "sm_80">, #tuna.target<arch = nvptx, chips = ["sm_90a"]>]>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'targets' of a GPU kernel names host (a GPU kernel runs on nvptx or amdgcn)}}
+  gpu.func @gpu_on_host() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>, targets = [#tuna.target<arch = host>]>} { gpu.return }
+}
+
+// -----
+
+// expected-error @+1 {{'targets' of a host kernel names amdgcn (a host kernel runs on the host)}}
+func.func @host_on_amd() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, targets = [#tuna.target<arch = amdgcn>]>} { return }
+
+// -----
+
+// expected-error @+2 {{#tuna.target: bad host chip "x86": the host target takes no chip}}
+// expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'targets'}}
+func.func @host_chip() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, targets = [#tuna.target<arch = host, chips = ["x86"]>]>} { return }

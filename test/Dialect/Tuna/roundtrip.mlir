@@ -87,3 +87,18 @@ func.func @vscale(%x: memref<?xf32>, %i: index) attributes {tuna.space = #tuna.s
   %v = vector.load %x[%i] : memref<?xf32>, vector<[1]xf32>
   return
 }
+
+// CHECK-LABEL: gpu.func @targets
+// CHECK-SAME: targets = [#tuna.target<arch = nvptx, min = "sm_80">, #tuna.target<arch = amdgcn, chips = ["gfx90a", "gfx942"]>]
+gpu.module @targets_module {
+  gpu.func @targets() kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>, block = affine_map<()[b] -> (b)>,
+      targets = [#tuna.target<arch = nvptx, min = "sm_80">, #tuna.target<arch = amdgcn, chips = ["gfx90a", "gfx942"]>]>} { gpu.return }
+}
+
+// A cluster map takes the launch maps' inputs (the key value as a symbol
+// here) and prints before the fields that follow it.
+// CHECK-LABEL: gpu.func @cluster
+// CHECK-SAME: cluster = #{{[a-z0-9_]+}}, targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]>
+gpu.module @cluster_module {
+  gpu.func @cluster(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"s", [1, 2]>], defaults = {s = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<()[n, s] -> (n, 1, s)>, block = affine_map<()[n, s] -> (128)>, cluster = affine_map<()[n, s] -> (1, 1, s)>, targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]>} { gpu.return }
+}

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -239,9 +240,11 @@ hipError_t hipDeviceGetAttribute(int *value, int attribute, int device) {
   case 30: *value = 65536; break;              // MaxGridDimY
   case 31: *value = 65536; break;              // MaxGridDimZ
   case 56: *value = 1024; break;               // MaxThreadsPerBlock
+  case 57: *value = 2048; break;               // MaxThreadsPerMultiProcessor
   case 63: *value = s.computeUnits; break;     // MultiprocessorCount
   case 74: *value = s.ldsBytes; break;         // MaxSharedMemoryPerBlock
   case 87: *value = s.waveSize; break;         // WarpSize
+  case 10002: *value = s.ldsBytes; break;      // MaxSharedMemoryPerMultiprocessor
   default: return hipErrorInvalidValue;
   }
   return hipSuccess;
@@ -330,6 +333,23 @@ hipError_t hipFuncGetAttribute(int *value, int attribute, void *function) {
   case 4: *value = f.registers; break;
   default: return hipErrorInvalidValue;
   }
+  return hipSuccess;
+}
+
+/// A CU holds 2048 threads in whole wavefronts and `ldsBytes` of LDS; the
+/// registers do not limit the fake's blocks.
+hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
+    int *blocks, void *function, int blockSize, size_t dynamicLds) {
+  FAKE_ENTER("hipModuleOccupancyMaxActiveBlocksPerMultiprocessor");
+  State &s = state();
+  auto &f = *static_cast<Function *>(function);
+  if (blockSize <= 0 || blockSize > f.maxThreads)
+    return hipErrorInvalidValue;
+  int waves = (blockSize + s.waveSize - 1) / s.waveSize;
+  int byThreads = 2048 / (waves * s.waveSize);
+  int64_t lds = int64_t(dynamicLds) + f.staticLds;
+  *blocks = lds > 0 ? std::min<int64_t>(byThreads, s.ldsBytes / lds)
+                    : byThreads;
   return hipSuccess;
 }
 

@@ -12,6 +12,7 @@
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/TargetParser/TargetParser.h"
 
 using namespace mlir;
 using namespace mlir::tuna;
@@ -63,6 +64,126 @@ LogicalResult KeyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << " after " << bins[i - 1];
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+/// The XY of an NVIDIA chip `sm_XY[a]`, if `chip` is spelled so.
+static std::optional<unsigned> nvidiaVersion(StringRef chip) {
+  unsigned version;
+  if (!chip.consume_front("sm_"))
+    return std::nullopt;
+  chip.consume_back("a");
+  if (chip.empty() || chip.getAsInteger(10, version))
+    return std::nullopt;
+  return version;
+}
+
+std::string mlir::tuna::checkChip(TargetArch arch, StringRef chip) {
+  switch (arch) {
+  case TargetArch::nvptx: {
+    std::optional<unsigned> version = nvidiaVersion(chip);
+    if (!version)
+      return "an NVIDIA chip is written sm_XY";
+    if (*version < 75)
+      return "an NVIDIA chip is written sm_XY, XY >= 75 (the oldest CUDA 13 "
+             "supports)";
+    return "";
+  }
+  case TargetArch::amdgcn:
+    if (!chip.starts_with("gfx"))
+      return "an AMD chip is written gfxNNN";
+    if (llvm::AMDGPU::parseArchAMDGCN(chip) == llvm::AMDGPU::GK_NONE)
+      return "an AMD chip is written gfxNNN, a processor LLVM knows, and '" +
+             chip.str() + "' is none";
+    return "";
+  case TargetArch::host:
+    break;
+  }
+  return "the host target takes no chip";
+}
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 TargetArch arch, ArrayAttr chips,
+                                 StringAttr min) {
+  StringRef archName = stringifyTargetArch(arch);
+  if (chips && min)
+    return emitError() << "#tuna.target for " << archName
+                       << " takes 'chips' or 'min', not both";
+  if (min && arch != TargetArch::nvptx)
+    return emitError() << "#tuna.target: 'min' is for nvptx chips, not "
+                       << archName;
+  if (chips && chips.empty())
+    return emitError() << "#tuna.target for " << archName
+                       << " lists no chips (leave 'chips' out for all)";
+  SmallVector<StringAttr> named;
+  if (min)
+    named.push_back(min);
+  for (Attribute chip : chips ? chips.getValue() : ArrayRef<Attribute>()) {
+    auto name = dyn_cast<StringAttr>(chip);
+    if (!name)
+      return emitError() << "#tuna.target for " << archName
+                         << ": chips are strings, got " << chip;
+    named.push_back(name);
+  }
+  for (StringAttr chip : named) {
+    std::string why = checkChip(arch, chip.getValue());
+    if (!why.empty())
+      return emitError() << "#tuna.target: bad " << archName << " chip "
+                         << chip << ": " << why;
+  }
+  if (min && min.getValue().ends_with("a"))
+    return emitError() << "#tuna.target: 'min' cannot be " << min
+                       << ": the features of an 'a' chip run only on it; "
+                          "name it in 'chips'";
+  return success();
+}
+
+bool TargetAttr::admits(TargetArch arch, StringRef chip) const {
+  if (arch != getArch())
+    return false;
+  if (StringAttr min = getMin()) {
+    std::optional<unsigned> version = nvidiaVersion(chip);
+    return version && *version >= *nvidiaVersion(min.getValue());
+  }
+  if (ArrayAttr chips = getChips())
+    return llvm::any_of(chips, [&](Attribute named) {
+      return cast<StringAttr>(named).getValue() == chip;
+    });
+  return true;
+}
+
+std::string TargetAttr::describe() const {
+  std::string text = stringifyTargetArch(getArch()).str();
+  if (StringAttr min = getMin())
+    return text + " (" + min.getValue().str() + " and newer)";
+  if (ArrayAttr chips = getChips()) {
+    text += " (";
+    llvm::interleave(
+        chips, [&](Attribute chip) { text += cast<StringAttr>(chip).getValue(); },
+        [&] { text += ", "; });
+    text += ")";
+  }
+  return text;
+}
+
+bool mlir::tuna::supportsTarget(ArrayRef<TargetAttr> targets, TargetArch arch,
+                                StringRef chip) {
+  return targets.empty() || llvm::any_of(targets, [&](TargetAttr target) {
+           return target.admits(arch, chip);
+         });
+}
+
+std::string mlir::tuna::describeTargets(ArrayRef<TargetAttr> targets) {
+  std::string text;
+  for (auto [i, target] : llvm::enumerate(targets)) {
+    if (i > 0)
+      text += i + 1 == targets.size() ? " and " : ", ";
+    text += target.describe();
+  }
+  return text;
 }
 
 //===----------------------------------------------------------------------===//
@@ -228,6 +349,17 @@ static LogicalResult verifyInputs(function_ref<InFlightDiagnostic()> emitError,
                  "then the parameters";
 }
 
+/// Whether `exprs`, over the inputs of a map or set of the space whose first
+/// `numDims` are dimensions, read key component `d`: a dimension, or a symbol
+/// for the key values past the dimensions (see verifyInputs).
+static bool readsKeyValue(ArrayRef<AffineExpr> exprs, unsigned numDims,
+                          unsigned d) {
+  return llvm::any_of(exprs, [&](AffineExpr e) {
+    return d < numDims ? e.isFunctionOfDim(d)
+                       : e.isFunctionOfSymbol(d - numDims);
+  });
+}
+
 static LogicalResult verifyMap(function_ref<InFlightDiagnostic()> emitError,
                                StringRef what, AffineMapAttr map,
                                unsigned maxResults, unsigned numKeys,
@@ -264,11 +396,8 @@ verifyConstraint(function_ref<InFlightDiagnostic()> emitError, size_t i,
                           numParams)))
     return failure();
   for (auto [d, k] : llvm::enumerate(key)) {
-    bool reads = llvm::any_of(set.getConstraints(), [&](AffineExpr e) {
-      return d < set.getNumDims() ? e.isFunctionOfDim(d)
-                                  : e.isFunctionOfSymbol(d - set.getNumDims());
-    });
-    if (reads && k.getBucket() != BucketKind::exact)
+    if (readsKeyValue(set.getConstraints(), set.getNumDims(), d) &&
+        k.getBucket() != BucketKind::exact)
       return emitError() << "constraint #" << i << " reads key component " << d
                          << " (argument " << k.getArg()
                          << "), which must then use 'exact' bucketing, not '"
@@ -323,7 +452,8 @@ LogicalResult mlir::tuna::verifySpace(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<ParamAttr> params,
     ArrayAttr configs, DictionaryAttr defaults, ArrayAttr constraints,
     ArrayRef<KeyAttr> key, AffineMapAttr grid, AffineMapAttr block,
-    AffineMapAttr smem, StringAttr vscale, bool hasSchedule,
+    AffineMapAttr smem, AffineMapAttr cluster, StringAttr vscale,
+    bool hasSchedule,
     std::optional<ArrayRef<ParamAttr>> knobs) {
   ParamSet set;
   set.complete = !hasSchedule || knobs.has_value();
@@ -346,8 +476,17 @@ LogicalResult mlir::tuna::verifySpace(
     numParams = set.size();
   if (failed(verifyMap(emitError, "grid", grid, 3, key.size(), numParams)) ||
       failed(verifyMap(emitError, "block", block, 3, key.size(), numParams)) ||
-      failed(verifyMap(emitError, "smem", smem, 1, key.size(), numParams)))
+      failed(verifyMap(emitError, "smem", smem, 1, key.size(), numParams)) ||
+      failed(verifyMap(emitError, "cluster", cluster, 3, key.size(),
+                       numParams)))
     return failure();
+  if (cluster)
+    for (unsigned d = 0; d < key.size(); ++d)
+      if (readsKeyValue(cluster.getValue().getResults(),
+                        cluster.getValue().getNumDims(), d))
+        return emitError() << "'cluster' reads key component " << d
+                           << "; a variant's cluster is fixed when it is "
+                              "compiled, so it may read only parameters";
   if (constraints)
     for (auto [i, a] : llvm::enumerate(constraints))
       if (failed(verifyConstraint(emitError, i, a, key, numParams)))
@@ -360,9 +499,18 @@ LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 DictionaryAttr defaults, ArrayAttr constraints,
                                 ArrayRef<KeyAttr> key, AffineMapAttr grid,
                                 AffineMapAttr block, AffineMapAttr smem,
-                                StringAttr vscale, SymbolRefAttr schedule) {
+                                AffineMapAttr cluster, StringAttr vscale,
+                                SymbolRefAttr schedule,
+                                ArrayRef<TargetAttr> targets) {
+  for (auto [i, target] : llvm::enumerate(targets))
+    for (TargetAttr earlier : targets.take_front(i))
+      if (earlier.getArch() == target.getArch())
+        return emitError() << "'targets' names "
+                           << stringifyTargetArch(target.getArch())
+                           << " twice (one entry per architecture)";
   return verifySpace(emitError, params, configs, defaults, constraints, key,
-                     grid, block, smem, vscale, /*hasSchedule=*/bool(schedule),
+                     grid, block, smem, cluster, vscale,
+                     /*hasSchedule=*/bool(schedule),
                      /*knobs=*/std::nullopt);
 }
 
@@ -496,9 +644,18 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
              << "GPU kernel with a tuning space needs 'grid' and 'block'";
   } else if (isa<gpu::GPUFuncOp>(op)) {
     return op->emitError() << "'tuna.space' on a gpu.func that is not a kernel";
-  } else if (space.getGrid() || space.getBlock() || space.getSmem()) {
-    return op->emitError() << "host kernels take no 'grid', 'block' or 'smem'";
+  } else if (space.getGrid() || space.getBlock() || space.getSmem() ||
+             space.getCluster()) {
+    return op->emitError()
+           << "host kernels take no 'grid', 'block', 'smem' or 'cluster'";
   }
+  for (TargetAttr target : space.getTargets())
+    if ((target.getArch() == TargetArch::host) == isGpuKernel(op))
+      return op->emitError()
+             << "'targets' of a " << (isGpuKernel(op) ? "GPU" : "host")
+             << " kernel names " << stringifyTargetArch(target.getArch())
+             << (isGpuKernel(op) ? " (a GPU kernel runs on nvptx or amdgcn)"
+                                 : " (a host kernel runs on the host)");
   return success();
 }
 
@@ -551,13 +708,19 @@ LogicalResult DispatchOp::verify() {
   unsigned numKeys = keys.size();
   for (VariantOp v : variants) {
     for (std::optional<AffineMap> map :
-         {v.getGrid(), v.getBlock(), v.getSmem()})
+         {v.getGrid(), v.getBlock(), v.getSmem(), v.getCluster()})
       if (map && map->getNumInputs() != numKeys)
         return v.emitOpError() << "maps must take the " << numKeys
                                << " key value(s) as their dimensions and "
                                   "symbols, got "
                                << map->getNumDims() << " and "
                                << map->getNumSymbols();
+    if (std::optional<AffineMap> cluster = v.getCluster();
+        cluster && (cluster->getNumResults() < 1 ||
+                    cluster->getNumResults() > 3 || !cluster->isConstant()))
+      return v.emitOpError() << "cluster must be 1 to 3 constant sizes (it is "
+                                "compiled into the variant), got "
+                             << AffineMapAttr::get(*cluster);
     if (std::optional<ArrayAttr> sets = v.getConstraints())
       for (Attribute a : *sets) {
         IntegerSet set = cast<IntegerSetAttr>(a).getValue();

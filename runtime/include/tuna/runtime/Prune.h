@@ -50,10 +50,12 @@ struct PruneVerdict {
 };
 
 /// Resident blocks per multiprocessor of `facts`' launch on `device`,
-/// computed from registers, threads and shared memory (the driver's
-/// occupancy calculator does the same with the exact allocation
-/// granularities): 0 when one block does not fit, -1 when a figure it needs
-/// is unknown.
+/// computed from threads (rounded up to whole warps of `device.warpSize`),
+/// blocks, registers and shared memory (LDS), each limit where the device
+/// states it (the driver's occupancy calculator does the same with the
+/// exact allocation granularities; HIP devices state no register file, so
+/// VGPRs do not limit this figure): 0 when one block does not fit, -1 when
+/// a figure it needs is unknown.
 int residentBlocks(const DeviceInfo &device, const StaticFacts &facts);
 
 /// Judges `candidates` (one launch's candidates, every one runnable as far

@@ -53,6 +53,8 @@ def Tuna_BracketedParams
     : Tuna_BracketedList<"::mlir::tuna::ParamAttr", "parseAttribute">;
 def Tuna_BracketedKeys
     : Tuna_BracketedList<"::mlir::tuna::KeyAttr", "parseAttribute">;
+def Tuna_BracketedTargets
+    : Tuna_BracketedList<"::mlir::tuna::TargetAttr", "parseAttribute">;
 
 /// A launch map (grid, block, smem) of a space. Affine expressions multiply
 /// and divide by symbols only, so a map that fails to parse gets a hint on
@@ -109,6 +111,47 @@ def Tuna_KeyAttr : Tuna_Attr<"Key", "key"> {
   let genVerifyDecl = 1;
 }
 
+def Tuna_TargetArch : I32EnumAttr<"TargetArch",
+    "the architecture of a compilation target", [
+    I32EnumAttrCase<"nvptx", 0>,
+    I32EnumAttrCase<"amdgcn", 1>,
+    I32EnumAttrCase<"host", 2>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tuna";
+}
+
+def Tuna_TargetAttr : Tuna_Attr<"Target", "target"> {
+  let summary = "Compilation targets a kernel supports";
+  let description = [{
+    One entry of a space's `targets`: the chips of one architecture the
+    kernel is written for. Without `chips` or `min`, every chip of `arch`.
+
+    ```mlir
+    #tuna.target<arch = amdgcn>                    // every AMD GPU
+    #tuna.target<arch = nvptx, min = "sm_80">      // sm_80 and newer
+    #tuna.target<arch = nvptx, chips = ["sm_90a"]> // exactly these chips
+    ```
+
+    `min` is for NVIDIA chips only: `sm_XY` or `sm_XYa` with XY at least
+    the minimum's (features of an `a` chip run only on that chip, so an
+    `a` chip is named in `chips`). Chips are spelled as `tuna-compile
+    --target` takes them.
+  }];
+  let parameters = (ins
+    EnumParameter<Tuna_TargetArch>:$arch,
+    OptionalParameter<"::mlir::ArrayAttr">:$chips,
+    OptionalParameter<"::mlir::StringAttr">:$min);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether the kernel supports chip `chip` of architecture `arch`.
+    bool admits(::mlir::tuna::TargetArch arch, ::llvm::StringRef chip) const;
+    /// "nvptx (sm_80 and newer)", "nvptx (sm_90a)", "amdgcn".
+    std::string describe() const;
+  }];
+}
+
 def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
   let summary = "The tuning space of a kernel";
   let description = [{
@@ -126,13 +169,12 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
     - `key` (optional): the shape signature (`#tuna.key`).
     - `grid`, `block` (GPU kernels): maps (key values)[parameters] -> 1 to 3
       sizes. `smem` (optional): (key values)[parameters] -> dynamic shared
-      memory in bytes.
-
-    The inputs of every map and set, dimensions first and then symbols, are
-    the key values and then the parameters. Key values that an expression
-    multiplies or divides by are symbols (affine expressions allow no
-    product of dimensions): `affine_map<()[rows, cols, block] -> ((rows *
-    cols) ceildiv block)>`.
+      memory in bytes. `cluster` (optional, GPU kernels): (key
+      values)[parameters] -> 1 to 3 sizes of a thread block cluster (sm_90)
+      that reads only parameters: it is fixed when a variant is compiled
+      (the PTX's `.reqnctapercluster`); a variant whose cluster has more
+      than 8 blocks (the portable limit) is dropped. The grid must be a
+      multiple of it in every dimension.
     - `vscale` (optional): the parameter that gives the kernel's scalable
       vector types their width. The body is written once with scalable
       dimensions (`vector<[4]xf32>`, `memref<8xvector<[1]xf32>>`) and
@@ -141,6 +183,17 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
       The parameter's values must be positive.
     - `schedule` (optional): a `transform.named_sequence` applied to every
       variant; its unresolved `transform.tune.knob`s become parameters.
+    - `targets` (optional): the targets the kernel supports
+      (`#tuna.target`), at most one entry per architecture. Without it, a
+      GPU kernel supports every GPU target and a host kernel the host.
+      `tuna-compile` compiles a kernel only for the requested targets it
+      supports (docs/tuna-compile.md).
+
+    The inputs of every map and set, dimensions first and then symbols, are
+    the key values and then the parameters. Key values that an expression
+    multiplies or divides by are symbols (affine expressions allow no
+    product of dimensions): `affine_map<()[rows, cols, block] -> ((rows *
+    cols) ceildiv block)>`.
   }];
   let parameters = (ins
     Tuna_BracketedParams:$params,
@@ -151,8 +204,10 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
     Tuna_LaunchMapParameter:$grid,
     Tuna_LaunchMapParameter:$block,
     Tuna_LaunchMapParameter:$smem,
+    Tuna_LaunchMapParameter:$cluster,
     OptionalParameter<"::mlir::StringAttr">:$vscale,
-    OptionalParameter<"::mlir::SymbolRefAttr">:$schedule);
+    OptionalParameter<"::mlir::SymbolRefAttr">:$schedule,
+    Tuna_BracketedTargets:$targets);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -20,6 +20,20 @@
 #include "tuna/Dialect/Tuna/IR/TunaOps.h.inc"
 
 namespace mlir::tuna {
+/// Why `chip` is not a chip of `arch` as `tuna-compile --target` spells it
+/// (`sm_XY[a]` with XY >= 75, an AMDGPU processor such as `gfx942`), or an
+/// empty string when it is one. The host has no chips.
+std::string checkChip(TargetArch arch, llvm::StringRef chip);
+
+/// Whether a kernel whose space declares `targets` (none: every target)
+/// supports chip `chip` of `arch`.
+bool supportsTarget(ArrayRef<TargetAttr> targets, TargetArch arch,
+                    llvm::StringRef chip);
+
+/// "nvptx (sm_90a)", "nvptx (sm_80 and newer) and amdgcn": what `targets`
+/// declares, for messages.
+std::string describeTargets(ArrayRef<TargetAttr> targets);
+
 /// The one validation of a tuning space, used by SpaceAttr::verify and by
 /// tuna-expand: parameters, configurations, defaults, key, launch maps and
 /// constraints. `knobs` are the parameters that the space's schedule adds
@@ -31,7 +45,8 @@ LogicalResult verifySpace(function_ref<InFlightDiagnostic()> emitError,
                           DictionaryAttr defaults, ArrayAttr constraints,
                           ArrayRef<KeyAttr> key, AffineMapAttr grid,
                           AffineMapAttr block, AffineMapAttr smem,
-                          StringAttr vscale, bool hasSchedule,
+                          AffineMapAttr cluster, StringAttr vscale,
+                          bool hasSchedule,
                           std::optional<ArrayRef<ParamAttr>> knobs);
 
 /// Whether `type` is or contains a scalable vector type (`vector<[4]xf32>`,

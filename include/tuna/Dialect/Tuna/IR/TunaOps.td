@@ -41,6 +41,9 @@ def Tuna_DispatchOp : Tuna_Op<"dispatch", [
     `function_type` is the ABI of every variant: a variant whose kernel is
     a function of another type is an error (checked wherever the kernel is
     found as a function with a builtin type, i.e. before lowering).
+
+    `targets` is the space's declaration of the targets the kernel
+    supports, when it has one.
   }];
   let arguments = (ins
     SymbolNameAttr:$sym_name,
@@ -49,7 +52,8 @@ def Tuna_DispatchOp : Tuna_Op<"dispatch", [
     StrArrayAttr:$params,
     TypedArrayAttrBase<Tuna_KeyAttr, "key components">:$key,
     I64Attr:$default_variant,
-    StrAttr:$source_hash);
+    StrAttr:$source_hash,
+    OptionalAttr<TypedArrayAttrBase<Tuna_TargetAttr, "supported targets">>:$targets);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let hasVerifier = 1;
@@ -61,8 +65,10 @@ def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {
     `kernel` names the specialized function (`@module::@func` for GPU
     kernels). Maps and sets take the key values as their inputs, dimensions
     first and then symbols (the key values that an expression multiplies or
-    divides by), and nothing else: the parameters are already substituted. `constraints` are the
-    launch-time conditions that are left.
+    divides by), and nothing else: the parameters are already substituted.
+    `constraints` are the launch-time conditions that are left. `cluster`
+    is constant: it is compiled into the variant (its known cluster size),
+    not launched.
   }];
   let arguments = (ins
     SymbolRefAttr:$kernel,
@@ -70,10 +76,11 @@ def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {
     OptionalAttr<AffineMapAttr>:$grid,
     OptionalAttr<AffineMapAttr>:$block,
     OptionalAttr<AffineMapAttr>:$smem,
+    OptionalAttr<AffineMapAttr>:$cluster,
     OptionalAttr<TypedArrayAttrBase<IntegerSetAttr, "integer sets">>:$constraints);
   let assemblyFormat = [{
     $kernel `config` $config (`grid` $grid^)? (`block` $block^)?
-    (`smem` $smem^)? (`where` $constraints^)? attr-dict
+    (`smem` $smem^)? (`cluster` $cluster^)? (`where` $constraints^)? attr-dict
   }];
 }
 

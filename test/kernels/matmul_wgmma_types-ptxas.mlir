@@ -1,0 +1,16 @@
+// REQUIRES: ptxas
+// ptxas accepts every variant of the bf16 and e4m3 wgmma matmuls for
+// sm_90a: no serialized wgmma (C7515), no spill.
+// RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_bf16_wgmma -o %t.bf16.mlir
+// RUN: tuna-compile %t.bf16.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
+// RUN:   --max-shared-memory=232448 -o %t.bf16.tuna 2>&1 | FileCheck %s --check-prefix=BF16 --implicit-check-not=warning
+// RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma_fp8.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
+// RUN:   --max-shared-memory=232448 -o %t.fp8.tuna 2>&1 | FileCheck %s --check-prefix=FP8 --implicit-check-not=warning
+
+// BF16:     kernel matmul_bf16_wgmma: 20 variants
+// BF16-NOT: spill {{[1-9]}}
+// BF16:     compiled nvptx:sm_90a: 20 variants
+
+// FP8:     kernel matmul_e4m3_wgmma: 10 variants
+// FP8-NOT: spill {{[1-9]}}
+// FP8:     compiled nvptx:sm_90a: 10 variants
