@@ -530,8 +530,8 @@ TEST(HipOverCudaTest, TunaTuneTunesThroughTheShim) {
   auto [status, output] =
       run(std::string("TUNA_HIP_LIBRARY=") + TUNA_HIP_OVER_CUDA_PATH + " " +
               TUNA_TUNE_PATH + " " + bundle +
-              " --device hip --kernel scale --shape d0=1000,1048576 --check "
-              "--no-cache -o " +
+              " --device hip --kernel scale --shape d0=1000,1048576 "
+              "--check --no-prune --no-cache -o " +
               dir.path + "/db.json",
           dir);
   ASSERT_EQ(status, 0) << output;
