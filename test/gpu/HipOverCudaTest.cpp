@@ -152,7 +152,7 @@ Variant ldsVariant(int64_t block, int64_t lds, int64_t perBlock) {
   return variant;
 }
 
-/// Kernel `scale(x, y, s, n)` keyed on n (power-of-two buckets): 9 variants
+/// scaleKernel() (ScaleBundle.h) on scale_lds: 9 variants
 /// of 64, 256 or 1024 threads with 4 bytes of LDS a thread, 64 KiB (over
 /// CUDA's 48 KiB default) or 160 KiB (over any AMD GPU's LDS); with
 /// `wrong`, a tenth that covers half of the elements.
@@ -160,25 +160,9 @@ Bundle ldsBundle(bool wrong = false) {
   Bundle bundle;
   bundle.tunaVersion = "hip-over-cuda-test";
   bundle.objects.push_back(codeObject());
-  Kernel kernel;
-  kernel.name = "scale";
+  Kernel kernel = scaleKernel();
   kernel.sourceHash = "5ca1e1d5";
-  ArgSpec memref;
-  memref.kind = ArgSpec::Kind::MemRef;
-  memref.type = ScalarType::F32;
-  memref.rank = 1;
-  ArgSpec written = memref;
-  written.written = true;
-  ArgSpec scale;
-  scale.type = ScalarType::F32;
-  ArgSpec count;
-  count.type = ScalarType::Index;
-  kernel.args = {memref, written, scale, count};
   kernel.params = {"block", "lds"};
-  KeySpec key;
-  key.arg = 3;
-  key.bucket = Bucket::Pow2;
-  kernel.key = {key};
   for (int64_t block : {64, 256, 1024})
     for (int64_t lds : {block * 4, int64_t(64 * 1024), int64_t(160 * 1024)}) {
       if (block == 256 && lds == block * 4)
