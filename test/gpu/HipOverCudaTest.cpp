@@ -369,6 +369,25 @@ TEST(HipOverCudaTest, DynamicLdsReachesTheKernel) {
             0);
 }
 
+TEST(HipOverCudaTest, EventsTimeTheKernelsBetweenThem) {
+  REQUIRE_GPU();
+  LoadedObject module(codeObject());
+  FunctionHandle scale = module.function("scale_lds");
+  ScaleVectors v(backend(), int64_t(1) << 24);
+  EventHandle start = backend().createEvent();
+  EventHandle end = backend().createEvent();
+  backend().recordEvent(start, nullptr);
+  launchScaleLds(scale, v, 0.25f, 256, 1024);
+  backend().recordEvent(end, nullptr);
+  // 64 MiB read and 64 MiB written: microseconds at least, on any GPU.
+  float ms = backend().elapsedMs(start, end);
+  EXPECT_GT(ms, 0.0f);
+  EXPECT_LT(ms, 10000.0f);
+  backend().destroyEvent(start);
+  backend().destroyEvent(end);
+  EXPECT_EQ(v.wrong(0.25f), 0);
+}
+
 TEST(HipOverCudaTest, LaunchesHipRefusesAreClearErrors) {
   REQUIRE_GPU();
   LoadedObject module(codeObject());
