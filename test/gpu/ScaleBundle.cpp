@@ -36,21 +36,9 @@ std::string ptxTarget(const std::string &ptx) {
   return "nvptx:" + ptx.substr(at, end - at);
 }
 
-Bundle makeScaleBundle(const std::string &ptx) {
-  Bundle bundle;
-  bundle.tunaVersion = "nvcc-ptx";
-  Object object;
-  object.target = ptxTarget(ptx);
-  object.format = "ptx";
-  object.triple = "nvptx64-nvidia-cuda";
-  object.data = ptx;
-  bundle.objects.push_back(std::move(object));
-
+Kernel scaleKernel() {
   Kernel kernel;
   kernel.name = "scale";
-  std::ostringstream hash;
-  hash << std::hex << std::hash<std::string>{}(ptx);
-  kernel.sourceHash = hash.str();
   ArgSpec memref;
   memref.kind = ArgSpec::Kind::MemRef;
   memref.type = ScalarType::F32;
@@ -62,11 +50,28 @@ Bundle makeScaleBundle(const std::string &ptx) {
   ArgSpec count;
   count.type = ScalarType::Index;
   kernel.args = {memref, written, scale, count};
-  kernel.params = {"block", "ept"};
   KeySpec key;
   key.arg = 3;
   key.bucket = Bucket::Pow2;
   kernel.key = {key};
+  return kernel;
+}
+
+Bundle makeScaleBundle(const std::string &ptx) {
+  Bundle bundle;
+  bundle.tunaVersion = "nvcc-ptx";
+  Object object;
+  object.target = ptxTarget(ptx);
+  object.format = "ptx";
+  object.triple = "nvptx64-nvidia-cuda";
+  object.data = ptx;
+  bundle.objects.push_back(std::move(object));
+
+  Kernel kernel = scaleKernel();
+  std::ostringstream hash;
+  hash << std::hex << std::hash<std::string>{}(ptx);
+  kernel.sourceHash = hash.str();
+  kernel.params = {"block", "ept"};
 
   using Op = ExprNode::Op;
   for (int64_t block : {64, 128, 256, 512, 1024})

@@ -25,6 +25,11 @@ std::string readScalePtx();
 /// The `nvptx:sm_XY` target that `ptx` declares in its .target directive.
 std::string ptxTarget(const std::string &ptx);
 
+/// Kernel `scale(x: memref<?xf32>, y: memref<?xf32>, s: f32, n: index)`,
+/// y written, keyed on n (power-of-two buckets): no source hash,
+/// parameters or variants yet.
+Kernel scaleKernel();
+
 /// A bundle with the one kernel `scale` whose variants are the kernels of
 /// `ptx` (made from scale_variants.cu). Its parameters are `block` and
 /// `ept`; the default is block = 256, ept = 1.
