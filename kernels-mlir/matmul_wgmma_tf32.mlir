@@ -6,11 +6,12 @@
 // for the 8-bit kernel; torch.mm(a, b.t()) computes the same product.
 //
 // This is an opt-in alternative to matmul_f32 (matmul.mlir), not a
-// replacement: the tensor cores read only the 19 high bits of each fp32
-// input (sign, 8 exponent bits, 10 mantissa bits), so every product carries
-// the inputs' TF32 rounding; the sums are fp32. docs/kernels.md ("TF32")
-// states the precision contract; bench/gpu/compare.py checks it against a
-// float64 reference, beside cuBLAS with TF32 enabled.
+// replacement: the tensor cores use only the 19 high bits of each fp32
+// input (sign, 8 exponent bits, 10 mantissa bits; the kernel does not round
+// the inputs first), so every product carries a relative error up to about
+// 2^-9; the sums are fp32. docs/kernels.md ("TF32: fp32 matmul on tensor
+// cores") states the precision contract; bench/gpu/compare.py checks it
+// against a float64 reference, beside cuBLAS with TF32 allowed.
 //
 // matmul_tf32_wgmma is matmul_e4m3_wgmma (matmul_wgmma_fp8.mlir) with
 // 4-byte elements: one wgmma is m64n256k8, i.e. 32 bytes of K as e4m3's k32,
