@@ -3,7 +3,8 @@
 # builds the runtime as bench/run_gpu.sh does (same build folder), then runs
 # compare.py on the kernels whose name starts with one of the prefixes (by
 # default the bf16 and e4m3 kernels; "matmul_f16_wgmma" for the fp16 rows,
-# split-K included) with every candidate variant checked against the
+# split-K included; "matmul_tf32" for the TF32 rows, against cuBLAS with
+# TF32 allowed) with every candidate variant checked against the
 # default variant's output (TUNA_CHECK=1) besides compare.py's own check of
 # the tuned pick, the default and cuBLAS against a float64 reference. Fails
 # when any output is wrong or any variant is rejected as wrong.

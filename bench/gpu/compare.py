@@ -56,6 +56,11 @@ DEVICE = "cuda"
 TUNA_DEVICE = "cuda"
 TUNA_KERNEL_SUFFIX = ""
 MODES = ("warm", "cold")
+# The relative L2 error allowed a matmul with TF32 inputs (docs/kernels.md,
+# "TF32"): 2^-9, twice the 2^-10 by which dropping the 13 low mantissa bits
+# of an operand can change it, about 2.5 times the error expected on this
+# harness's inputs (uniform on [-1, 1]); inputs cut to bf16 exceed it.
+TF32_TOLERANCE = 2.0 ** -9
 
 SKINNY = [dict(m=m, n=nk, k=nk) for nk in (4096, 8192) for m in (1, 16, 64)]
 SKINNY.append(dict(m=256, n=256, k=65536))
@@ -94,6 +99,12 @@ CASES = [
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=4096, n=4096, k=4096)),
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=8192, n=8192, k=8192)),
     *[("matmul_e4m3_wgmma", "matmul_wgmma_fp8", shape) for shape in SKINNY],
+    # TF32 (opt-in fp32) against cuBLAS with TF32 enabled; the fp32 rows
+    # below time the same squares at full fp32 precision.
+    ("matmul_tf32_wgmma", "matmul_wgmma_tf32", dict(m=2048, n=2048, k=2048)),
+    ("matmul_tf32_wgmma", "matmul_wgmma_tf32", dict(m=4096, n=4096, k=4096)),
+    ("matmul_tf32_wgmma", "matmul_wgmma_tf32", dict(m=8192, n=8192, k=8192)),
+    ("matmul_tf32_wgmma", "matmul_wgmma_tf32", dict(m=4000, n=4008, k=3992)),
     ("matmul_f16", "matmul", dict(m=4096, n=4096, k=4096)),
     ("matmul_f32", "matmul", dict(m=2048, n=2048, k=2048)),
     ("matmul_f32", "matmul", dict(m=4096, n=4096, k=4096)),
@@ -373,6 +384,34 @@ def build_matmul_e4m3(c, m, n, k):
           want=want)
 
 
+def with_tf32(run):
+    """`run` with cuBLAS allowed to use TF32 (main() disallows it)."""
+    def tf32_run():
+        torch.backends.cuda.matmul.allow_tf32 = True
+        try:
+            return run()
+        finally:
+            torch.backends.cuda.matmul.allow_tf32 = False
+    return tf32_run
+
+
+def build_matmul_tf32(c, m, n, k):
+    """C = A B^T in fp32 with A (M x K) and B (N x K) read as TF32; cublas:
+    torch.mm(a, b.t()) with TF32 allowed, triton: tl.dot's TF32 on a K x N
+    copy of B (its kernel's layout, made before timing)."""
+    a = uniform((m, k), -1, 1)
+    b = uniform((n, k), -1, 1)
+    out = nan((m, n))
+    want = a.double() @ b.double().t()
+    c.add_tuna([a, b, out, index(m), index(n), index(k)], want=want, out=out)
+    b_kn = b.t().contiguous()
+    c.add("triton", lambda: tk.matmul(a, b_kn, out, tf32=True), want=want,
+          out=out)
+    cub = nan((m, n))
+    c.add("cublas", with_tf32(lambda: torch.mm(a, b.t(), out=cub)), want=want,
+          out=cub)
+
+
 def build_mma_peak(c, blocks, iters):
     out = torch.empty(blocks * 512, device=DEVICE)
     c.add_tuna([out, index(iters)])
@@ -388,6 +427,12 @@ def make_case(kernel, params, tuned, fixed):
             c = Case(kernel, shape_name(p), "TFLOP/s", flops, 1e-2, tuned,
                      fixed)
             build_matmul_e4m3(c, p["m"], p["n"], p["k"])
+            return c
+        if kernel == "matmul_tf32_wgmma":
+            # TF32 inputs (10-bit mantissa): docs/kernels.md ("TF32").
+            c = Case(kernel, shape_name(p), "TFLOP/s", flops, TF32_TOLERANCE,
+                     tuned, fixed)
+            build_matmul_tf32(c, p["m"], p["n"], p["k"])
             return c
         dtype, tolerance = {"matmul_f32": (torch.float32, 1e-4),
                             "matmul_bf16_wgmma": (torch.bfloat16, 1e-2)}.get(
@@ -508,7 +553,7 @@ def print_tables(records):
     mem_bound = [r for r in records if r["unit"] == "GB/s"]
     if mm:
         print("\nmatmul (TFLOP/s, 2 M N K flops; cublas = torch.mm, for "
-              "e4m3 torch._scaled_mm)")
+              "e4m3 torch._scaled_mm, for tf32 with TF32 allowed)")
         print("%-18s %-21s %-4s %7s %7s %7s %7s %7s %7s %6s %3s" % (
             "kernel", "shape", "L2", "tuna", "default", "triton", "cublas",
             "tun/cub", "tun/trt", "spread", "ok"))

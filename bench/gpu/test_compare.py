@@ -46,6 +46,7 @@ SMALL_CASES = [
     ("matmul_f16_wgmma", "matmul_wgmma", dict(m=64, n=72, k=40)),
     ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=16, n=72, k=40)),
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=1, n=48, k=64)),
+    ("matmul_tf32_wgmma", "matmul_wgmma_tf32", dict(m=20, n=36, k=44)),
     ("matmul_f16", "matmul", dict(m=32, n=32, k=32)),
     ("matmul_f32", "matmul", dict(m=48, n=40, k=56)),
     ("mma_peak", "mma_peak", dict(blocks=2, iters=10)),
@@ -73,10 +74,31 @@ def fake_cuda():
     cuda.Event = Event
     cuda._sleep = lambda cycles: time.sleep(cycles * 1e-9)
     cuda.current_stream = lambda: types.SimpleNamespace(cuda_stream=None)
-    # cuBLAS's stand-in: torch on the CPU has no fp16 matmul.
-    torch.mm = lambda a, b, out: out.copy_((a.float() @ b.float()).to(out.dtype))
+    torch.mm = mm
     torch._scaled_mm = lambda a, b, scale_a, scale_b, out_dtype: (
         (a.float() @ b.float()) * (scale_a * scale_b)).to(out_dtype)
+
+
+# The fp32 cuBLAS calls' TF32 setting, one entry a call of the stand-in.
+MM_TF32 = []
+
+
+def mm(a, b, out):
+    """cuBLAS's stand-in (torch on the CPU has no fp16 matmul); fp32 inputs
+    become TF32 (truncated) when TF32 is allowed."""
+    if a.dtype == torch.float32:
+        allowed = torch.backends.cuda.matmul.allow_tf32
+        MM_TF32.append(allowed)
+        if allowed:
+            a, b = to_tf32(a, 10), to_tf32(b, 10)
+    return out.copy_((a.float() @ b.float()).to(out.dtype))
+
+
+def to_tf32(x, mantissa):
+    """fp32 `x` with only the `mantissa` high bits of its mantissa (10:
+    TF32, 7: bf16), the rest dropped."""
+    low = (1 << (23 - mantissa)) - 1
+    return (x.contiguous().view(torch.int32) & ~low).view(torch.float32)
 
 
 def color_torch(x, brightness, saturation):
@@ -100,7 +122,9 @@ TWINS.layernorm = lambda x, g, b, y, eps: y.copy_(
     torch.nn.functional.layer_norm(x, (x.shape[1],), g, b, eps))
 TWINS.transpose = lambda x, y: y.copy_(x.t())
 TWINS.color = lambda x, y, bright, sat: y.copy_(color_torch(x, bright, sat))
-TWINS.matmul = lambda a, b, c: c.copy_((a.float() @ b.float()).to(c.dtype))
+TWINS.matmul = lambda a, b, c, tf32=False: c.copy_(
+    (to_tf32(a, 10) @ to_tf32(b, 10)).to(c.dtype) if tf32 else
+    (a.float() @ b.float()).to(c.dtype))
 SCALE_TWIN = types.ModuleType("triton_scale")
 SCALE_TWIN.scale = lambda x, y, s, n: torch.mul(x, s, out=y)
 TRITON = types.ModuleType("triton")
@@ -123,6 +147,8 @@ def tensor(arg):
 class StandIn:
     """A kernel with no host variant: computes with torch what it would."""
     wrong_transpose = False
+    # The mantissa bits matmul_tf32_wgmma's stand-in keeps of its inputs.
+    tf32_mantissa = 10
 
     def __init__(self, kernel):
         self.kernel = kernel
@@ -148,6 +174,12 @@ class StandIn:
             scale = args[6].floatValue * args[7].floatValue
             c.view(m, n).copy_(((a.view(m, kk).float() @
                                  b.view(n, kk).float().t()) * scale).to(c.dtype))
+        elif k == "matmul_tf32_wgmma":
+            a, b, c = (tensor(args[i]) for i in range(3))
+            m, n, kk = (args[i].intValue for i in range(3, 6))
+            keep = StandIn.tf32_mantissa
+            c.view(m, n).copy_(to_tf32(a.view(m, kk), keep) @
+                               to_tf32(b.view(n, kk), keep).t())
         elif k.startswith("matmul"):
             a, b, c = (tensor(args[i]) for i in range(3))
             m, n, kk = (args[i].intValue for i in range(3, 6))
@@ -225,6 +257,21 @@ def main():
         assert set(by_kernel["matmul_f32"]["cold"]) == {
             "tuna", "default", "triton", "cublas"}, out
         assert "tables:" in out and "0 failed or wrong" in out, out
+
+        tf32 = by_kernel["matmul_tf32_wgmma"]
+        assert set(tf32["warm"]) == {"tuna", "default", "triton", "cublas"}, out
+        assert tf32["tolerance"] == 2.0 ** -9, tf32
+        # cuBLAS's TF32 calls (the tf32 row) and its fp32 ones (matmul_f32)
+        # in one run: the row allows TF32 only around its own calls.
+        assert True in MM_TF32 and False in MM_TF32, MM_TF32
+        assert not torch.backends.cuda.matmul.allow_tf32
+
+        # Inputs cut to bf16's 7 mantissa bits are outside the TF32 contract.
+        StandIn.tf32_mantissa = 7
+        rc, out = run(args + ["--only", "matmul_tf32"])
+        assert rc == 1, out
+        assert " NO" in out and "1 failed or wrong" in out, out
+        StandIn.tf32_mantissa = 10
 
         StandIn.wrong_transpose = True
         rc, out = run(args + ["--only", "transpose"])

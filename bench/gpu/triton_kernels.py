@@ -236,8 +236,10 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, IEEE: tl.constexpr,
              mask=(cm[:, None] < M) & (cn[None, :] < N))
 
 
-def matmul(a, b, c):
+def matmul(a, b, c, tf32=False):
+    """c = a b; fp32 inputs are multiplied in IEEE fp32 unless `tf32` (then
+    by tl.dot's default, TF32 tensor cores)."""
     M, K = a.shape
     N = b.shape[1]
     matmul_kernel[lambda m: (triton.cdiv(M, m["BM"]) * triton.cdiv(N, m["BN"]),)](
-        a, b, c, M, N, K, IEEE=a.dtype == torch.float32)
+        a, b, c, M, N, K, IEEE=a.dtype == torch.float32 and not tf32)

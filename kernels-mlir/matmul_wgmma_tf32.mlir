@@ -1,0 +1,472 @@
+// C = A B^T in fp32 on Hopper's warpgroup tensor cores with TF32 inputs
+// (wgmma .tf32, sm_90a): A is M x K and B is N x K, both row-major (K-major)
+// fp32; C is M x N fp32, row-major (overwritten); fp32 accumulation. B is
+// given as N x K because wgmma reads .tf32 operands only K-major (PTX ISA,
+// wgmma.mma_async: the transpose immediates exist only for .f16/.bf16), as
+// for the 8-bit kernel; torch.mm(a, b.t()) computes the same product.
+//
+// This is an opt-in alternative to matmul_f32 (matmul.mlir), not a
+// replacement: the tensor cores use only the 19 high bits of each fp32
+// input (sign, 8 exponent bits, 10 mantissa bits; the kernel does not round
+// the inputs first), so every product carries a relative error up to about
+// 2^-9; the sums are fp32. docs/kernels.md ("TF32: fp32 matmul on tensor
+// cores") states the precision contract; bench/gpu/compare.py checks it
+// against a float64 reference, beside cuBLAS with TF32 allowed.
+//
+// matmul_tf32_wgmma is matmul_e4m3_wgmma (matmul_wgmma_fp8.mlir) with
+// 4-byte elements: one wgmma is m64n256k8, i.e. 32 bytes of K as e4m3's k32,
+// so the shared-memory layout, the descriptors and the pipeline are that
+// kernel's byte for byte:
+//  - bk counts floats (32 or 64: a tile row is 128 or 256 bytes); a
+//    bk-deep tile is bk / 32 column blocks of 128-byte rows, four wgmma
+//    each.
+//  - A and B land K-major, 128-byte swizzled (row r of a column block at
+//    128 r bytes, its 16-byte chunk j at chunk j ^ (r mod 8)); one
+//    cp.async copies 4 floats. Both descriptors are K-major: leading byte
+//    offset 16 (unused), stride byte offset 1024, swizzle 128 B; the k8
+//    slices advance 32 bytes along the rows.
+//  - The epilogue stores the fp32 accumulators 4 columns (16 bytes) at a
+//    time, with no rounding.
+// Shapes: mask = 0 variants need M, N and K multiples of bm, 256 and bk;
+// mask = 1 variants take any M and any N and K multiples of 4 (a 16-byte
+// copy or store never straddles the end of a row): rows past M or N and
+// chunks past K read nothing and zero-fill, stores past M or N are
+// skipped. The default is a mask = 1 variant. Needs sm_90a and
+// `--max-shared-memory=232448`.
+
+#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 4 == 0, k mod 4 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
+// The epilogue's fp32 tile (bm rows of 264 floats) reuses the stages' bytes.
+#epilogue = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask] : (stages * (bm + 256) * bk - bm * 264 >= 0)>
+!acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @matmul_tf32_wgmma(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>,
+                                %m: index, %n: index, %k: index) kernel attributes {
+      tuna.space = #tuna.space<
+        params = [#tuna.param<"bm">, #tuna.param<"bk">, #tuna.param<"stages">, #tuna.param<"gm">,
+                  #tuna.param<"deep">, #tuna.param<"mask">],
+        configs = [{bm = 128, bk = 32, stages = 4, gm = 8, deep = 0, mask = 0},
+                   {bm = 128, bk = 32, stages = 4, gm = 1, deep = 0, mask = 0},
+                   {bm = 128, bk = 32, stages = 4, gm = 8, deep = 1, mask = 0},
+                   {bm = 128, bk = 32, stages = 3, gm = 8, deep = 1, mask = 0},
+                   {bm = 64, bk = 32, stages = 4, gm = 8, deep = 1, mask = 0},
+                   {bm = 64, bk = 64, stages = 2, gm = 8, deep = 1, mask = 0},
+                   {bm = 128, bk = 64, stages = 2, gm = 8, deep = 1, mask = 0},
+                   {bm = 64, bk = 32, stages = 5, gm = 8, deep = 1, mask = 0},
+                   {bm = 128, bk = 32, stages = 4, gm = 8, deep = 0, mask = 1},
+                   {bm = 128, bk = 32, stages = 4, gm = 8, deep = 1, mask = 1},
+                   {bm = 64, bk = 32, stages = 4, gm = 8, deep = 1, mask = 1},
+                   {bm = 128, bk = 64, stages = 2, gm = 8, deep = 1, mask = 1}],
+        defaults = {bm = 128, bk = 32, stages = 4, gm = 8, deep = 0, mask = 1},
+        constraints = [#tiles, #epilogue],
+        key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
+        grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (n ceildiv 256, m ceildiv bm)>,
+        block = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (bm * 2)>,
+        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (stages * (bm + 256) * bk * 4 + 1024)>
+      >} {
+      %bm = tuna.param "bm" : index
+      %bk = tuna.param "bk" : index
+      %stages = tuna.param "stages" : index
+      %gm = tuna.param "gm" : index
+      %deep = tuna.param "deep" : index
+      %mask = tuna.param "mask" : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c7 = arith.constant 7 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c1024 = arith.constant 1024 : index
+      %c8192 = arith.constant 8192 : index
+      %bn = arith.constant 256 : index
+      %tid = gpu.thread_id x
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %nthreads = arith.muli %bm, %c2 : index
+      %wg = arith.divui %tid, %c128 : index
+      // Grouped block order: consecutive blocks walk gm block rows of a
+      // block column, then the next column of the group.
+      %gx = gpu.grid_dim x
+      %gy = gpu.grid_dim y
+      %pid0 = arith.muli %by, %gx : index
+      %pid = arith.addi %pid0, %bx : index
+      %gwidth = arith.muli %gm, %gx : index
+      %group = arith.divui %pid, %gwidth : index
+      %gfirst = arith.muli %group, %gm : index
+      %grest = arith.subi %gy, %gfirst : index
+      %gsize = arith.minui %grest, %gm : index
+      %ging = arith.remui %pid, %gwidth : index
+      %pg0 = arith.remui %ging, %gsize : index
+      %pm = arith.addi %gfirst, %pg0 : index
+      %pn = arith.divui %ging, %gsize : index
+      %row0 = arith.muli %pm, %bm : index
+      %col0 = arith.muli %pn, %bn : index
+
+      // Shared memory: A stages (bm rows of 4 bk bytes each), then B stages
+      // (256 rows of 4 bk bytes each), from the first 1024-byte aligned
+      // address; the copies index it as floats.
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %sraw = memref.extract_aligned_pointer_as_index %smem : memref<?xi8, #gpu.address_space<workgroup>> -> index
+      %mis = arith.remui %sraw, %c1024 : index
+      %shift0 = arith.subi %c1024, %mis : index
+      %shift = arith.remui %shift0, %c1024 : index
+      %saddr = arith.addi %sraw, %shift : index
+      %bkb = arith.muli %bk, %c4 : index
+      %sa_size = arith.muli %bm, %bkb : index
+      %sb_size = arith.muli %bn, %bkb : index
+      %na = arith.muli %stages, %sa_size : index
+      %nb = arith.muli %stages, %sb_size : index
+      %na4 = arith.divui %na, %c4 : index
+      %nb4 = arith.divui %nb, %c4 : index
+      %sa = memref.view %smem[%shift][%na4] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
+      %sb_off = arith.addi %shift, %na : index
+      %sb = memref.view %smem[%sb_off][%nb4] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
+      %saddr_b = arith.addi %saddr, %na : index
+
+      // A thread copies the same 16-byte chunk tj of rows tr, tr + rpp,
+      // tr + 2 rpp, ... of A's tile and of B's (cpr chunks a row, rpp rows a
+      // pass of the copy loop; rpp = 2 bm / cpr is a multiple of 8, so the
+      // swizzle by row mod 8 is the thread's own). Column block tj / 8 of a
+      // tile starts 128 rows bytes on.
+      %cpr = arith.divui %bkb, %c16 : index
+      %rpp = arith.divui %nthreads, %cpr : index
+      %tr = arith.divui %tid, %cpr : index
+      %tj = arith.remui %tid, %cpr : index
+      %a_iters = arith.divui %bm, %rpp : index
+      %b_iters = arith.divui %bn, %rpp : index
+      %tcol = arith.muli %tj, %c4 : index
+      %tcb = arith.divui %tj, %c8 : index
+      %tjj = arith.remui %tj, %c8 : index
+      %tr7 = arith.andi %tr, %c7 : index
+      %tsj = arith.xori %tjj, %tr7 : index
+      %tscol = arith.muli %tsj, %c16 : index
+      %acb = arith.muli %bm, %c128 : index
+      %bcb = arith.muli %bn, %c128 : index
+      %a_cbo = arith.muli %tcb, %acb : index
+      %b_cbo = arith.muli %tcb, %bcb : index
+      %a_tso = arith.addi %a_cbo, %tscol : index
+      %b_tso = arith.addi %b_cbo, %tscol : index
+      %ktiles = arith.ceildivui %k, %bk : index
+      %pre0 = arith.subi %stages, %c2 : index
+      %pre = arith.addi %pre0, %deep : index
+      %deep1 = arith.cmpi eq, %deep, %c1 : index
+      %deep0 = arith.cmpi eq, %deep, %c0 : index
+      %whole = arith.cmpi eq, %mask, %c0 : index
+
+      // Prologue: tiles 0 .. stages - 3 + deep, one cp.async group each.
+      scf.for %s = %c0 to %pre step %c1 {
+        %live = arith.cmpi ult, %s, %ktiles : index
+        scf.if %live {
+          %ka = arith.muli %s, %bk : index
+          %ra_base = arith.muli %s, %sa_size : index
+          %rb_base = arith.muli %s, %sb_size : index
+          scf.for %i = %c0 to %a_iters step %c1 {
+            %ci = arith.muli %i, %rpp : index
+            %r = arith.addi %ci, %tr : index
+            %gr = arith.addi %row0, %r : index
+            %sr = arith.muli %r, %c128 : index
+            %s1 = arith.addi %ra_base, %a_tso : index
+            %si = arith.addi %s1, %sr : index
+            // Rows past M read row 0 (nothing: src-size 0), as chunks past K.
+            %row_in = arith.cmpi ult, %gr, %m : index
+            %gk = arith.addi %ka, %tcol : index
+            %k_in = arith.cmpi ult, %gk, %k : index
+            %in = arith.andi %row_in, %k_in : i1
+            %ok = arith.ori %whole, %in : i1
+            %grc = arith.select %row_in, %gr, %c0 : index
+            %gro = arith.muli %grc, %k : index
+            %gi = arith.addi %gro, %gk : index
+            %nsrc = arith.select %ok, %c4, %c0 : index
+            %si4 = arith.divui %si, %c4 : index
+            scf.if %whole {
+              %t = nvgpu.device_async_copy %a[%gi], %sa[%si4], 4 {bypassL1} : memref<?xf32> to memref<?xf32, #gpu.address_space<workgroup>>
+            } else {
+              %t = nvgpu.device_async_copy %a[%gi], %sa[%si4], 4, %nsrc {bypassL1} : memref<?xf32> to memref<?xf32, #gpu.address_space<workgroup>>
+            }
+          } {tuna.unroll}
+          scf.for %i = %c0 to %b_iters step %c1 {
+            %ci = arith.muli %i, %rpp : index
+            %r = arith.addi %ci, %tr : index
+            %gr = arith.addi %col0, %r : index
+            %sr = arith.muli %r, %c128 : index
+            %s1 = arith.addi %rb_base, %b_tso : index
+            %si = arith.addi %s1, %sr : index
+            %row_in = arith.cmpi ult, %gr, %n : index
+            %gk = arith.addi %ka, %tcol : index
+            %k_in = arith.cmpi ult, %gk, %k : index
+            %in = arith.andi %row_in, %k_in : i1
+            %ok = arith.ori %whole, %in : i1
+            %grc = arith.select %row_in, %gr, %c0 : index
+            %gro = arith.muli %grc, %k : index
+            %gi = arith.addi %gro, %gk : index
+            %nsrc = arith.select %ok, %c4, %c0 : index
+            %si4 = arith.divui %si, %c4 : index
+            scf.if %whole {
+              %t = nvgpu.device_async_copy %b[%gi], %sb[%si4], 4 {bypassL1} : memref<?xf32> to memref<?xf32, #gpu.address_space<workgroup>>
+            } else {
+              %t = nvgpu.device_async_copy %b[%gi], %sb[%si4], 4, %nsrc {bypassL1} : memref<?xf32> to memref<?xf32, #gpu.address_space<workgroup>>
+            }
+          } {tuna.unroll}
+        }
+        nvvm.cp.async.commit.group
+      } {tuna.unroll}
+
+      // Descriptors (swizzle 128 B, leading byte offset 16, stride byte
+      // offset 1024) for A and B alike; this warpgroup's rows of A are
+      // 8 KiB into each column block.
+      %hi = arith.constant 4611686293305360384 : i64
+      %acb_enc0 = arith.muli %bm, %c8 : index
+      %acb_enc = arith.index_cast %acb_enc0 : index to i64
+      %big = arith.cmpi eq, %bk, %c64 : index
+      %mask14 = arith.constant 16383 : i64
+      %wg_off = arith.muli %wg, %c8192 : index
+      %i2 = arith.constant 2 : i64
+      %i4 = arith.constant 4 : i64
+      %i6 = arith.constant 6 : i64
+      %i2048 = arith.constant 2048 : i64
+      %sh4 = arith.constant 4 : i64
+      %acc0 = llvm.mlir.poison : !acc
+      // Tile 0, peeled: its first wgmma ignores the accumulator registers
+      // (scale-d 0), as in matmul_f16_wgmma. It has landed once at most
+      // stages - 3 + deep groups are pending.
+      %pending_0 = arith.subi %pre, %c1 : index
+      scf.index_switch %pending_0
+      case 1 {
+        nvvm.cp.async.wait.group 1
+        scf.yield
+      }
+      case 2 {
+        nvvm.cp.async.wait.group 2
+        scf.yield
+      }
+      case 3 {
+        nvvm.cp.async.wait.group 3
+        scf.yield
+      }
+      default {
+        nvvm.cp.async.wait.group 0
+        scf.yield
+      }
+      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      gpu.barrier
+      %sa2_0 = arith.addi %saddr, %wg_off : index
+      %sa_i_0 = arith.index_cast %sa2_0 : index to i64
+      %sb_i_0 = arith.index_cast %saddr_b : index to i64
+      %sa_4_0 = arith.shrui %sa_i_0, %sh4 : i64
+      %sb_4_0 = arith.shrui %sb_i_0, %sh4 : i64
+      %sa_m_0 = arith.andi %sa_4_0, %mask14 : i64
+      %sb_m_0 = arith.andi %sb_4_0, %mask14 : i64
+      %da0_0 = arith.ori %sa_m_0, %hi : i64
+      %db0_0 = arith.ori %sb_m_0, %hi : i64
+      %da1_0 = arith.addi %da0_0, %i2 : i64
+      %da2_0 = arith.addi %da0_0, %i4 : i64
+      %da3_0 = arith.addi %da0_0, %i6 : i64
+      %db1_0 = arith.addi %db0_0, %i2 : i64
+      %db2_0 = arith.addi %db0_0, %i4 : i64
+      %db3_0 = arith.addi %db0_0, %i6 : i64
+      nvvm.wgmma.fence.aligned
+      %r0_0 = nvvm.wgmma.mma_async %da0_0, %db0_0, %acc0, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<zero>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+      %r1_0 = nvvm.wgmma.mma_async %da1_0, %db1_0, %r0_0, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+      %r2_0 = nvvm.wgmma.mma_async %da2_0, %db2_0, %r1_0, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+      %r3_0 = nvvm.wgmma.mma_async %da3_0, %db3_0, %r2_0, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+      // bk = 64: four more k8 slices, from the second column blocks.
+      %r7s_0 = scf.if %big -> (!acc) {
+        %da4_0 = arith.addi %da0_0, %acb_enc : i64
+        %da5_0 = arith.addi %da4_0, %i2 : i64
+        %da6_0 = arith.addi %da4_0, %i4 : i64
+        %da7_0 = arith.addi %da4_0, %i6 : i64
+        %db4_0 = arith.addi %db0_0, %i2048 : i64
+        %db5_0 = arith.addi %db4_0, %i2 : i64
+        %db6_0 = arith.addi %db4_0, %i4 : i64
+        %db7_0 = arith.addi %db4_0, %i6 : i64
+        %r4_0 = nvvm.wgmma.mma_async %da4_0, %db4_0, %r3_0, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+        %r5_0 = nvvm.wgmma.mma_async %da5_0, %db5_0, %r4_0, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+        %r6_0 = nvvm.wgmma.mma_async %da6_0, %db6_0, %r5_0, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+        %r7_0 = nvvm.wgmma.mma_async %da7_0, %db7_0, %r6_0, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+        scf.yield %r7_0 : !acc
+      } else {
+        scf.yield %r3_0 : !acc
+      }
+      nvvm.wgmma.commit.group.sync.aligned
+
+      // Iteration kt refills a stage (as in matmul_f16_wgmma: deep = 0 the
+      // stage of tile kt - 3 before waiting for tile kt - 2's wgmma,
+      // deep = 1 the stage of tile kt - 2 after that wait and a second
+      // barrier), then works on tile kt.
+      %accf = scf.for %kt = %c1 to %ktiles step %c1 iter_args(%acc = %r7s_0) -> (!acc) {
+        scf.if %deep1 {
+          nvvm.wgmma.wait.group.sync.aligned 1
+          gpu.barrier
+        }
+        // Refill with tile kt - 1 + stages - 2 + deep.
+        %kprev = arith.subi %kt, %c1 : index
+        %nxt = arith.addi %kprev, %pre : index
+        %live = arith.cmpi ult, %nxt, %ktiles : index
+        scf.if %live {
+          %rs = arith.remui %nxt, %stages : index
+          %ka = arith.muli %nxt, %bk : index
+          %ra_base = arith.muli %rs, %sa_size : index
+          %rb_base = arith.muli %rs, %sb_size : index
+          scf.for %i = %c0 to %a_iters step %c1 {
+            %ci = arith.muli %i, %rpp : index
+            %r = arith.addi %ci, %tr : index
+            %gr = arith.addi %row0, %r : index
+            %sr = arith.muli %r, %c128 : index
+            %s1 = arith.addi %ra_base, %a_tso : index
+            %si = arith.addi %s1, %sr : index
+            %row_in = arith.cmpi ult, %gr, %m : index
+            %gk = arith.addi %ka, %tcol : index
+            %k_in = arith.cmpi ult, %gk, %k : index
+            %in = arith.andi %row_in, %k_in : i1
+            %ok = arith.ori %whole, %in : i1
+            %grc = arith.select %row_in, %gr, %c0 : index
+            %gro = arith.muli %grc, %k : index
+            %gi = arith.addi %gro, %gk : index
+            %nsrc = arith.select %ok, %c4, %c0 : index
+            %si4 = arith.divui %si, %c4 : index
+            scf.if %whole {
+              %t = nvgpu.device_async_copy %a[%gi], %sa[%si4], 4 {bypassL1} : memref<?xf32> to memref<?xf32, #gpu.address_space<workgroup>>
+            } else {
+              %t = nvgpu.device_async_copy %a[%gi], %sa[%si4], 4, %nsrc {bypassL1} : memref<?xf32> to memref<?xf32, #gpu.address_space<workgroup>>
+            }
+          } {tuna.unroll}
+          scf.for %i = %c0 to %b_iters step %c1 {
+            %ci = arith.muli %i, %rpp : index
+            %r = arith.addi %ci, %tr : index
+            %gr = arith.addi %col0, %r : index
+            %sr = arith.muli %r, %c128 : index
+            %s1 = arith.addi %rb_base, %b_tso : index
+            %si = arith.addi %s1, %sr : index
+            %row_in = arith.cmpi ult, %gr, %n : index
+            %gk = arith.addi %ka, %tcol : index
+            %k_in = arith.cmpi ult, %gk, %k : index
+            %in = arith.andi %row_in, %k_in : i1
+            %ok = arith.ori %whole, %in : i1
+            %grc = arith.select %row_in, %gr, %c0 : index
+            %gro = arith.muli %grc, %k : index
+            %gi = arith.addi %gro, %gk : index
+            %nsrc = arith.select %ok, %c4, %c0 : index
+            %si4 = arith.divui %si, %c4 : index
+            scf.if %whole {
+              %t = nvgpu.device_async_copy %b[%gi], %sb[%si4], 4 {bypassL1} : memref<?xf32> to memref<?xf32, #gpu.address_space<workgroup>>
+            } else {
+              %t = nvgpu.device_async_copy %b[%gi], %sb[%si4], 4, %nsrc {bypassL1} : memref<?xf32> to memref<?xf32, #gpu.address_space<workgroup>>
+            }
+          } {tuna.unroll}
+        }
+        nvvm.cp.async.commit.group
+        scf.if %deep0 {
+          nvvm.wgmma.wait.group.sync.aligned 1
+        }
+        // Tile kt has landed once at most stages - 3 + deep groups are
+        // pending.
+        %pending = arith.subi %pre, %c1 : index
+        scf.index_switch %pending
+        case 1 {
+          nvvm.cp.async.wait.group 1
+          scf.yield
+        }
+        case 2 {
+          nvvm.cp.async.wait.group 2
+          scf.yield
+        }
+        case 3 {
+          nvvm.cp.async.wait.group 3
+          scf.yield
+        }
+        default {
+          nvvm.cp.async.wait.group 0
+          scf.yield
+        }
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+        gpu.barrier
+
+        // Tensor-core work on stage kt mod stages.
+        %s = arith.remui %kt, %stages : index
+        %sao = arith.muli %s, %sa_size : index
+        %sa1 = arith.addi %saddr, %sao : index
+        %sa2 = arith.addi %sa1, %wg_off : index
+        %sbo = arith.muli %s, %sb_size : index
+        %sb1 = arith.addi %saddr_b, %sbo : index
+        %sa_i = arith.index_cast %sa2 : index to i64
+        %sb_i = arith.index_cast %sb1 : index to i64
+        %sa_4 = arith.shrui %sa_i, %sh4 : i64
+        %sb_4 = arith.shrui %sb_i, %sh4 : i64
+        %sa_m = arith.andi %sa_4, %mask14 : i64
+        %sb_m = arith.andi %sb_4, %mask14 : i64
+        %da0 = arith.ori %sa_m, %hi : i64
+        %db0 = arith.ori %sb_m, %hi : i64
+        %da1 = arith.addi %da0, %i2 : i64
+        %da2 = arith.addi %da0, %i4 : i64
+        %da3 = arith.addi %da0, %i6 : i64
+        %db1 = arith.addi %db0, %i2 : i64
+        %db2 = arith.addi %db0, %i4 : i64
+        %db3 = arith.addi %db0, %i6 : i64
+        nvvm.wgmma.fence.aligned
+        %r0 = nvvm.wgmma.mma_async %da0, %db0, %acc, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+        %r1 = nvvm.wgmma.mma_async %da1, %db1, %r0, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+        %r2 = nvvm.wgmma.mma_async %da2, %db2, %r1, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+        %r3 = nvvm.wgmma.mma_async %da3, %db3, %r2, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+        %r7s = scf.if %big -> (!acc) {
+          %da4 = arith.addi %da0, %acb_enc : i64
+          %da5 = arith.addi %da4, %i2 : i64
+          %da6 = arith.addi %da4, %i4 : i64
+          %da7 = arith.addi %da4, %i6 : i64
+          %db4 = arith.addi %db0, %i2048 : i64
+          %db5 = arith.addi %db4, %i2 : i64
+          %db6 = arith.addi %db4, %i4 : i64
+          %db7 = arith.addi %db4, %i6 : i64
+          %r4 = nvvm.wgmma.mma_async %da4, %db4, %r3, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+          %r5 = nvvm.wgmma.mma_async %da5, %db5, %r4, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+          %r6 = nvvm.wgmma.mma_async %da6, %db6, %r5, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+          %r7 = nvvm.wgmma.mma_async %da7, %db7, %r6, #nvvm.shape<m = 64, n = 256, k = 8>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<tf32>, #nvvm.wgmma_scale_in<one>, <row>], B [<tf32>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+          scf.yield %r7 : !acc
+        } else {
+          scf.yield %r3 : !acc
+        }
+        nvvm.wgmma.commit.group.sync.aligned
+        scf.yield %r7s : !acc
+      }
+      nvvm.wgmma.wait.group.sync.aligned 0
+      nvvm.cp.async.wait.group 0
+      gpu.barrier
+
+      // Epilogue: accumulators to shared memory (fp32, 264-float rows; as
+      // matmul_f16_wgmma's), then 4 consecutive columns stored with one
+      // 16-byte store.
+      %cs = memref.view %smem[%shift][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x264xf32, #gpu.address_space<workgroup>>
+      %accp0 = llvm.mlir.poison : !llvm.struct<(!acc)>
+      %accp = llvm.insertvalue %accf, %accp0[0] : !llvm.struct<(!acc)>
+      %accw = builtin.unrealized_conversion_cast %accp : !llvm.struct<(!acc)> to !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>
+      %cs64 = memref.reinterpret_cast %cs to offset: [0], sizes: [64, 256], strides: [264, 1] : memref<128x264xf32, #gpu.address_space<workgroup>> to memref<64x256xf32, strided<[264, 1]>, #gpu.address_space<workgroup>>
+      nvgpu.warpgroup.mma.store %accw, %cs64 : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to memref<64x256xf32, strided<[264, 1]>, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %out_chunks = arith.muli %bm, %c64 : index
+      %out_iters = arith.divui %out_chunks, %nthreads : index
+      scf.for %i = %c0 to %out_iters step %c1 {
+        %ci = arith.muli %i, %nthreads : index
+        %ch = arith.addi %ci, %tid : index
+        %r = arith.divui %ch, %c64 : index
+        %cc = arith.remui %ch, %c64 : index
+        %col = arith.muli %cc, %c4 : index
+        %v = vector.load %cs[%r, %col] : memref<128x264xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        %gr = arith.addi %row0, %r : index
+        %gro = arith.muli %gr, %n : index
+        %gc = arith.addi %col0, %col : index
+        %gi = arith.addi %gro, %gc : index
+        %row_in = arith.cmpi ult, %gr, %m : index
+        %col_in = arith.cmpi ult, %gc, %n : index
+        %in = arith.andi %row_in, %col_in : i1
+        %ok = arith.ori %whole, %in : i1
+        scf.if %ok {
+          vector.store %v, %c[%gi] {alignment = 16} : memref<?xf32>, vector<4xf32>
+        }
+      } {tuna.unroll}
+      gpu.return
+    }
+  }
+}
