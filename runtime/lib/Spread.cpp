@@ -2,6 +2,7 @@
 
 #include "Spread.h"
 
+#include "Isolation.h"
 #include "Scratch.h"
 #include "TuningJson.h"
 
@@ -29,6 +30,69 @@ public:
   void *data;
 };
 } // namespace
+
+namespace {
+/// A thread that runs one job at a time until it is destroyed.
+class JobThread {
+public:
+  JobThread() : thread([this] { loop(); }) {}
+  ~JobThread() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    changed.notify_all();
+    thread.join();
+  }
+  JobThread(const JobThread &) = delete;
+  JobThread &operator=(const JobThread &) = delete;
+
+  /// Runs `next` on the thread; the job before it must be done (wait()).
+  void start(std::function<void()> next) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      job = std::move(next);
+    }
+    changed.notify_all();
+  }
+  /// Waits until the job start() gave is done.
+  void wait() {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [this] { return !job; });
+  }
+
+private:
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (true) {
+      changed.wait(lock, [this] { return stopping || job; });
+      if (stopping)
+        return;
+      lock.unlock();
+      job();
+      lock.lock();
+      job = nullptr;
+      changed.notify_all();
+    }
+  }
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::function<void()> job;
+  bool stopping = false;
+  std::thread thread;
+};
+} // namespace
+
+struct CandidateSpread::DeviceState {
+  /// Declared first, destroyed last: the worker and the buffers go while
+  /// the thread that made them still runs.
+  JobThread thread;
+  bool copied = false;
+  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+  std::vector<ArgValue> args;
+  std::unique_ptr<WorkerSession> session;
+};
 
 void checkTuningDevices(const Device &device, const Options &options) {
   for (size_t d = 0; d < options.tuningDevices.size(); ++d) {
@@ -106,10 +170,16 @@ std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
   kernel.module.prepare(objects);
   if (!copied)
     copyArguments();
-  for (Helper &helper : helpers)
+  deviceStates.resize(kernel.module.options.tuningDevices.size());
+  for (Helper &helper : helpers) {
     helper.kernel = &helperKernel(helper.device - 1);
+    std::unique_ptr<DeviceState> &state = deviceStates[helper.device - 1];
+    if (!state)
+      state = std::make_unique<DeviceState>();
+  }
   for (Helper &helper : helpers)
-    helper.thread = std::thread([this, &helper] { run(helper); });
+    deviceStates[helper.device - 1]->thread.start(
+        [this, &helper] { run(helper); });
   return here;
 }
 
@@ -155,24 +225,29 @@ TunedKernel &CandidateSpread::helperKernel(size_t index) {
   return helper->kernel(kernel.spec.name);
 }
 
+void CandidateSpread::copyArgumentsTo(size_t index) {
+  DeviceState &state = *deviceStates[index];
+  if (state.copied)
+    return;
+  state.copied = true;
+  Backend &backend = kernel.module.options.tuningDevices[index].backend();
+  state.args = args;
+  for (size_t i = 0; i < state.args.size(); ++i) {
+    if (state.args[i].kind != ArgSpec::Kind::MemRef || hostCopies[i].empty())
+      continue;
+    MemRefView &view = state.args[i].memref;
+    ViewExtent extent = viewExtent(view);
+    state.buffers.push_back(
+        std::make_unique<DeviceBuffer>(backend, extent.bytes));
+    backend.copy(state.buffers.back()->data, hostCopies[i].data(),
+                 extent.bytes, CopyKind::HostToDevice, nullptr);
+    view.allocated = view.aligned = state.buffers.back()->data;
+    view.offset = -extent.low;
+  }
+}
+
 void CandidateSpread::run(Helper &helper) {
-  const Device &device =
-      kernel.module.options.tuningDevices[helper.device - 1];
-  Backend &backend = device.backend();
   try {
-    std::vector<std::unique_ptr<DeviceBuffer>> buffers;
-    std::vector<ArgValue> copies = args;
-    for (size_t i = 0; i < copies.size(); ++i) {
-      if (copies[i].kind != ArgSpec::Kind::MemRef || hostCopies[i].empty())
-        continue;
-      MemRefView &view = copies[i].memref;
-      ViewExtent extent = viewExtent(view);
-      buffers.push_back(std::make_unique<DeviceBuffer>(backend, extent.bytes));
-      backend.copy(buffers.back()->data, hostCopies[i].data(), extent.bytes,
-                   CopyKind::HostToDevice, nullptr);
-      view.allocated = view.aligned = buffers.back()->data;
-      view.offset = -extent.low;
-    }
     TunedKernel::Impl &other = *helper.kernel->impl;
     std::unique_lock<std::mutex> lock(other.module.device.tuningMutex(),
                                       std::try_to_lock);
@@ -180,14 +255,22 @@ void CandidateSpread::run(Helper &helper) {
       helper.busy = true;
       return;
     }
+    copyArgumentsTo(helper.device - 1);
+    DeviceState &state = *deviceStates[helper.device - 1];
+    std::vector<ArgValue> &copies = state.args;
+    // One worker serves every batch of a search on this device.
+    if (!state.session && other.module.options.isolate &&
+        canIsolate(other.backend))
+      state.session = std::make_unique<WorkerSession>(
+          other, nullptr, copies.data(), copies.size());
     LoweredArgs lowered;
     other.lower(copies.data(), copies.size(), lowered);
     int64_t keyValues[kMaxKey];
     int64_t signature[kMaxKey];
     other.computeKey(copies.data(), keyValues, signature);
-    helper.report =
-        other.measureLocked(nullptr, copies.data(), copies.size(), keyValues,
-                            signature, helper.share, samples);
+    helper.report = other.measureLocked(nullptr, copies.data(), copies.size(),
+                                        keyValues, signature, helper.share,
+                                        samples, state.session.get());
   } catch (const std::exception &e) {
     helper.error = e.what();
   }
@@ -195,8 +278,7 @@ void CandidateSpread::run(Helper &helper) {
 
 void CandidateSpread::join() {
   for (Helper &helper : helpers)
-    if (helper.thread.joinable())
-      helper.thread.join();
+    deviceStates[helper.device - 1]->thread.wait();
 }
 
 std::vector<int> CandidateSpread::end(TuningReport &report) {

@@ -23,6 +23,8 @@
 
 #include "KernelImpl.h"
 
+#include <condition_variable>
+#include <functional>
 #include <thread>
 
 namespace tuna {
@@ -84,11 +86,17 @@ private:
     TuningReport report;
     std::string error;
     bool busy = false; ///< Its device was tuning: nothing was timed.
-    std::thread thread;
   };
+  /// What tuningDevices[index] keeps for every batch of the spread: the
+  /// thread that times its shares, the launch's arguments copied there
+  /// and, when isolated, its worker (which lives as long as the thread
+  /// that started it: PR_SET_PDEATHSIG).
+  struct DeviceState;
   /// The module of the kernel's bundle on tuningDevices[index], made on
   /// first need and kept by the module.
   TunedKernel &helperKernel(size_t index);
+  /// Copies the launch's arguments to tuningDevices[index] on first need.
+  void copyArgumentsTo(size_t index);
   void run(Helper &helper);
   void join();
   void copyArguments();
@@ -105,6 +113,9 @@ private:
   std::vector<std::string> hostCopies;
   bool copied = false;
   std::vector<Helper> helpers;
+  /// Per tuning device, made when it first gets a share; kept across
+  /// batches.
+  std::vector<std::unique_ptr<DeviceState>> deviceStates;
 };
 
 } // namespace tuna

@@ -401,6 +401,39 @@ TEST(IsolationTest, OneWorkerServesEveryBatchOfASearch) {
   EXPECT_EQ(data.y, AxpyData().y); // A search writes scratch copies only.
 }
 
+// A tuning device's share of each batch goes to one worker for the whole
+// search: the thread that starts it lives as long as the search (a worker
+// ends with the thread that started it, PR_SET_PDEATHSIG).
+TEST(IsolationTest, OneWorkerPerTuningDeviceServesEveryBatch) {
+  TempDir dir;
+  std::string log = dir.path + "/starts";
+  Options options = isolatedOptions();
+  options.workerPath = countingWorker(dir, log);
+  options.candidateBudgetMs = 60000;
+  options.totalBudgetMs = 60000;
+  options.eliminateFactor = 1e9;
+  options.tuningDevices = {Device(makeHostBackend())};
+  Module module = Module::fromBundle(axpyBundle(), Device::host(), "axpy.tuna",
+                                     options);
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData data;
+  search::SearchOptions searching;
+  searching.strategy = "exhaustive";
+  searching.batchSize = 2; // A variant per device per request.
+  const ArgValue args[] = {toArg(memref(data.x.data(), {kN})),
+                           toArg(memref(data.y.data(), {kN})), toArg(kAlpha),
+                           toArg(kN)};
+  SearchOutcome outcome = kernel.search(nullptr, args, 4, searching);
+  EXPECT_EQ(linesOf(log), 2u); // One worker per device.
+  EXPECT_EQ(outcome.result.evaluations.size(), 4u);
+  int elsewhere = 0;
+  for (const CandidateResult &c : outcome.report.candidates)
+    elsewhere += c.timedOn.rfind("device 1", 0) == 0;
+  // Re-timed candidates (close to the best) were timed here last.
+  EXPECT_GE(elsewhere, 1);
+  EXPECT_EQ(data.y, AxpyData().y);
+}
+
 TEST(IsolationTest, ASearchReplacesAWorkerAfterAFailure) {
   TempDir dir;
   std::string log = dir.path + "/starts";

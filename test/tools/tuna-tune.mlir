@@ -47,6 +47,21 @@
 // RUN: not tuna-tune %t/scale.tuna --no-cache 2>&1 | FileCheck %s --check-prefix=NOSHAPE
 // NOSHAPE: tuna-tune: error: no shape: give --shape or --shapes
 
+// A device list spreads each shape's candidates over the devices; `host`
+// listed again is a host backend of its own (the spread's path without GPUs).
+// RUN: tuna-tune %t/scale.tuna --shape d0=4096 --arg a2=2.5 --check --device host,host --no-cache | FileCheck %s --check-prefix=SPREAD
+// SPREAD:      [1/1] scale_host [d0=4096]: tuned bucket [d0=4096]: scale_host__v
+// SPREAD-NEXT:   check: {{[0-9]+}} checked
+// SPREAD-NEXT:   timed: {{[1-9][0-9]*}} here, {{[1-9][0-9]*}} on device 1 ({{.*}})
+// RUN: tuna-tune %t/scale.tuna --shape d0=4096 --arg a2=2.5 --device host,host,host --no-cache --no-isolate | FileCheck %s --check-prefix=SPREAD3
+// SPREAD3: timed: {{[1-9][0-9]*}} here, {{[1-9][0-9]*}} on device 1 ({{.*}}), {{[1-9][0-9]*}} on device 2 ({{.*}})
+// RUN: not tuna-tune %t/scale.tuna --shape d0=64 --device host, --no-cache 2>&1 | FileCheck %s --check-prefix=EMPTYDEV
+// EMPTYDEV: tuna-tune: error: --device 'host,': expected DEVICE,DEVICE,... (no empty name)
+// RUN: not tuna-tune %t/scale.tuna --shape d0=64 --device host,cuda:local --no-cache 2>&1 | FileCheck %s --check-prefix=LOCALDEV
+// LOCALDEV: tuna-tune: error: --device 'host,cuda:local': cuda:local names one device per rank; it takes no list
+// RUN: not tuna-tune %t/scale.tuna --shape d0=64 --device host,cuda:3,cuda:3 --no-cache 2>&1 | FileCheck %s --check-prefix=TWICE
+// TWICE: tuna-tune: error: --device 'host,cuda:3,cuda:3': 'cuda:3' is listed twice
+
 // A flat rows x cols buffer keyed on rows and cols: guessing max(rows, cols)
 // elements made the host variants read past it (a segfault with no message);
 // tuna-tune asks for --dims instead, and takes products there.

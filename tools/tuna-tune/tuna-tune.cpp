@@ -54,7 +54,9 @@ constexpr const char *kUsage =
     "  --arg aI=VALUE     scalar argument I outside the key (floats: 1)\n"
     "  --device DEVICE    host (default), cuda, cuda:N, hip, hip:N, or\n"
     "                     cuda:local (under mpirun: the GPU numbered as the\n"
-    "                     rank on its host)\n"
+    "                     rank on its host); a list (cuda:0,cuda:1) spreads\n"
+    "                     the timing of each shape's candidates over the\n"
+    "                     devices, which decide on the first\n"
     "  --check            run every candidate once and reject those whose\n"
     "                     output differs from the output most of them\n"
     "                     agree on (a default that disagrees is an error);\n"
@@ -152,6 +154,36 @@ Device parseDevice(const std::string &text, int localRank) {
   }
   fail("--device '" + text + "': expected host, cuda, cuda:N, hip, hip:N or "
        "cuda:local");
+}
+
+/// The devices of --device's comma-separated list: the first is the one
+/// the module is loaded on, the others time a share of each shape's
+/// candidates (Options::tuningDevices). `host` twice or more gives each
+/// entry a host backend of its own: the spread's code path on a machine
+/// without GPUs, the CPU's cores shared.
+std::vector<Device> parseDevices(const std::string &list, int localRank) {
+  std::vector<std::string> items;
+  std::set<std::string> seen;
+  for (size_t start = 0; start <= list.size();) {
+    size_t comma = std::min(list.find(',', start), list.size());
+    std::string item = list.substr(start, comma - start);
+    start = comma + 1;
+    if (item.empty())
+      fail("--device '" + list + "': expected DEVICE,DEVICE,... (no empty "
+           "name)");
+    if (item != "host" && !seen.insert(item).second)
+      fail("--device '" + list + "': '" + item + "' is listed twice");
+    items.push_back(item);
+  }
+  if (items.size() > 1 && seen.count("cuda:local"))
+    fail("--device '" + list + "': cuda:local names one device per rank; it "
+         "takes no list");
+  std::vector<Device> devices;
+  for (const std::string &item : items)
+    devices.push_back(item == "host" && !devices.empty()
+                          ? Device(makeHostBackend())
+                          : parseDevice(item, localRank));
+  return devices;
 }
 
 std::vector<Shape> readShapeFile(const std::string &path) {
@@ -412,6 +444,29 @@ std::string verifyPrunedCandidates(TunedKernel &kernel, const ShapeArgs &args,
          "); picking it\n";
 }
 
+/// Where the candidates were timed when other devices or ranks timed a
+/// share: "  timed: 520 here, 520 on device 1 (NVIDIA H100 80GB HBM3)".
+std::string describeSpread(const TuningReport &report) {
+  std::map<std::string, int> shares;
+  int here = 0;
+  for (const CandidateResult &c : report.candidates) {
+    if (c.status != CandidateStatus::Measured &&
+        c.status != CandidateStatus::Eliminated &&
+        c.status != CandidateStatus::WrongResult)
+      continue;
+    if (c.timedOn.empty())
+      ++here;
+    else
+      ++shares[c.timedOn];
+  }
+  if (shares.empty())
+    return "";
+  std::string line = "  timed: " + std::to_string(here) + " here";
+  for (const auto &[where, count] : shares)
+    line += ", " + std::to_string(count) + " on " + where;
+  return line + "\n";
+}
+
 /// What every item of a run shares.
 struct ItemContext {
   Device &device;
@@ -484,6 +539,7 @@ TuningReport decideBucket(TunedKernel &kernel, const ShapeArgs &args,
     report = kernel.reports().back();
   }
   log += describePruning(report);
+  log += describeSpread(report);
   if (context.firstCall)
     log += describeFirstCall(report, launchMs);
   if (context.verifyPruning) {
@@ -1021,7 +1077,10 @@ int run(TuneCommand &command, Ranks &ranks) {
          "ranks search together: run without --resume");
   Options options = runtimeOptions(command, ranks);
   TimedPhase deviceOpen("device open");
-  Device device = parseDevice(command.deviceName, ranks.localRank());
+  std::vector<Device> devices =
+      parseDevices(command.deviceName, ranks.localRank());
+  Device device = devices.front();
+  options.tuningDevices.assign(devices.begin() + 1, devices.end());
   deviceOpen.stop();
   ranks.checkSameDevice(device.info());
   TimedPhase bundleLoad("bundle load");
