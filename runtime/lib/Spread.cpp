@@ -10,6 +10,8 @@
 #include "tuna/runtime/SearchVariants.h"
 #include "tuna/runtime/Signature.h"
 
+#include <deque>
+
 namespace tuna {
 
 namespace {
@@ -29,13 +31,12 @@ public:
   Backend &backend;
   void *data;
 };
-} // namespace
 
-namespace {
-/// A thread that runs one job at a time until it is destroyed.
+/// A thread that runs the jobs given to it in order until it is destroyed.
 class JobThread {
 public:
   JobThread() : thread([this] { loop(); }) {}
+  /// Ends after the job that runs; the ones still queued are dropped.
   ~JobThread() {
     {
       std::lock_guard<std::mutex> lock(mutex);
@@ -47,38 +48,42 @@ public:
   JobThread(const JobThread &) = delete;
   JobThread &operator=(const JobThread &) = delete;
 
-  /// Runs `next` on the thread; the job before it must be done (wait()).
-  void start(std::function<void()> next) {
+  /// Queues `job`.
+  void start(std::function<void()> job) {
     {
       std::lock_guard<std::mutex> lock(mutex);
-      job = std::move(next);
+      jobs.push_back(std::move(job));
     }
     changed.notify_all();
   }
-  /// Waits until the job start() gave is done.
+  /// Waits until every queued job is done.
   void wait() {
     std::unique_lock<std::mutex> lock(mutex);
-    changed.wait(lock, [this] { return !job; });
+    changed.wait(lock, [this] { return jobs.empty() && !running; });
   }
 
 private:
   void loop() {
     std::unique_lock<std::mutex> lock(mutex);
     while (true) {
-      changed.wait(lock, [this] { return stopping || job; });
+      changed.wait(lock, [this] { return stopping || !jobs.empty(); });
       if (stopping)
         return;
+      std::function<void()> job = std::move(jobs.front());
+      jobs.pop_front();
+      running = true;
       lock.unlock();
       job();
       lock.lock();
-      job = nullptr;
+      running = false;
       changed.notify_all();
     }
   }
 
   std::mutex mutex;
   std::condition_variable changed;
-  std::function<void()> job;
+  std::deque<std::function<void()>> jobs;
+  bool running = false;
   bool stopping = false;
   std::thread thread;
 };
@@ -122,9 +127,33 @@ CandidateSpread::CandidateSpread(TunedKernel::Impl &kernel, StreamHandle stream,
                                  const ArgValue *args, size_t count,
                                  Communicator *communicator)
     : kernel(kernel), stream(stream), args(args, args + count),
-      communicator(communicator) {}
+      communicator(communicator) {
+  // The other devices get the arguments and start their workers now, while
+  // this device's first batch is prepared.
+  size_t devices = kernel.module.options.tuningDevices.size();
+  if (!devices)
+    return;
+  copyArguments();
+  deviceStates.resize(devices);
+  for (size_t d = 0; d < devices; ++d) {
+    TunedKernel::Impl &other = *helperKernel(d).impl;
+    deviceStates[d] = std::make_unique<DeviceState>();
+    deviceStates[d]->thread.start([this, d, &other] {
+      try {
+        startWorkerOn(d, other);
+      } catch (const std::exception &) {
+        // The device's first share says why (run()).
+      }
+    });
+  }
+}
 
-CandidateSpread::~CandidateSpread() { join(); }
+CandidateSpread::~CandidateSpread() {
+  // Every device's jobs, its first (the worker's start) too.
+  for (const std::unique_ptr<DeviceState> &state : deviceStates)
+    if (state)
+      state->thread.wait();
+}
 
 std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
                                         TuningReport &report, int samples) {
@@ -170,13 +199,8 @@ std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
   kernel.module.prepare(objects);
   if (!copied)
     copyArguments();
-  deviceStates.resize(kernel.module.options.tuningDevices.size());
-  for (Helper &helper : helpers) {
+  for (Helper &helper : helpers)
     helper.kernel = &helperKernel(helper.device - 1);
-    std::unique_ptr<DeviceState> &state = deviceStates[helper.device - 1];
-    if (!state)
-      state = std::make_unique<DeviceState>();
-  }
   for (Helper &helper : helpers)
     deviceStates[helper.device - 1]->thread.start(
         [this, &helper] { run(helper); });
@@ -225,6 +249,16 @@ TunedKernel &CandidateSpread::helperKernel(size_t index) {
   return helper->kernel(kernel.spec.name);
 }
 
+void CandidateSpread::startWorkerOn(size_t index, TunedKernel::Impl &other) {
+  copyArgumentsTo(index);
+  DeviceState &state = *deviceStates[index];
+  // One worker serves every batch of a search on this device.
+  if (!state.session && other.module.options.isolate &&
+      canIsolate(other.backend))
+    state.session = std::make_unique<WorkerSession>(
+        other, nullptr, state.args.data(), state.args.size());
+}
+
 void CandidateSpread::copyArgumentsTo(size_t index) {
   DeviceState &state = *deviceStates[index];
   if (state.copied)
@@ -239,8 +273,8 @@ void CandidateSpread::copyArgumentsTo(size_t index) {
     ViewExtent extent = viewExtent(view);
     state.buffers.push_back(
         std::make_unique<DeviceBuffer>(backend, extent.bytes));
-    backend.copy(state.buffers.back()->data, hostCopies[i].data(),
-                 extent.bytes, CopyKind::HostToDevice, nullptr);
+    backend.copy(state.buffers.back()->data, hostCopies[i].data(), extent.bytes,
+                 CopyKind::HostToDevice, nullptr);
     view.allocated = view.aligned = state.buffers.back()->data;
     view.offset = -extent.low;
   }
@@ -255,14 +289,9 @@ void CandidateSpread::run(Helper &helper) {
       helper.busy = true;
       return;
     }
-    copyArgumentsTo(helper.device - 1);
+    startWorkerOn(helper.device - 1, other);
     DeviceState &state = *deviceStates[helper.device - 1];
     std::vector<ArgValue> &copies = state.args;
-    // One worker serves every batch of a search on this device.
-    if (!state.session && other.module.options.isolate &&
-        canIsolate(other.backend))
-      state.session = std::make_unique<WorkerSession>(
-          other, nullptr, copies.data(), copies.size());
     LoweredArgs lowered;
     other.lower(copies.data(), copies.size(), lowered);
     int64_t keyValues[kMaxKey];

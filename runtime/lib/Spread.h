@@ -40,7 +40,8 @@ void mergeRankResult(CandidateResult timed, int rank, TuningReport &report);
 class CandidateSpread {
 public:
   /// Spreads over the ranks of `communicator` when it is not null, and over
-  /// the kernel's Options::tuningDevices.
+  /// the kernel's Options::tuningDevices, which get the arguments and start
+  /// their workers at once.
   CandidateSpread(TunedKernel::Impl &kernel, StreamHandle stream,
                   const ArgValue *args, size_t count,
                   Communicator *communicator);
@@ -97,6 +98,9 @@ private:
   TunedKernel &helperKernel(size_t index);
   /// Copies the launch's arguments to tuningDevices[index] on first need.
   void copyArgumentsTo(size_t index);
+  /// The arguments copied to tuningDevices[index] and, when isolated, its
+  /// worker started (`other`: the kernel there); on that device's thread.
+  void startWorkerOn(size_t index, TunedKernel::Impl &other);
   void run(Helper &helper);
   void join();
   void copyArguments();

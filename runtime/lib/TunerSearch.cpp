@@ -84,8 +84,14 @@ SearchOutcome TunedKernel::Impl::searchCandidates(
                             ? settings.communicator.get()
                             : nullptr;
   std::optional<CandidateSpread> spread;
-  if (ranks || !settings.tuningDevices.empty())
+  search::SearchOptions batches = options;
+  if (ranks || !settings.tuningDevices.empty()) {
     spread.emplace(*this, stream, args, count, ranks);
+    // A batch's worth for every device that times: as few waits for the
+    // slowest device as on one.
+    batches.batchSize *= (ranks ? ranks->size() : 1) *
+                         static_cast<int>(1 + settings.tuningDevices.size());
+  }
   VariantEvaluator evaluator(
       space, [&](const std::vector<int> &variants, int samples) {
         if (spread)
@@ -94,7 +100,7 @@ SearchOutcome TunedKernel::Impl::searchCandidates(
         return measureLocked(stream, args, count, keyValues, signature,
                              variants, samples, worker);
       });
-  search::SearchResult result = search::run(space.space, evaluator, options);
+  search::SearchResult result = search::run(space.space, evaluator, batches);
   try {
     applySearchResult(space, result, evaluator.timed, report);
   } catch (const Error &e) {

@@ -413,8 +413,8 @@ TEST(IsolationTest, OneWorkerPerTuningDeviceServesEveryBatch) {
   options.totalBudgetMs = 60000;
   options.eliminateFactor = 1e9;
   options.tuningDevices = {Device(makeHostBackend())};
-  Module module = Module::fromBundle(axpyBundle(), Device::host(), "axpy.tuna",
-                                     options);
+  Module module =
+      Module::fromBundle(axpyBundle(), Device::host(), "axpy.tuna", options);
   TunedKernel &kernel = module.kernel("axpy");
   AxpyData data;
   search::SearchOptions searching;

@@ -5,10 +5,12 @@
 #include "tuna/runtime/ScalarType.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 namespace tuna::tune {
 
@@ -95,9 +97,9 @@ uint16_t bfloatBits(float value) {
   return static_cast<uint16_t>(bits >> 16);
 }
 
-/// Fills `count` elements of `type` at `data` with random values: floats in
-/// [-1, 1], integers in [0, 16), i1 0 or 1.
-void fillRandom(ScalarType type, char *data, size_t count, std::mt19937 &rng) {
+/// Fills `count` elements of `type` at `data` with random values from
+/// `rng`: floats in [-1, 1], integers in [0, 16), i1 0 or 1.
+void fillChunk(ScalarType type, char *data, size_t count, std::mt19937 &rng) {
   std::uniform_real_distribution<float> real(-1.0f, 1.0f);
   std::uniform_int_distribution<int> small(0, 15);
   size_t size = scalarTypeSize(type);
@@ -131,6 +133,34 @@ void fillRandom(ScalarType type, char *data, size_t count, std::mt19937 &rng) {
     }
     }
   }
+}
+
+/// fillChunk() over `count` elements in chunks, each from a generator of
+/// its own seeded by `rng` in order, on the machine's cores: the values
+/// depend on `rng` alone, not on the number of threads.
+void fillRandom(ScalarType type, char *data, size_t count, std::mt19937 &rng) {
+  constexpr size_t kChunk = size_t(1) << 18;
+  size_t chunks = (count + kChunk - 1) / kChunk;
+  std::vector<uint32_t> seeds(chunks);
+  for (uint32_t &seed : seeds)
+    seed = rng();
+  size_t size = scalarTypeSize(type);
+  std::atomic<size_t> next{0};
+  auto fill = [&] {
+    for (size_t c; (c = next++) < chunks;) {
+      std::mt19937 local(seeds[c]);
+      fillChunk(type, data + c * kChunk * size,
+                std::min(kChunk, count - c * kChunk), local);
+    }
+  };
+  size_t threads = std::min<size_t>(
+      chunks, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < threads; ++t)
+    helpers.emplace_back(fill);
+  fill();
+  for (std::thread &helper : helpers)
+    helper.join();
 }
 
 ArgValue scalarArg(ScalarType type, const std::string &text, int index) {

@@ -169,14 +169,16 @@ std::vector<Device> parseDevices(const std::string &list, int localRank) {
     std::string item = list.substr(start, comma - start);
     start = comma + 1;
     if (item.empty())
-      fail("--device '" + list + "': expected DEVICE,DEVICE,... (no empty "
+      fail("--device '" + list +
+           "': expected DEVICE,DEVICE,... (no empty "
            "name)");
     if (item != "host" && !seen.insert(item).second)
       fail("--device '" + list + "': '" + item + "' is listed twice");
     items.push_back(item);
   }
   if (items.size() > 1 && seen.count("cuda:local"))
-    fail("--device '" + list + "': cuda:local names one device per rank; it "
+    fail("--device '" + list +
+         "': cuda:local names one device per rank; it "
          "takes no list");
   std::vector<Device> devices;
   for (const std::string &item : items)
