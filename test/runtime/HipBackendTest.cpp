@@ -618,6 +618,64 @@ TEST_F(HipBackendTest, MemoryAndTimingCallsAreChecked) {
             "hipErrorInvalidValue (1): invalid argument");
 }
 
+TEST_F(HipBackendTest, AFailedDeviceSwitchIsAnErrorNotAnotherDevice) {
+  // HIP device 1 used from a thread whose current device is 0: if the
+  // switch failed unnoticed, the call would run on device 0.
+  fake().reset("gfx942:sramecc+:xnack-", 2, 65536, 64);
+  auto hip = backend(1);
+  Object object;
+  object.target = "amdgcn:gfx942";
+  object.format = "hsaco";
+  object.data = fakeCodeObject("gfx942");
+  ModuleHandle module = hip->loadModule(object, "kernel 'axpy'");
+  FunctionHandle f =
+      hip->getFunction(module, "axpy_b64", "kernel 'axpy' variant 'axpy_b64'");
+  void *buffer = hip->allocate(16);
+  EventHandle event = hip->createEvent();
+
+  fake().fail("hipSetDevice", 101, 0);
+  const std::string failed =
+      "hipSetDevice failed: hipErrorInvalidDevice (101): invalid device "
+      "ordinal";
+  EXPECT_EQ(errorOf([&] { hip->allocate(16); }),
+            "allocating 16 bytes on the device: " + failed);
+  EXPECT_EQ(errorOf([&] { hip->loadModule(object, "kernel 'axpy'"); }),
+            "kernel 'axpy': " + failed);
+  std::vector<float> x(1), y(1);
+  MemRefView xv = memref(x.data(), {1}), yv = memref(y.data(), {1});
+  float alpha = 1;
+  int64_t n = 1;
+  void *params[] = {&xv.allocated,  &xv.aligned,    &xv.offset,  &xv.sizes[0],
+                    &xv.strides[0], &yv.allocated,  &yv.aligned, &yv.offset,
+                    &yv.sizes[0],   &yv.strides[0], &alpha,      &n};
+  int launches = fake().calls("hipModuleLaunchKernel");
+  EXPECT_EQ(errorOf([&] { hip->launch(f, nullptr, LaunchDims(), params); }),
+            "kernel 'axpy' variant 'axpy_b64': " + failed);
+  EXPECT_EQ(fake().calls("hipModuleLaunchKernel"), launches)
+      << "nothing launched on device 0";
+  EXPECT_EQ(errorOf([&] {
+              hip->copy(buffer, x.data(), 4, CopyKind::HostToDevice, nullptr);
+            }),
+            "copying 4 bytes: " + failed);
+  EXPECT_EQ(errorOf([&] { hip->synchronize(nullptr); }),
+            "synchronizing a stream: " + failed);
+  EXPECT_EQ(errorOf([&] { hip->recordEvent(event, nullptr); }),
+            "timing a kernel: " + failed);
+  EXPECT_EQ(errorOf([&] { hip->functionLimits(f); }),
+            "kernel 'axpy' variant 'axpy_b64': " + failed);
+  EXPECT_EQ(fake().currentDevice(), 0);
+
+  fake().fail("hipGetDevice", 1, 0);
+  EXPECT_EQ(errorOf([&] { hip->createEvent(); }),
+            "creating a timing event: hipGetDevice failed: "
+            "hipErrorInvalidValue (1): invalid argument");
+
+  // Cleanup goes ahead regardless (TearDown counts what is left).
+  hip->destroyEvent(event);
+  hip->deallocate(buffer);
+  hip->unloadModule(module);
+}
+
 TEST_F(HipBackendTest, ImplicitCaptureCountsAsCapturing) {
   auto hip = backend();
   EXPECT_FALSE(hip->isCapturing(nullptr));
