@@ -47,6 +47,7 @@ struct FakeHip {
     resolve(live, "tunaFakeHipLive");
     resolve(lastLaunch, "tunaFakeHipLastLaunch");
     resolve(currentDevice, "tunaFakeHipCurrentDevice");
+    resolve(setVersions, "tunaFakeHipSetVersions");
   }
   template <typename F> void resolve(F &f, const char *name) {
     f = reinterpret_cast<F>(dlsym(handle, name));
@@ -64,6 +65,7 @@ struct FakeHip {
   void (*live)(long *, long *, long *);
   void (*lastLaunch)(unsigned *, void **, int *);
   int (*currentDevice)();
+  void (*setVersions)(int, int);
 };
 
 FakeHip &rocm6() {
@@ -221,6 +223,19 @@ TEST_F(HipRocm5Test, DeviceIdentityFromRocm5Properties) {
   EXPECT_EQ(hip->info().arch, "gfx90a:sramecc+:xnack-");
   EXPECT_EQ(hip->info().driverVersion, "5.2.21153");
   EXPECT_EQ(fake().calls("hipGetDeviceProperties"), 1);
+}
+
+TEST_F(HipBackendTest, RuntimeVersionJoinsTheDriverVersionWhenItDiffers) {
+  // A ROCm 6.4 runtime (the HIP library) on a 6.3 driver: another pick may
+  // be fastest, so another fingerprint and another cache key.
+  std::string same = backend()->info().fingerprint;
+  fake().setVersions(60342134, 60443483);
+  auto hip = backend();
+  EXPECT_EQ(hip->info().driverVersion, "6.3.42134 (runtime 6.4.43483)");
+  EXPECT_EQ(hip->info().fingerprint,
+            "hip|AMD Instinct MI300X (fake) (304 CUs, 64 KiB LDS, wave64)|"
+            "gfx942:sramecc+:xnack-|driver 6.3.42134 (runtime 6.4.43483)");
+  EXPECT_NE(hip->info().fingerprint, same);
 }
 
 TEST_F(HipBackendTest, Wave32DeviceIsAnotherFingerprint) {

@@ -81,6 +81,14 @@ const char *errorString(hipError_t error) {
   }
 }
 
+/// The ROCm version the fake reports (driver and runtime) unless told
+/// otherwise: 5.2.21153 or 6.3.42134.
+#ifdef TUNA_FAKE_HIP_ROCM5
+constexpr int kVersion = 50221153;
+#else
+constexpr int kVersion = 60342134;
+#endif
+
 struct Function {
   std::string name;
   double costMs = 1;
@@ -112,6 +120,7 @@ struct State {
   int ldsBytes = 65536;
   int waveSize = 64;
   int computeUnits = 304;
+  int driverVersion = kVersion, runtimeVersion = kVersion;
   double clockMs = 0;
   bool capturing = false;
   int callsDuringCapture = 0;
@@ -188,21 +197,13 @@ hipError_t hipInit(unsigned) {
 
 hipError_t hipDriverGetVersion(int *version) {
   FAKE_ENTER("hipDriverGetVersion");
-#ifdef TUNA_FAKE_HIP_ROCM5
-  *version = 50221153;
-#else
-  *version = 60342134;
-#endif
+  *version = state().driverVersion;
   return hipSuccess;
 }
 
 hipError_t hipRuntimeGetVersion(int *version) {
   FAKE_ENTER("hipRuntimeGetVersion");
-#ifdef TUNA_FAKE_HIP_ROCM5
-  *version = 50221153;
-#else
-  *version = 60342134;
-#endif
+  *version = state().runtimeVersion;
   return hipSuccess;
 }
 
@@ -470,6 +471,7 @@ void tunaFakeHipReset(const char *arch, int deviceCount, int ldsBytes,
   s.deviceCount = deviceCount;
   s.ldsBytes = ldsBytes;
   s.waveSize = waveSize;
+  s.driverVersion = s.runtimeVersion = kVersion;
   s.clockMs = 0;
   s.capturing = false;
   s.callsDuringCapture = 0;
@@ -477,6 +479,14 @@ void tunaFakeHipReset(const char *arch, int deviceCount, int ldsBytes,
   s.failures.clear();
   s.last = {};
   currentDevice = 0;
+}
+
+/// What hipDriverGetVersion and hipRuntimeGetVersion report (HIP's
+/// encoding, major * 10^7 + minor * 10^5 + patch), until the next reset.
+void tunaFakeHipSetVersions(int driver, int runtime) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().driverVersion = driver;
+  state().runtimeVersion = runtime;
 }
 
 /// Makes `call` fail with `error` after `after` more successful calls (and
