@@ -25,6 +25,7 @@
 #include <dlfcn.h>
 #include <fstream>
 #include <sstream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace tuna;
@@ -740,6 +741,50 @@ TEST_F(HipBackendTest, TunesPicksAndLaunchesTheWinner) {
   EXPECT_EQ(fake().calls("hipEventRecord"), events);
 }
 
+TEST_F(HipBackendTest, LaunchesOverTheLimitsNeverReachHipAndSayWhy) {
+  // Untuned, a default variant over the LDS of a workgroup (40000 static +
+  // 32768 dynamic bytes) or over the 256 threads its code allows is never
+  // handed to HIP: the first variant within the limits runs instead.
+  Options untuned;
+  untuned.mode = TuneMode::Off;
+  for (int variant : {4, 5}) {
+    Bundle bundle = hipBundle();
+    bundle.kernels[0].defaultVariant = variant;
+    Module module =
+        Module::fromBundle(bundle, Device(backend()), "hip.tuna", untuned);
+    launchAxpy(module.kernel("axpy"));
+    EXPECT_EQ(lastGeometry(fake()), "grid 16x1x1 block 64x1x1 lds 256")
+        << "axpy_b64, not " << bundle.kernels[0].variants[variant].name;
+  }
+  EXPECT_EQ(fake().calls("hipModuleLaunchKernel"), 2);
+
+  // Tuned or not, with no variant within the limits: an error naming the
+  // kernel and each variant's reason.
+  Bundle bundle = hipBundle();
+  std::vector<Variant> &variants = bundle.kernels[0].variants;
+  variants = {variants[4], variants[5]};
+  for (const Options &options : {simulatedClock(), untuned}) {
+    Module module =
+        Module::fromBundle(bundle, Device(backend()), "hip.tuna", options);
+    std::vector<float> x(1000, 1.0f), y(1000, 0.0f);
+    std::string message = errorOf(
+        [&] {
+          module.kernel("axpy").launch(nullptr, memref(x.data(), {1000}),
+                                       memref(y.data(), {1000}), 3.0f,
+                                       int64_t(1000));
+        },
+        ErrorCode::Unsupported);
+    EXPECT_EQ(message,
+              "kernel 'axpy' in 'hip.tuna' for [d0=1000]: no variant can run "
+              "on AMD Instinct MI300X (fake) (304 CUs, 64 KiB LDS, wave64):\n"
+              "  axpy_lds: 72768 bytes of shared memory, the device has 65536\n"
+              "  axpy_b512: 512 threads per block, the device allows 256 for "
+              "this function");
+    EXPECT_EQ(y, std::vector<float>(1000, 0.0f));
+  }
+  EXPECT_EQ(fake().calls("hipModuleLaunchKernel"), 2) << "none of these";
+}
+
 TEST_F(HipBackendTest, CacheKeepsThePickUnderTheHipFingerprint) {
   TempDir dir;
   Options options = simulatedClock();
@@ -908,6 +953,28 @@ TEST_F(HipBackendTest, TunaTuneTunesOnAHipDevice) {
                 message.find("HIP device 99 requested") != std::string::npos)
         << device << ": " << message;
   }
+}
+
+TEST_F(HipBackendTest, TunaTuneWithoutRocmSaysSo) {
+  // No HIP runtime where the backend looks: an error, not a crash.
+  TempDir dir;
+  std::string bundle = dir.path + "/hip.tuna";
+  writeBundleFile(hipBundle(), bundle);
+  std::string out = dir.path + "/out.txt";
+  std::string run = std::string("TUNA_HIP_LIBRARY=") + dir.path +
+                    "/libamdhip64.so.6 " + TUNA_TUNE_PATH + " " + bundle +
+                    " --shape d0=1000 --no-cache --device hip > " + out +
+                    " 2>&1";
+  int status = std::system(run.c_str());
+  std::ifstream file(out);
+  std::stringstream text;
+  text << file.rdbuf();
+  ASSERT_TRUE(WIFEXITED(status)) << text.str();
+  EXPECT_EQ(WEXITSTATUS(status), 1) << text.str();
+  EXPECT_NE(text.str().find("HIP runtime '" + dir.path +
+                            "/libamdhip64.so.6' not found: "),
+            std::string::npos)
+      << text.str();
 }
 
 TEST_F(HipBackendTest, TunaTuneRunsItsReferenceOnTheHipDevice) {
