@@ -461,6 +461,58 @@ TEST_F(HipBackendTest, BundleWithoutCodeForThisDeviceIsAClearError) {
   EXPECT_EQ(fake().calls("hipModuleLoadData"), 0);
 }
 
+TEST_F(HipBackendTest, BundleWithoutAmdCodeIsAClearError) {
+  // NVIDIA code and AMDGCN assembly (for reading, not loading) only, as a
+  // bundle compiled for another GPU, or with --emit-asm alone, has: the
+  // same error from the library and from tuna-tune, and nothing loaded.
+  Bundle bundle = hipBundle();
+  bundle.objects[0].target = "nvptx:sm_90";
+  bundle.objects[0].format = "ptx";
+  Object assembly;
+  assembly.target = "amdgcn:gfx942";
+  assembly.format = "amdgcn-asm";
+  assembly.data = "; assembly";
+  bundle.objects.push_back(assembly);
+  for (Variant &variant : bundle.kernels[0].variants) {
+    VariantCode code = variant.code[0];
+    code.object = 1;
+    variant.code.push_back(code);
+  }
+  const std::string expected =
+      "kernel 'axpy' in 'k.tuna' has no code for this device (hip "
+      "gfx942:sramecc+:xnack-, AMD Instinct MI300X (fake) (304 CUs, 64 KiB "
+      "LDS, wave64)); the bundle has code for: nvptx:sm_90 (ptx) "
+      "amdgcn:gfx942 (amdgcn-asm)";
+  std::string message = errorOf(
+      [&] {
+        Module module =
+            Module::fromBundle(bundle, Device(backend()), "k.tuna", Options());
+        std::vector<float> x(4), y(4);
+        module.kernel("axpy").launch(nullptr, memref(x.data(), {4}),
+                                     memref(y.data(), {4}), 1.0f, int64_t(4));
+      },
+      ErrorCode::Unsupported);
+  EXPECT_EQ(message, expected);
+
+  TempDir dir;
+  std::string path = dir.path + "/k.tuna", out = dir.path + "/out.txt";
+  writeBundleFile(bundle, path);
+  std::string run = "TUNA_HIP_LIBRARY=" + fake().path + " " + TUNA_TUNE_PATH +
+                    " " + path + " --shape d0=1000 --no-cache --device hip > " +
+                    out + " 2>&1";
+  int status = std::system(run.c_str());
+  std::ifstream file(out);
+  std::stringstream text;
+  text << file.rdbuf();
+  ASSERT_TRUE(WIFEXITED(status)) << text.str();
+  EXPECT_EQ(WEXITSTATUS(status), 1) << text.str();
+  EXPECT_NE(text.str().find("has no code for this device (hip "
+                            "gfx942:sramecc+:xnack-"),
+            std::string::npos)
+      << text.str();
+  EXPECT_EQ(fake().calls("hipModuleLoadData"), 0);
+}
+
 TEST_F(HipBackendTest, LoadFailuresNameTheKernelAndTheCall) {
   auto hip = backend();
   Object object;
