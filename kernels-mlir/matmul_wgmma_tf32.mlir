@@ -31,7 +31,9 @@
 // mask = 1 variants take any M and any N and K multiples of 4 (a 16-byte
 // copy or store never straddles the end of a row): rows past M or N and
 // chunks past K read nothing and zero-fill, stores past M or N are
-// skipped. The default is a mask = 1 variant. Needs sm_90a and
+// skipped. The default is a mask = 1 variant. Needs sm_90a (`targets`:
+// wgmma exists nowhere else, so tuna-compile leaves the kernel out for any
+// other target, AMD GPUs included, saying so) and
 // `--max-shared-memory=232448`.
 
 #tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 4 == 0, k mod 4 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
@@ -63,7 +65,8 @@ module attributes {gpu.container_module} {
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
         grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (n ceildiv 256, m ceildiv bm)>,
         block = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (bm * 2)>,
-        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (stages * (bm + 256) * bk * 4 + 1024)>
+        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (stages * (bm + 256) * bk * 4 + 1024)>,
+        targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]
       >} {
       %bm = tuna.param "bm" : index
       %bk = tuna.param "bk" : index

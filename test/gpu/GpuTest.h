@@ -65,22 +65,25 @@ struct BundleSetup {
 };
 
 /// The bundle at `path` and the device `open()` returns, or `skip` saying
-/// why not: `noBundle` when `path` is null or empty, `noDevice` and the
-/// error when `open` throws.
+/// why not: `noDevice` and the error when `open` throws (checked first: on
+/// a machine without the GPU, that is the reason, whatever the bundle),
+/// else `noBundle` when `path` is null or empty.
 template <typename Open>
 BundleSetup openBundleAndDevice(const char *path, const std::string &noBundle,
                                 const char *noDevice, Open open) {
   BundleSetup setup;
-  if (!path || !*path) {
-    setup.skip = noBundle;
-    return setup;
-  }
-  setup.bundle = path;
   try {
     setup.device = std::make_unique<Device>(open());
   } catch (const Error &e) {
     setup.skip = std::string(noDevice) + e.what();
+    return setup;
   }
+  if (!path || !*path) {
+    setup.device.reset();
+    setup.skip = noBundle;
+    return setup;
+  }
+  setup.bundle = path;
   return setup;
 }
 

@@ -13,6 +13,7 @@
 #include <set>
 #include <thread>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 namespace {
@@ -813,6 +814,80 @@ TEST(Jit, LazyAmdgcnForAHipDevicePlansCodeObjectsItLoads) {
            .object});
   ASSERT_EQ(hsaco.size(), 1u);
   EXPECT_EQ(hsaco[0].compare(0, 4, "\x7f" "ELF"), 0) << "an HSA code object";
+}
+
+/// The fake HIP runtime's call counter, reached through the handle the
+/// backend's dlopen gets.
+int fakeHipCalls(const char *call) {
+  static auto calls = reinterpret_cast<int (*)(const char *)>(dlsym(
+      dlopen(TUNA_FAKE_HIP_PATH, RTLD_NOW | RTLD_LOCAL), "tunaFakeHipCalls"));
+  return calls ? calls(call) : -1;
+}
+
+TEST(Jit, LazyAmdgcnTunesOnAHipDeviceLoadingTheCodeItCompiles) {
+  // The JIT's amdgcn target compiled on first need and loaded by the HIP
+  // backend: the fake HIP runtime takes the real code objects (it checks
+  // their EF_AMDGPU_MACH and finds each kernel's descriptor), so tuning
+  // loads, looks up, times and launches the JIT's own hsaco. It cannot
+  // run AMD code: y stays as it was, and no result is checked.
+  tuna::Device device(tuna::makeHipBackend(0, TUNA_FAKE_HIP_PATH));
+  CompilerOptions options;
+  options.targets = {tuna::jit::targetFor(device)};
+  options.lazy = true;
+  Compiler jit(options);
+  tuna::Options tuning;
+  tuning.cacheDir.clear();
+  tuning.minSampleMs = 0;
+  tuning.prune = false;
+  std::string source = readFile(TUNA_SOURCE_DIR "/kernels-mlir/scale.mlir");
+  tuna::Module module = jit.load(source, device, tuning, "scale.mlir");
+  auto compiled = jit.compile(source);
+  EXPECT_EQ(compiled->compiledVariants(), 0u) << "nothing compiled yet";
+
+  int loads = fakeHipCalls("hipModuleLoadData");
+  int64_t n = 1 << 16;
+  std::vector<float> x(n, 1.0f), y(n, 0.0f);
+  tuna::TunedKernel &kernel = module.kernel("scale");
+  kernel.launch(nullptr, tuna::memref(x.data(), {n}),
+                tuna::memref(y.data(), {n}), 3.0f, n);
+  const tuna::TuningReport &report = kernel.reports().at(0);
+  EXPECT_EQ(report.source, tuna::DecisionSource::Tuned);
+  size_t timed = 0;
+  for (const tuna::CandidateResult &c : report.candidates) {
+    EXPECT_EQ(c.status, tuna::CandidateStatus::Measured)
+        << c.name << ": " << c.reason;
+    timed += c.status == tuna::CandidateStatus::Measured;
+  }
+  EXPECT_EQ(timed, kernel.spec().variants.size());
+  EXPECT_EQ(compiled->compiledVariants(), timed) << "each compiled once";
+  EXPECT_EQ(fakeHipCalls("hipModuleLoadData") - loads, int(timed))
+      << "one code object a variant, each loaded by HIP";
+
+  // A gfx1100 code object that a bundle claims is for this gfx942: HIP
+  // refuses it, and the error names the kernel, the call and both targets.
+  CompilerOptions rdnaOptions;
+  rdnaOptions.targets = {"amdgcn:gfx1100"};
+  rdnaOptions.lazy = true;
+  auto rdna = Compiler(rdnaOptions).compile(source, "scale.mlir");
+  const tuna::Variant &variant = rdna->bundle.kernels.at(0).variants.at(0);
+  int object = -1;
+  for (const tuna::VariantCode &code : variant.code)
+    if (rdna->bundle.objects[code.object].format == "hsaco")
+      object = code.object;
+  ASSERT_GE(object, 0);
+  tuna::Object hsaco = rdna->bundle.objects[object];
+  hsaco.data = rdna->objectBytes({object}).at(0);
+  hsaco.target = "amdgcn:gfx942";
+  try {
+    device.backend().loadModule(hsaco, "kernel 'scale' variant 'v0'");
+    FAIL() << "a gfx1100 code object loaded on a gfx942";
+  } catch (const tuna::Error &e) {
+    EXPECT_EQ(std::string(e.what()),
+              "kernel 'scale' variant 'v0': hipModuleLoadData failed: "
+              "hipErrorNoBinaryForGpu (209): no kernel image is available for "
+              "execution on the device (code object for amdgcn:gfx942, device "
+              "gfx942:sramecc+:xnack-)");
+  }
 }
 
 TEST(Jit, DetectTarget) {

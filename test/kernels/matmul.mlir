@@ -73,6 +73,6 @@
 // Both kernels are NVIDIA-only and say so: compiling them for an AMD GPU is
 // a clear error naming each kernel (docs/tuna-compile.md), before anything
 // is lowered.
-// RUN: not tuna-compile %S/../../kernels-mlir/matmul.mlir --target=amdgcn:gfx942 \
+// RUN: not tuna-compile %S/../../kernels-mlir/matmul.mlir --target=amdgcn:gfx90a,amdgcn:gfx942,amdgcn:gfx1100 \
 // RUN:   -o %t.amd.tuna 2>&1 | FileCheck %s --check-prefix=AMD
-// AMD: error: nothing to put in the bundle: no kernel has variants for the requested targets (amdgcn:gfx942); kernel 'matmul_f32' supports only nvptx (sm_80 and newer), not amdgcn:gfx942; kernel 'matmul_f16' supports only nvptx (sm_80 and newer), not amdgcn:gfx942
+// AMD: error: nothing to put in the bundle: no kernel has variants for the requested targets (amdgcn:gfx90a, amdgcn:gfx942, amdgcn:gfx1100); kernel 'matmul_f32' supports only nvptx (sm_80 and newer), not amdgcn:gfx90a, amdgcn:gfx942, amdgcn:gfx1100; kernel 'matmul_f16' supports only nvptx (sm_80 and newer), not amdgcn:gfx90a, amdgcn:gfx942, amdgcn:gfx1100

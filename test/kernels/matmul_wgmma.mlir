@@ -132,6 +132,6 @@
 
 // wgmma exists on sm_90a only, and the kernel says so: sm_90 (no `a`) and
 // AMD GPUs are clear errors naming it.
-// RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90,amdgcn:gfx942 --max-shared-memory=232448 \
+// RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90,amdgcn:gfx90a,amdgcn:gfx942,amdgcn:gfx1100 --max-shared-memory=232448 \
 // RUN:   -o %t.other.tuna 2>&1 | FileCheck %s --check-prefix=OTHER
-// OTHER: error: nothing to put in the bundle: no kernel has variants for the requested targets (nvptx:sm_90, amdgcn:gfx942); kernel 'matmul_f16_wgmma' supports only nvptx (sm_90a), not nvptx:sm_90, amdgcn:gfx942
+// OTHER: error: nothing to put in the bundle: no kernel has variants for the requested targets (nvptx:sm_90, amdgcn:gfx90a, amdgcn:gfx942, amdgcn:gfx1100); kernel 'matmul_f16_wgmma' supports only nvptx (sm_90a), not nvptx:sm_90, amdgcn:gfx90a, amdgcn:gfx942, amdgcn:gfx1100

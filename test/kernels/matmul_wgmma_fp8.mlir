@@ -3,6 +3,9 @@
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_e4m3_wgmma.bm=128,bk=128,stages=4,gm=8,deep=0,mask=0.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=BK256 --input-file=%t/matmul_e4m3_wgmma.bm=128,bk=256,stages=2,gm=8,deep=1,mask=0.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=MASK --input-file=%t/matmul_e4m3_wgmma.bm=64,bk=128,stages=4,gm=8,deep=1,mask=1.sm_90a.ptx
+// RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma_fp8.mlir --target=amdgcn:gfx90a,amdgcn:gfx942,amdgcn:gfx1100 \
+// RUN:   --max-shared-memory=232448 -o %t.amd.tuna 2>&1 | FileCheck %s --check-prefix=AMD
+// AMD: error: nothing to put in the bundle: no kernel has variants for the requested targets (amdgcn:gfx90a, amdgcn:gfx942, amdgcn:gfx1100); kernel 'matmul_e4m3_wgmma' supports only nvptx (sm_90a), not amdgcn:gfx90a, amdgcn:gfx942, amdgcn:gfx1100
 
 // CHECK: kernel matmul_e4m3_wgmma: 10 variants, default [[DEFAULT:matmul_e4m3_wgmma__v[0-9]+]]
 // CHECK: {{matmul_e4m3_wgmma__v[0-9]+}} {{ *}}bm=64 bk=256 stages=2 gm=8 deep=1 mask=0

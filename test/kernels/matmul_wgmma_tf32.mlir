@@ -3,6 +3,11 @@
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_tf32_wgmma.bm=128,bk=32,stages=4,gm=8,deep=0,mask=0.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=BK64 --input-file=%t/matmul_tf32_wgmma.bm=128,bk=64,stages=2,gm=8,deep=1,mask=0.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=MASK --input-file=%t/matmul_tf32_wgmma.bm=64,bk=32,stages=4,gm=8,deep=1,mask=1.sm_90a.ptx
+// RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma_tf32.mlir --target=nvptx:sm_90,amdgcn:gfx90a,amdgcn:gfx942,amdgcn:gfx1100 \
+// RUN:   --max-shared-memory=232448 -o %t.other.tuna 2>&1 | FileCheck %s --check-prefix=OTHER
+// wgmma is sm_90a's alone (`targets`): for sm_90 or an AMD GPU, a clear
+// error naming the kernel, not a failure in LLVM's translation.
+// OTHER: error: nothing to put in the bundle: no kernel has variants for the requested targets (nvptx:sm_90, amdgcn:gfx90a, amdgcn:gfx942, amdgcn:gfx1100); kernel 'matmul_tf32_wgmma' supports only nvptx (sm_90a), not nvptx:sm_90, amdgcn:gfx90a, amdgcn:gfx942, amdgcn:gfx1100
 
 // CHECK: kernel matmul_tf32_wgmma: 12 variants, default [[DEFAULT:matmul_tf32_wgmma__v[0-9]+]]
 // CHECK: {{matmul_tf32_wgmma__v[0-9]+}} {{ *}}bm=64 bk=64 stages=2 gm=8 deep=1 mask=0

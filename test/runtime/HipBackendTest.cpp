@@ -25,6 +25,7 @@
 #include <dlfcn.h>
 #include <fstream>
 #include <sstream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace tuna;
@@ -47,6 +48,7 @@ struct FakeHip {
     resolve(live, "tunaFakeHipLive");
     resolve(lastLaunch, "tunaFakeHipLastLaunch");
     resolve(currentDevice, "tunaFakeHipCurrentDevice");
+    resolve(setVersions, "tunaFakeHipSetVersions");
   }
   template <typename F> void resolve(F &f, const char *name) {
     f = reinterpret_cast<F>(dlsym(handle, name));
@@ -64,6 +66,7 @@ struct FakeHip {
   void (*live)(long *, long *, long *);
   void (*lastLaunch)(unsigned *, void **, int *);
   int (*currentDevice)();
+  void (*setVersions)(int, int);
 };
 
 FakeHip &rocm6() {
@@ -221,6 +224,19 @@ TEST_F(HipRocm5Test, DeviceIdentityFromRocm5Properties) {
   EXPECT_EQ(hip->info().arch, "gfx90a:sramecc+:xnack-");
   EXPECT_EQ(hip->info().driverVersion, "5.2.21153");
   EXPECT_EQ(fake().calls("hipGetDeviceProperties"), 1);
+}
+
+TEST_F(HipBackendTest, RuntimeVersionJoinsTheDriverVersionWhenItDiffers) {
+  // A ROCm 6.4 runtime (the HIP library) on a 6.3 driver: another pick may
+  // be fastest, so another fingerprint and another cache key.
+  std::string same = backend()->info().fingerprint;
+  fake().setVersions(60342134, 60443483);
+  auto hip = backend();
+  EXPECT_EQ(hip->info().driverVersion, "6.3.42134 (runtime 6.4.43483)");
+  EXPECT_EQ(hip->info().fingerprint,
+            "hip|AMD Instinct MI300X (fake) (304 CUs, 64 KiB LDS, wave64)|"
+            "gfx942:sramecc+:xnack-|driver 6.3.42134 (runtime 6.4.43483)");
+  EXPECT_NE(hip->info().fingerprint, same);
 }
 
 TEST_F(HipBackendTest, Wave32DeviceIsAnotherFingerprint) {
@@ -445,6 +461,58 @@ TEST_F(HipBackendTest, BundleWithoutCodeForThisDeviceIsAClearError) {
   EXPECT_EQ(fake().calls("hipModuleLoadData"), 0);
 }
 
+TEST_F(HipBackendTest, BundleWithoutAmdCodeIsAClearError) {
+  // NVIDIA code and AMDGCN assembly (for reading, not loading) only, as a
+  // bundle compiled for another GPU, or with --emit-asm alone, has: the
+  // same error from the library and from tuna-tune, and nothing loaded.
+  Bundle bundle = hipBundle();
+  bundle.objects[0].target = "nvptx:sm_90";
+  bundle.objects[0].format = "ptx";
+  Object assembly;
+  assembly.target = "amdgcn:gfx942";
+  assembly.format = "amdgcn-asm";
+  assembly.data = "; assembly";
+  bundle.objects.push_back(assembly);
+  for (Variant &variant : bundle.kernels[0].variants) {
+    VariantCode code = variant.code[0];
+    code.object = 1;
+    variant.code.push_back(code);
+  }
+  const std::string expected =
+      "kernel 'axpy' in 'k.tuna' has no code for this device (hip "
+      "gfx942:sramecc+:xnack-, AMD Instinct MI300X (fake) (304 CUs, 64 KiB "
+      "LDS, wave64)); the bundle has code for: nvptx:sm_90 (ptx) "
+      "amdgcn:gfx942 (amdgcn-asm)";
+  std::string message = errorOf(
+      [&] {
+        Module module =
+            Module::fromBundle(bundle, Device(backend()), "k.tuna", Options());
+        std::vector<float> x(4), y(4);
+        module.kernel("axpy").launch(nullptr, memref(x.data(), {4}),
+                                     memref(y.data(), {4}), 1.0f, int64_t(4));
+      },
+      ErrorCode::Unsupported);
+  EXPECT_EQ(message, expected);
+
+  TempDir dir;
+  std::string path = dir.path + "/k.tuna", out = dir.path + "/out.txt";
+  writeBundleFile(bundle, path);
+  std::string run = "TUNA_HIP_LIBRARY=" + fake().path + " " + TUNA_TUNE_PATH +
+                    " " + path + " --shape d0=1000 --no-cache --device hip > " +
+                    out + " 2>&1";
+  int status = std::system(run.c_str());
+  std::ifstream file(out);
+  std::stringstream text;
+  text << file.rdbuf();
+  ASSERT_TRUE(WIFEXITED(status)) << text.str();
+  EXPECT_EQ(WEXITSTATUS(status), 1) << text.str();
+  EXPECT_NE(text.str().find("has no code for this device (hip "
+                            "gfx942:sramecc+:xnack-"),
+            std::string::npos)
+      << text.str();
+  EXPECT_EQ(fake().calls("hipModuleLoadData"), 0);
+}
+
 TEST_F(HipBackendTest, LoadFailuresNameTheKernelAndTheCall) {
   auto hip = backend();
   Object object;
@@ -618,6 +686,64 @@ TEST_F(HipBackendTest, MemoryAndTimingCallsAreChecked) {
             "hipErrorInvalidValue (1): invalid argument");
 }
 
+TEST_F(HipBackendTest, AFailedDeviceSwitchIsAnErrorNotAnotherDevice) {
+  // HIP device 1 used from a thread whose current device is 0: if the
+  // switch failed unnoticed, the call would run on device 0.
+  fake().reset("gfx942:sramecc+:xnack-", 2, 65536, 64);
+  auto hip = backend(1);
+  Object object;
+  object.target = "amdgcn:gfx942";
+  object.format = "hsaco";
+  object.data = fakeCodeObject("gfx942");
+  ModuleHandle module = hip->loadModule(object, "kernel 'axpy'");
+  FunctionHandle f =
+      hip->getFunction(module, "axpy_b64", "kernel 'axpy' variant 'axpy_b64'");
+  void *buffer = hip->allocate(16);
+  EventHandle event = hip->createEvent();
+
+  fake().fail("hipSetDevice", 101, 0);
+  const std::string failed =
+      "hipSetDevice failed: hipErrorInvalidDevice (101): invalid device "
+      "ordinal";
+  EXPECT_EQ(errorOf([&] { hip->allocate(16); }),
+            "allocating 16 bytes on the device: " + failed);
+  EXPECT_EQ(errorOf([&] { hip->loadModule(object, "kernel 'axpy'"); }),
+            "kernel 'axpy': " + failed);
+  std::vector<float> x(1), y(1);
+  MemRefView xv = memref(x.data(), {1}), yv = memref(y.data(), {1});
+  float alpha = 1;
+  int64_t n = 1;
+  void *params[] = {&xv.allocated,  &xv.aligned,    &xv.offset,  &xv.sizes[0],
+                    &xv.strides[0], &yv.allocated,  &yv.aligned, &yv.offset,
+                    &yv.sizes[0],   &yv.strides[0], &alpha,      &n};
+  int launches = fake().calls("hipModuleLaunchKernel");
+  EXPECT_EQ(errorOf([&] { hip->launch(f, nullptr, LaunchDims(), params); }),
+            "kernel 'axpy' variant 'axpy_b64': " + failed);
+  EXPECT_EQ(fake().calls("hipModuleLaunchKernel"), launches)
+      << "nothing launched on device 0";
+  EXPECT_EQ(errorOf([&] {
+              hip->copy(buffer, x.data(), 4, CopyKind::HostToDevice, nullptr);
+            }),
+            "copying 4 bytes: " + failed);
+  EXPECT_EQ(errorOf([&] { hip->synchronize(nullptr); }),
+            "synchronizing a stream: " + failed);
+  EXPECT_EQ(errorOf([&] { hip->recordEvent(event, nullptr); }),
+            "timing a kernel: " + failed);
+  EXPECT_EQ(errorOf([&] { hip->functionLimits(f); }),
+            "kernel 'axpy' variant 'axpy_b64': " + failed);
+  EXPECT_EQ(fake().currentDevice(), 0);
+
+  fake().fail("hipGetDevice", 1, 0);
+  EXPECT_EQ(errorOf([&] { hip->createEvent(); }),
+            "creating a timing event: hipGetDevice failed: "
+            "hipErrorInvalidValue (1): invalid argument");
+
+  // Cleanup goes ahead regardless (TearDown counts what is left).
+  hip->destroyEvent(event);
+  hip->deallocate(buffer);
+  hip->unloadModule(module);
+}
+
 TEST_F(HipBackendTest, ImplicitCaptureCountsAsCapturing) {
   auto hip = backend();
   EXPECT_FALSE(hip->isCapturing(nullptr));
@@ -665,6 +791,50 @@ TEST_F(HipBackendTest, TunesPicksAndLaunchesTheWinner) {
   launchAxpy(kernel, stream);
   EXPECT_EQ(fake().calls("hipModuleLaunchKernel"), launches + 1);
   EXPECT_EQ(fake().calls("hipEventRecord"), events);
+}
+
+TEST_F(HipBackendTest, LaunchesOverTheLimitsNeverReachHipAndSayWhy) {
+  // Untuned, a default variant over the LDS of a workgroup (40000 static +
+  // 32768 dynamic bytes) or over the 256 threads its code allows is never
+  // handed to HIP: the first variant within the limits runs instead.
+  Options untuned;
+  untuned.mode = TuneMode::Off;
+  for (int variant : {4, 5}) {
+    Bundle bundle = hipBundle();
+    bundle.kernels[0].defaultVariant = variant;
+    Module module =
+        Module::fromBundle(bundle, Device(backend()), "hip.tuna", untuned);
+    launchAxpy(module.kernel("axpy"));
+    EXPECT_EQ(lastGeometry(fake()), "grid 16x1x1 block 64x1x1 lds 256")
+        << "axpy_b64, not " << bundle.kernels[0].variants[variant].name;
+  }
+  EXPECT_EQ(fake().calls("hipModuleLaunchKernel"), 2);
+
+  // Tuned or not, with no variant within the limits: an error naming the
+  // kernel and each variant's reason.
+  Bundle bundle = hipBundle();
+  std::vector<Variant> &variants = bundle.kernels[0].variants;
+  variants = {variants[4], variants[5]};
+  for (const Options &options : {simulatedClock(), untuned}) {
+    Module module =
+        Module::fromBundle(bundle, Device(backend()), "hip.tuna", options);
+    std::vector<float> x(1000, 1.0f), y(1000, 0.0f);
+    std::string message = errorOf(
+        [&] {
+          module.kernel("axpy").launch(nullptr, memref(x.data(), {1000}),
+                                       memref(y.data(), {1000}), 3.0f,
+                                       int64_t(1000));
+        },
+        ErrorCode::Unsupported);
+    EXPECT_EQ(message,
+              "kernel 'axpy' in 'hip.tuna' for [d0=1000]: no variant can run "
+              "on AMD Instinct MI300X (fake) (304 CUs, 64 KiB LDS, wave64):\n"
+              "  axpy_lds: 72768 bytes of shared memory, the device has 65536\n"
+              "  axpy_b512: 512 threads per block, the device allows 256 for "
+              "this function");
+    EXPECT_EQ(y, std::vector<float>(1000, 0.0f));
+  }
+  EXPECT_EQ(fake().calls("hipModuleLaunchKernel"), 2) << "none of these";
 }
 
 TEST_F(HipBackendTest, CacheKeepsThePickUnderTheHipFingerprint) {
@@ -835,6 +1005,28 @@ TEST_F(HipBackendTest, TunaTuneTunesOnAHipDevice) {
                 message.find("HIP device 99 requested") != std::string::npos)
         << device << ": " << message;
   }
+}
+
+TEST_F(HipBackendTest, TunaTuneWithoutRocmSaysSo) {
+  // No HIP runtime where the backend looks: an error, not a crash.
+  TempDir dir;
+  std::string bundle = dir.path + "/hip.tuna";
+  writeBundleFile(hipBundle(), bundle);
+  std::string out = dir.path + "/out.txt";
+  std::string run = std::string("TUNA_HIP_LIBRARY=") + dir.path +
+                    "/libamdhip64.so.6 " + TUNA_TUNE_PATH + " " + bundle +
+                    " --shape d0=1000 --no-cache --device hip > " + out +
+                    " 2>&1";
+  int status = std::system(run.c_str());
+  std::ifstream file(out);
+  std::stringstream text;
+  text << file.rdbuf();
+  ASSERT_TRUE(WIFEXITED(status)) << text.str();
+  EXPECT_EQ(WEXITSTATUS(status), 1) << text.str();
+  EXPECT_NE(text.str().find("HIP runtime '" + dir.path +
+                            "/libamdhip64.so.6' not found: "),
+            std::string::npos)
+      << text.str();
 }
 
 TEST_F(HipBackendTest, TunaTuneRunsItsReferenceOnTheHipDevice) {

@@ -113,7 +113,18 @@ std::string Api::message(hipError_t result, const char *call,
   return gpu::callFailure(what, call, name, result, text);
 }
 
-ScopedDevice::ScopedDevice(const Api &api, int device) noexcept : api(api) {
+ScopedDevice::ScopedDevice(const Api &api, int device, std::string_view what)
+    : api(api) {
+  int current = -1;
+  TUNA_HIP(api, what, hipGetDevice, &current);
+  if (current == device)
+    return;
+  TUNA_HIP(api, what, hipSetDevice, device);
+  previous = current;
+}
+
+ScopedDevice::ScopedDevice(const Api &api, int device, std::nothrow_t) noexcept
+    : api(api) {
   int current = -1;
   if (api.hipGetDevice(&current) == hipSuccess && current != device &&
       api.hipSetDevice(device) == hipSuccess)

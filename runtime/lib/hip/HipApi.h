@@ -20,6 +20,7 @@
 #define TUNA_RUNTIME_LIB_HIP_HIPAPI_H
 
 #include <cstddef>
+#include <new>
 #include <string>
 #include <string_view>
 
@@ -153,11 +154,20 @@ struct Api {
   (api).check((api).call(__VA_ARGS__), #call, what)
 
 /// Makes `device` current on this thread for the guard's lifetime and then
-/// restores the previous one; does nothing if it already is current. Never
-/// throws: if the switch fails, the guarded call fails and says so.
+/// restores the previous one; does nothing if it already is current.
+///
+/// A failed switch must not go unnoticed: unlike a CUDA call without its
+/// context, a HIP call after a failed hipSetDevice runs on whichever device
+/// is current, and would allocate, load or launch there. So the guard
+/// throws tuna::Error (Backend) naming `what` and the call
+/// (hipGetDevice or hipSetDevice) that failed.
 class ScopedDevice {
 public:
-  ScopedDevice(const Api &api, int device) noexcept;
+  ScopedDevice(const Api &api, int device, std::string_view what);
+  /// For cleanup that must not throw (unloading, freeing, destroying): a
+  /// failed switch leaves the thread's device as it was, and the cleanup
+  /// call goes ahead (HIP frees memory and unloads modules by handle).
+  ScopedDevice(const Api &api, int device, std::nothrow_t) noexcept;
   ~ScopedDevice();
   ScopedDevice(const ScopedDevice &) = delete;
   ScopedDevice &operator=(const ScopedDevice &) = delete;

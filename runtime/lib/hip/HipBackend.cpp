@@ -34,7 +34,7 @@ struct LoadedModule {
   LoadedModule(const Api &api, int device) : api(api), device(device) {}
   ~LoadedModule() {
     RelaxedCaptureMode relaxed(api);
-    ScopedDevice scope(api, device);
+    ScopedDevice scope(api, device, std::nothrow);
     if (module)
       api.hipModuleUnload(module);
   }
@@ -221,7 +221,7 @@ int HipBackend::objectScore(const Object &object) const {
 ModuleHandle HipBackend::loadModule(const Object &object,
                                     std::string_view what) {
   RelaxedCaptureMode relaxed(hip);
-  ScopedDevice scope(hip, ordinal);
+  ScopedDevice scope(hip, ordinal, what);
   auto module = std::make_unique<LoadedModule>(hip, ordinal);
   hipError_t result = hip.hipModuleLoadData(&module->module, object.data.data());
   if (result != hipSuccess)
@@ -244,7 +244,7 @@ FunctionHandle HipBackend::getFunction(ModuleHandle handle,
   record->what = std::string(what);
   {
     RelaxedCaptureMode relaxed(hip);
-    ScopedDevice scope(hip, ordinal);
+    ScopedDevice scope(hip, ordinal, record->what);
     TUNA_HIP(hip, record->what + ": symbol '" + symbol + "'",
              hipModuleGetFunction, &record->function, module.module,
              symbol.c_str());
@@ -256,7 +256,7 @@ FunctionHandle HipBackend::getFunction(ModuleHandle handle,
 
 FunctionLimits HipBackend::functionLimits(FunctionHandle handle) {
   auto &f = *static_cast<Function *>(handle);
-  ScopedDevice scope(hip, ordinal);
+  ScopedDevice scope(hip, ordinal, f.what);
   auto get = [&](hipFunction_attribute which) {
     int value = 0;
     TUNA_HIP(hip, f.what, hipFuncGetAttribute, &value, which, f.function);
@@ -272,7 +272,7 @@ FunctionLimits HipBackend::functionLimits(FunctionHandle handle) {
 int HipBackend::residentBlocksPerMultiprocessor(FunctionHandle handle,
                                                 const LaunchDims &dims) {
   auto &f = *static_cast<Function *>(handle);
-  ScopedDevice scope(hip, ordinal);
+  ScopedDevice scope(hip, ordinal, f.what);
   int blocks = 0;
   TUNA_HIP(hip, f.what, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,
            &blocks, f.function,
@@ -283,14 +283,12 @@ int HipBackend::residentBlocksPerMultiprocessor(FunctionHandle handle,
 void HipBackend::launch(FunctionHandle handle, StreamHandle stream,
                         const LaunchDims &dims, void **params) {
   auto &f = *static_cast<Function *>(handle);
-  auto s = static_cast<hipStream_t>(stream);
-  int current = -1;
   hipError_t result;
-  if (hip.hipGetDevice(&current) == hipSuccess && current == ordinal) {
-    result = launchOnce(hip, f.function, s, dims, params);
-  } else {
-    ScopedDevice scope(hip, ordinal);
-    result = launchOnce(hip, f.function, s, dims, params);
+  {
+    // Switches only when the calling thread's device is another one.
+    ScopedDevice scope(hip, ordinal, f.what);
+    result = launchOnce(hip, f.function, static_cast<hipStream_t>(stream), dims,
+                        params);
   }
   if (result != hipSuccess)
     launchFailed(f, dims, result);
@@ -302,7 +300,7 @@ void HipBackend::launchFailed(const Function &f, const LaunchDims &dims,
       hip.message(result, "hipModuleLaunchKernel",
                   f.what + gpu::launchGeometry(dims, "LDS"));
   // Say which limit the geometry broke, where HIP does not.
-  ScopedDevice scope(hip, ordinal);
+  ScopedDevice scope(hip, ordinal, std::nothrow);
   int maxThreads = 0, staticShared = 0;
   if (hip.hipFuncGetAttribute(&maxThreads,
                               HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
@@ -323,13 +321,13 @@ void HipBackend::launchFailed(const Function &f, const LaunchDims &dims,
 
 void HipBackend::synchronize(StreamHandle stream) {
   RelaxedCaptureMode relaxed(hip);
-  ScopedDevice scope(hip, ordinal);
+  ScopedDevice scope(hip, ordinal, "synchronizing a stream");
   TUNA_HIP(hip, "synchronizing a stream", hipStreamSynchronize,
            static_cast<hipStream_t>(stream));
 }
 
 bool HipBackend::isCapturing(StreamHandle stream) {
-  ScopedDevice scope(hip, ordinal);
+  ScopedDevice scope(hip, ordinal, "asking whether a stream captures");
   hipStreamCaptureStatus status = hipStreamCaptureStatusNone;
   hipError_t result =
       hip.hipStreamIsCapturing(static_cast<hipStream_t>(stream), &status);
@@ -339,11 +337,12 @@ bool HipBackend::isCapturing(StreamHandle stream) {
 }
 
 void *HipBackend::allocate(size_t bytes) {
+  std::string what =
+      "allocating " + std::to_string(bytes) + " bytes on the device";
   RelaxedCaptureMode relaxed(hip);
-  ScopedDevice scope(hip, ordinal);
+  ScopedDevice scope(hip, ordinal, what);
   void *ptr = nullptr;
-  hip.check(hip.hipMalloc(&ptr, bytes ? bytes : 1), "hipMalloc",
-            "allocating " + std::to_string(bytes) + " bytes on the device");
+  TUNA_HIP(hip, what, hipMalloc, &ptr, bytes ? bytes : 1);
   return ptr;
 }
 
@@ -351,16 +350,16 @@ void HipBackend::deallocate(void *ptr) noexcept {
   if (!ptr)
     return;
   RelaxedCaptureMode relaxed(hip);
-  ScopedDevice scope(hip, ordinal);
+  ScopedDevice scope(hip, ordinal, std::nothrow);
   hip.hipFree(ptr);
 }
 
 void HipBackend::copy(void *dst, const void *src, size_t bytes, CopyKind kind,
                       StreamHandle stream) {
-  RelaxedCaptureMode relaxed(hip);
-  ScopedDevice scope(hip, ordinal);
-  auto s = static_cast<hipStream_t>(stream);
   std::string what = "copying " + std::to_string(bytes) + " bytes";
+  RelaxedCaptureMode relaxed(hip);
+  ScopedDevice scope(hip, ordinal, what);
+  auto s = static_cast<hipStream_t>(stream);
   hipMemcpyKind direction = kind == CopyKind::HostToDevice
                                 ? hipMemcpyHostToDevice
                             : kind == CopyKind::DeviceToHost
@@ -372,7 +371,7 @@ void HipBackend::copy(void *dst, const void *src, size_t bytes, CopyKind kind,
 
 EventHandle HipBackend::createEvent() {
   RelaxedCaptureMode relaxed(hip);
-  ScopedDevice scope(hip, ordinal);
+  ScopedDevice scope(hip, ordinal, "creating a timing event");
   hipEvent_t event = nullptr;
   TUNA_HIP(hip, "creating a timing event", hipEventCreate, &event);
   return event;
@@ -382,20 +381,20 @@ void HipBackend::destroyEvent(EventHandle event) noexcept {
   if (!event)
     return;
   RelaxedCaptureMode relaxed(hip);
-  ScopedDevice scope(hip, ordinal);
+  ScopedDevice scope(hip, ordinal, std::nothrow);
   hip.hipEventDestroy(static_cast<hipEvent_t>(event));
 }
 
 void HipBackend::recordEvent(EventHandle event, StreamHandle stream) {
   RelaxedCaptureMode relaxed(hip);
-  ScopedDevice scope(hip, ordinal);
+  ScopedDevice scope(hip, ordinal, "timing a kernel");
   TUNA_HIP(hip, "timing a kernel", hipEventRecord,
            static_cast<hipEvent_t>(event), static_cast<hipStream_t>(stream));
 }
 
 float HipBackend::elapsedMs(EventHandle start, EventHandle end) {
   RelaxedCaptureMode relaxed(hip);
-  ScopedDevice scope(hip, ordinal);
+  ScopedDevice scope(hip, ordinal, "timing a kernel");
   TUNA_HIP(hip, "timing a kernel", hipEventSynchronize,
            static_cast<hipEvent_t>(end));
   float ms = 0;

@@ -17,6 +17,12 @@
 // processor fails with hipErrorNoBinaryForGpu, as ROCm does. A symbol with
 // "wrong" in its name computes a wrong result.
 //
+// A real AMDGPU code object (an ELF, as tuna-compile and the JIT make them)
+// loads too, where its EF_AMDGPU_MACH and xnack/sramecc settings fit the
+// device (else hipErrorNoBinaryForGpu): its kernels are its `<name>.kd`
+// symbols, with the static LDS of their kernel descriptors. Their launches
+// are checked, recorded and timed (1 ms each), but compute nothing.
+//
 // Built twice: as ROCm 6 (hipGetDevicePropertiesR0600 and the R0600 layout)
 // and, with TUNA_FAKE_HIP_ROCM5, as ROCm 5 (no R0600 symbol).
 //
@@ -81,12 +87,22 @@ const char *errorString(hipError_t error) {
   }
 }
 
+/// The ROCm version the fake reports (driver and runtime) unless told
+/// otherwise: 5.2.21153 or 6.3.42134.
+#ifdef TUNA_FAKE_HIP_ROCM5
+constexpr int kVersion = 50221153;
+#else
+constexpr int kVersion = 60342134;
+#endif
+
 struct Function {
   std::string name;
   double costMs = 1;
   int maxThreads = 1024;
   int staticLds = 0;
   int registers = 32;
+  /// From a real code object: launches are recorded and timed, not run.
+  bool real = false;
 };
 
 struct Module {
@@ -112,6 +128,7 @@ struct State {
   int ldsBytes = 65536;
   int waveSize = 64;
   int computeUnits = 304;
+  int driverVersion = kVersion, runtimeVersion = kVersion;
   double clockMs = 0;
   bool capturing = false;
   int callsDuringCapture = 0;
@@ -154,6 +171,98 @@ std::string processor(const std::string &target) {
   return target.substr(0, target.find(':'));
 }
 
+//===----------------------------------------------------------------------===//
+// Real AMDGPU code objects (ELF), as the compiler makes them
+//===----------------------------------------------------------------------===//
+
+template <typename T> T read(const char *bytes, uint64_t offset) {
+  T value;
+  std::memcpy(&value, bytes + offset, sizeof(T));
+  return value;
+}
+
+/// Whether an AMDGPU ELF's e_flags (code object v4 and newer) fit the
+/// device's target ID: its EF_AMDGPU_MACH must be the processor's, and an
+/// xnack or sramecc setting stated on (or off) must be the device's
+/// (llvm/BinaryFormat/ELF.h; "any" runs either way). Processors the fake
+/// does not know never fit.
+bool elfFitsDevice(uint32_t flags, const std::string &arch) {
+  static const std::pair<const char *, uint32_t> machs[] = {
+      {"gfx908", 0x030},  {"gfx90a", 0x03f}, {"gfx940", 0x040},
+      {"gfx941", 0x04b},  {"gfx942", 0x04c}, {"gfx1100", 0x041},
+      {"gfx1101", 0x046}, {"gfx1102", 0x047}};
+  uint32_t mach = 0;
+  for (const auto &[name, value] : machs)
+    if (processor(arch) == name)
+      mach = value;
+  if (!mach || (flags & 0xff) != mach)
+    return false;
+  auto setting = [&](const char *feature) -> int {
+    std::string text = ":" + std::string(feature);
+    if (arch.find(text + "+") != std::string::npos)
+      return 1;
+    if (arch.find(text + "-") != std::string::npos)
+      return 0;
+    return -1;
+  };
+  // 0x100/0x400: any; 0x200/0x800: off; 0x300/0xc00: on.
+  uint32_t xnack = flags & 0x300, sramecc = flags & 0xc00;
+  if ((xnack == 0x300 && setting("xnack") != 1) ||
+      (xnack == 0x200 && setting("xnack") == 1))
+    return false;
+  if ((sramecc == 0xc00 && setting("sramecc") != 1) ||
+      (sramecc == 0x800 && setting("sramecc") == 1))
+    return false;
+  return true;
+}
+
+/// Loads the kernels of an AMDGPU ELF code object: each symbol `<name>.kd`
+/// (a kernel descriptor) is kernel `<name>`, whose static LDS is the
+/// descriptor's group_segment_fixed_size (its first 4 bytes).
+hipError_t loadElf(const char *elf, Module &module) {
+  constexpr uint16_t EM_AMDGPU = 224;
+  if (elf[4] != 2 || read<uint16_t>(elf, 18) != EM_AMDGPU)
+    return hipErrorInvalidImage;
+  if (!elfFitsDevice(read<uint32_t>(elf, 48), state().arch))
+    return hipErrorNoBinaryForGpu;
+  uint64_t sections = read<uint64_t>(elf, 40);
+  uint16_t size = read<uint16_t>(elf, 58), count = read<uint16_t>(elf, 60);
+  auto section = [&](uint32_t index) {
+    return sections + uint64_t(index) * size;
+  };
+  for (uint16_t i = 0; i < count; ++i) {
+    uint32_t type = read<uint32_t>(elf, section(i) + 4);
+    if (type != 2 && type != 11) // SHT_SYMTAB, SHT_DYNSYM
+      continue;
+    uint64_t symbols = read<uint64_t>(elf, section(i) + 24);
+    uint64_t bytes = read<uint64_t>(elf, section(i) + 32);
+    uint64_t names =
+        read<uint64_t>(elf, section(read<uint32_t>(elf, section(i) + 40)) + 24);
+    for (uint64_t at = symbols; at + 24 <= symbols + bytes; at += 24) {
+      std::string name = elf + names + read<uint32_t>(elf, at);
+      uint16_t index = read<uint16_t>(elf, at + 6);
+      if (name.size() < 4 || name.compare(name.size() - 3, 3, ".kd") != 0 ||
+          index == 0 || index >= count)
+        continue;
+      name.resize(name.size() - 3);
+      bool known = false;
+      for (auto &f : module.functions)
+        known |= f->name == name;
+      if (known)
+        continue;
+      uint64_t address = read<uint64_t>(elf, section(index) + 16);
+      uint64_t offset = read<uint64_t>(elf, section(index) + 24);
+      auto f = std::make_unique<Function>();
+      f->name = name;
+      f->staticLds = static_cast<int>(
+          read<uint32_t>(elf, offset + read<uint64_t>(elf, at + 8) - address));
+      f->real = true;
+      module.functions.push_back(std::move(f));
+    }
+  }
+  return module.functions.empty() ? hipErrorInvalidImage : hipSuccess;
+}
+
 void writeProperties(void *props, size_t archOffset) {
   State &s = state();
   std::strncpy(static_cast<char *>(props), s.name.c_str(), 255);
@@ -188,21 +297,13 @@ hipError_t hipInit(unsigned) {
 
 hipError_t hipDriverGetVersion(int *version) {
   FAKE_ENTER("hipDriverGetVersion");
-#ifdef TUNA_FAKE_HIP_ROCM5
-  *version = 50221153;
-#else
-  *version = 60342134;
-#endif
+  *version = state().driverVersion;
   return hipSuccess;
 }
 
 hipError_t hipRuntimeGetVersion(int *version) {
   FAKE_ENTER("hipRuntimeGetVersion");
-#ifdef TUNA_FAKE_HIP_ROCM5
-  *version = 50221153;
-#else
-  *version = 60342134;
-#endif
+  *version = state().runtimeVersion;
   return hipSuccess;
 }
 
@@ -289,6 +390,14 @@ hipError_t hipModuleLoadData(void **module, const void *image) {
   state().callsDuringCapture += state().capturing && captureMode != 2;
   if (hipError_t injected = enter("hipModuleLoadData"))
     return injected;
+  if (std::memcmp(image, "\177ELF", 4) == 0) {
+    auto loaded = std::make_unique<Module>();
+    if (hipError_t error = loadElf(static_cast<const char *>(image), *loaded))
+      return error;
+    *module = loaded.release();
+    ++state().liveModules;
+    return hipSuccess;
+  }
   std::istringstream text(static_cast<const char *>(image));
   std::string magic, target;
   text >> magic >> target;
@@ -370,6 +479,8 @@ hipError_t hipModuleLaunchKernel(void *function, unsigned gx, unsigned gy,
     return hipErrorInvalidConfiguration;
   s.last = {{gx, gy, gz}, {bx, by, bz}, sharedBytes, stream, currentDevice};
   s.clockMs += f.costMs;
+  if (f.real)
+    return hipSuccess;
   float *x = *static_cast<float **>(params[1]) +
              *static_cast<int64_t *>(params[2]);
   float *y = *static_cast<float **>(params[6]) +
@@ -470,6 +581,7 @@ void tunaFakeHipReset(const char *arch, int deviceCount, int ldsBytes,
   s.deviceCount = deviceCount;
   s.ldsBytes = ldsBytes;
   s.waveSize = waveSize;
+  s.driverVersion = s.runtimeVersion = kVersion;
   s.clockMs = 0;
   s.capturing = false;
   s.callsDuringCapture = 0;
@@ -477,6 +589,14 @@ void tunaFakeHipReset(const char *arch, int deviceCount, int ldsBytes,
   s.failures.clear();
   s.last = {};
   currentDevice = 0;
+}
+
+/// What hipDriverGetVersion and hipRuntimeGetVersion report (HIP's
+/// encoding, major * 10^7 + minor * 10^5 + patch), until the next reset.
+void tunaFakeHipSetVersions(int driver, int runtime) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().driverVersion = driver;
+  state().runtimeVersion = runtime;
 }
 
 /// Makes `call` fail with `error` after `after` more successful calls (and
