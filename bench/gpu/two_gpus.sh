@@ -86,7 +86,9 @@ run_job() { # NAME RANKS DEVICE [tuna-tune arguments...]
   local name=$1 ranks=$2 device=$3
   shift 3
   local launcher=()
-  [ "$ranks" -gt 1 ] && launcher=(mpirun -np "$ranks")
+  # OpenMPI binds each of 2 ranks to one core by default: a rank, its
+  # tuning worker and its input threads would share it.
+  [ "$ranks" -gt 1 ] && launcher=(mpirun --bind-to none -np "$ranks")
   local start=$(date +%s%N)
   if ! "${launcher[@]}" "${tune[@]}" --device "$device" -o "$out/$name.json" \
       --shortlist 0 "$@" > "$out/$name.log" 2>&1; then
