@@ -354,6 +354,18 @@ std::string describePruning(const TuningReport &report) {
   return text + "\n";
 }
 
+/// "  failed: k__v2 (chunk=16): crashed: the tuning worker was killed by
+/// signal 11 (Segmentation fault)", one line per candidate that failed as
+/// it ran (a crash or hang in its worker, an error while it ran), so that a
+/// crashing variant is reported without --verbose; nothing when none did.
+std::string describeFailures(const TuningReport &report) {
+  std::string text;
+  for (const CandidateResult &c : report.candidates)
+    if (c.status == CandidateStatus::Failed)
+      text += "  failed: " + c.name + " (" + c.config + "): " + c.reason + "\n";
+  return text;
+}
+
 /// --first-call: "  first call: <k> of <n> candidates timed (shortlist),
 /// decided (tuned) in <t> ms; the launch took <l> ms" (the launch: the
 /// cache and database lookups, the decision, the launch itself).
@@ -485,6 +497,7 @@ TuningReport decideBucket(TunedKernel &kernel, const ShapeArgs &args,
     report = kernel.reports().back();
   }
   log += describePruning(report);
+  log += describeFailures(report);
   if (context.firstCall)
     log += describeFirstCall(report, launchMs);
   if (context.verifyPruning) {
