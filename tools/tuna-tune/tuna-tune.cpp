@@ -256,6 +256,20 @@ std::string checkSummary(const Kernel &kernel, const TuningReport &report) {
          reasons;
 }
 
+/// Whether the check, with no majority among the variants (Tuner.cpp's
+/// agreedOutput: a tie, or every output different), kept the default's
+/// output as the reference and rejected variants that differ from it: the
+/// default may be the broken one.
+bool keptTheDefaultWithoutMajority(const TuningReport &report) {
+  return report.checked &&
+         report.checkedAgainst.rfind("the default's output (no majority", 0) ==
+             0 &&
+         std::any_of(report.candidates.begin(), report.candidates.end(),
+                     [](const CandidateResult &c) {
+                       return c.status == CandidateStatus::WrongResult;
+                     });
+}
+
 /// How `config` does where it does not win: its worst median over the
 /// winner's, on how many shapes that was measured, and on how many not.
 struct Loss {
@@ -544,7 +558,13 @@ ItemResult tuneItem(TunedKernel &kernel, const Shape &shape, size_t item,
     }
     line += describePick(spec, report, signature);
     if (context.check && report.source == DecisionSource::Tuned) {
-      log = checkSummary(spec, report) + log;
+      std::string check = checkSummary(spec, report);
+      if (keptTheDefaultWithoutMajority(report))
+        check += "  warning: no majority of the variants agree: the check "
+                 "kept the default's output and rejected those that differ, "
+                 "which may be the correct ones; check against a known-good "
+                 "kernel with --reference\n";
+      log = check + log;
       if (report.defaultRejected) {
         log += "  error: the default variant '" +
                report.candidates[spec.defaultVariant].name +
