@@ -16,6 +16,11 @@
 // ALL: [1/1] crash_host [d0=4096]: error: {{.*}}every candidate failed:
 // ALL: crash_host__v0, crash_host__v1: {{.*}}signal 11
 
+// In tuna-tune's own process (--no-isolate) the crash ends tuna-tune, as it
+// must, but with a word on what happened and how to have it caught.
+// RUN: not --crash tuna-tune %t/crash.tuna --kernel crash_host --shape d0=4096 --no-isolate --no-cache 2>&1 | FileCheck %s --check-prefix=INPROCESS
+// INPROCESS: tuna-tune: error: a fatal signal (a crash) in this process, most likely a kernel variant run here that reads or writes past its buffers (--dims gives their sizes); without --no-isolate
+
 module {
   // y = x; the variant with chunk = 16 reads 2^60 elements past x (a
   // non-canonical address: a segmentation fault).

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -1119,9 +1120,40 @@ void printPhaseTimes(const Ranks &ranks) {
 
 } // namespace
 
+namespace {
+/// What a crash in this process says before the process ends with its
+/// signal: a variant run here (--no-isolate, --first-call without
+/// TUNA_ISOLATE=1) that reads or writes past its buffers used to end
+/// tuna-tune with exit 139 and no word.
+constexpr char kCrashMessage[] =
+    "tuna-tune: error: a fatal signal (a crash) in this process, most "
+    "likely a kernel variant run here that reads or writes past its "
+    "buffers (--dims gives their sizes); without --no-isolate (and, with "
+    "--first-call, with TUNA_ISOLATE=1) every candidate runs in a "
+    "tuna-worker process, and one that crashes is reported as failed\n";
+
+void sayWhyOnCrash(int signal) {
+  // Async-signal-safe: write(2), then the default action (SA_RESETHAND).
+  ssize_t written =
+      ::write(STDERR_FILENO, kCrashMessage, sizeof(kCrashMessage) - 1);
+  (void)written;
+  ::raise(signal);
+}
+
+void reportCrashes() {
+  struct sigaction action = {};
+  action.sa_handler = sayWhyOnCrash;
+  action.sa_flags = SA_RESETHAND | SA_NODEFER;
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE})
+    ::sigaction(signal, &action, nullptr);
+}
+} // namespace
+
 int main(int argc, char **argv) {
   tools::toolName = "tuna-tune";
   Ranks ranks(argc, argv);
+  reportCrashes();
   TuneCommand command = parseCommandLine(argc, argv);
   if (command.timings)
     PhaseTimes::process().start();
