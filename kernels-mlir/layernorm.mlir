@@ -32,6 +32,8 @@
 // for rows that fit). Multiplies and adds may fuse where the CPU has FMA
 // (fastmath<contract>; math.fma would be a libm call on a CPU without it).
 // vec 4|8|16 x unroll 1|2|4: 9 variants; default vec = 8, unroll = 2.
+// The body is written once for every width: `vscale = "vec"` makes every
+// `vector<[1]xf32>` a `vector<{vec}xf32>` in each variant.
 
 #fits = affine_set<(rows, cols)[tpr, rpb, vec, regs] : (1024 - tpr * rpb >= 0)>
 // Rows held in registers need 16-byte chunks: regs = 0 when vec = 1.
@@ -300,7 +302,8 @@ module attributes {gpu.container_module} {
     tuna.space = #tuna.space<
       params = [#tuna.param<"vec", [4, 8, 16]>, #tuna.param<"unroll", [1, 2, 4]>],
       defaults = {vec = 8, unroll = 2},
-      key = [#tuna.key<arg = 5, bucket = pow2>, #tuna.key<arg = 6, bucket = pow2>]
+      key = [#tuna.key<arg = 5, bucket = pow2>, #tuna.key<arg = 6, bucket = pow2>],
+      vscale = "vec"
     >} {
     %vec = tuna.param "vec" : index
     %unroll = tuna.param "unroll" : index
@@ -316,12 +319,8 @@ module attributes {gpu.container_module} {
     // The sums of d and d * d, in the entry block (an alloca in the loop
     // would grow the stack); tuna.unroll makes every index into them a
     // constant, so LLVM keeps them in registers.
-    %a16 = memref.alloca() : memref<4xvector<16xf32>>
-    %q16 = memref.alloca() : memref<4xvector<16xf32>>
-    %a8 = memref.alloca() : memref<4xvector<8xf32>>
-    %q8 = memref.alloca() : memref<4xvector<8xf32>>
-    %a4 = memref.alloca() : memref<4xvector<4xf32>>
-    %q4 = memref.alloca() : memref<4xvector<4xf32>>
+    %accd = memref.alloca() : memref<4xvector<[1]xf32>>
+    %accq = memref.alloca() : memref<4xvector<[1]xf32>>
     scf.for %row = %c0 to %rows step %c1 {
       %base = arith.muli %row, %cols : index
       %shift = scf.if %nonempty -> f32 {
@@ -330,156 +329,53 @@ module attributes {gpu.container_module} {
       } else {
         scf.yield %zerof : f32
       }
-      // Pass 1: the sums of d = x - shift and of d * d. `vec` changes the
-      // vector type: each variant keeps one case.
-      %t1, %t2 = scf.index_switch %vec -> f32, f32
-      case 16 {
-        %zero = arith.constant dense<0.0> : vector<16xf32>
-        %kv = vector.broadcast %shift : f32 to vector<16xf32>
+      // Pass 1: the sums of d = x - shift and of d * d.
+      %zero = arith.constant dense<0.0> : vector<[1]xf32>
+      %kv = vector.broadcast %shift : f32 to vector<[1]xf32>
+      scf.for %j = %c0 to %unroll step %c1 {
+        memref.store %zero, %accd[%j] : memref<4xvector<[1]xf32>>
+        memref.store %zero, %accq[%j] : memref<4xvector<[1]xf32>>
+      } {tuna.unroll}
+      scf.for %k = %c0 to %main step %step {
+        %at = arith.addi %base, %k : index
         scf.for %j = %c0 to %unroll step %c1 {
-          memref.store %zero, %a16[%j] : memref<4xvector<16xf32>>
-          memref.store %zero, %q16[%j] : memref<4xvector<16xf32>>
+          %o = arith.muli %j, %vec : index
+          %i = arith.addi %at, %o : index
+          %v = vector.load %x[%i] : memref<?xf32>, vector<[1]xf32>
+          %d = arith.subf %v, %kv : vector<[1]xf32>
+          %a1 = memref.load %accd[%j] : memref<4xvector<[1]xf32>>
+          %a2 = memref.load %accq[%j] : memref<4xvector<[1]xf32>>
+          %n1 = arith.addf %a1, %d : vector<[1]xf32>
+          %dd = arith.mulf %d, %d fastmath<contract> : vector<[1]xf32>
+          %n2 = arith.addf %dd, %a2 fastmath<contract> : vector<[1]xf32>
+          memref.store %n1, %accd[%j] : memref<4xvector<[1]xf32>>
+          memref.store %n2, %accq[%j] : memref<4xvector<[1]xf32>>
         } {tuna.unroll}
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<16xf32>
-            %d = arith.subf %v, %kv : vector<16xf32>
-            %a1 = memref.load %a16[%j] : memref<4xvector<16xf32>>
-            %a2 = memref.load %q16[%j] : memref<4xvector<16xf32>>
-            %n1 = arith.addf %a1, %d : vector<16xf32>
-            %dd = arith.mulf %d, %d fastmath<contract> : vector<16xf32>
-            %n2 = arith.addf %dd, %a2 fastmath<contract> : vector<16xf32>
-            memref.store %n1, %a16[%j] : memref<4xvector<16xf32>>
-            memref.store %n2, %q16[%j] : memref<4xvector<16xf32>>
-          } {tuna.unroll}
-        }
-        // Masked-off lanes read the shift: d = 0 there.
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<16xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %kv : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
-          %d = arith.subf %v, %kv : vector<16xf32>
-          %a1 = memref.load %a16[%c0] : memref<4xvector<16xf32>>
-          %a2 = memref.load %q16[%c0] : memref<4xvector<16xf32>>
-          %n1 = arith.addf %a1, %d : vector<16xf32>
-          %dd = arith.mulf %d, %d fastmath<contract> : vector<16xf32>
-          %n2 = arith.addf %dd, %a2 fastmath<contract> : vector<16xf32>
-          memref.store %n1, %a16[%c0] : memref<4xvector<16xf32>>
-          memref.store %n2, %q16[%c0] : memref<4xvector<16xf32>>
-        }
-        %t:2 = scf.for %j = %c0 to %unroll step %c1 iter_args(%s1 = %zero, %s2 = %zero) -> (vector<16xf32>, vector<16xf32>) {
-          %a1 = memref.load %a16[%j] : memref<4xvector<16xf32>>
-          %a2 = memref.load %q16[%j] : memref<4xvector<16xf32>>
-          %n1 = arith.addf %s1, %a1 : vector<16xf32>
-          %n2 = arith.addf %s2, %a2 : vector<16xf32>
-          scf.yield %n1, %n2 : vector<16xf32>, vector<16xf32>
-        } {tuna.unroll}
-        %r1 = vector.reduction <add>, %t#0 : vector<16xf32> into f32
-        %r2 = vector.reduction <add>, %t#1 : vector<16xf32> into f32
-        scf.yield %r1, %r2 : f32, f32
       }
-      case 8 {
-        %zero = arith.constant dense<0.0> : vector<8xf32>
-        %kv = vector.broadcast %shift : f32 to vector<8xf32>
-        scf.for %j = %c0 to %unroll step %c1 {
-          memref.store %zero, %a8[%j] : memref<4xvector<8xf32>>
-          memref.store %zero, %q8[%j] : memref<4xvector<8xf32>>
-        } {tuna.unroll}
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<8xf32>
-            %d = arith.subf %v, %kv : vector<8xf32>
-            %a1 = memref.load %a8[%j] : memref<4xvector<8xf32>>
-            %a2 = memref.load %q8[%j] : memref<4xvector<8xf32>>
-            %n1 = arith.addf %a1, %d : vector<8xf32>
-            %dd = arith.mulf %d, %d fastmath<contract> : vector<8xf32>
-            %n2 = arith.addf %dd, %a2 fastmath<contract> : vector<8xf32>
-            memref.store %n1, %a8[%j] : memref<4xvector<8xf32>>
-            memref.store %n2, %q8[%j] : memref<4xvector<8xf32>>
-          } {tuna.unroll}
-        }
-        // Masked-off lanes read the shift: d = 0 there.
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<8xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %kv : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
-          %d = arith.subf %v, %kv : vector<8xf32>
-          %a1 = memref.load %a8[%c0] : memref<4xvector<8xf32>>
-          %a2 = memref.load %q8[%c0] : memref<4xvector<8xf32>>
-          %n1 = arith.addf %a1, %d : vector<8xf32>
-          %dd = arith.mulf %d, %d fastmath<contract> : vector<8xf32>
-          %n2 = arith.addf %dd, %a2 fastmath<contract> : vector<8xf32>
-          memref.store %n1, %a8[%c0] : memref<4xvector<8xf32>>
-          memref.store %n2, %q8[%c0] : memref<4xvector<8xf32>>
-        }
-        %t:2 = scf.for %j = %c0 to %unroll step %c1 iter_args(%s1 = %zero, %s2 = %zero) -> (vector<8xf32>, vector<8xf32>) {
-          %a1 = memref.load %a8[%j] : memref<4xvector<8xf32>>
-          %a2 = memref.load %q8[%j] : memref<4xvector<8xf32>>
-          %n1 = arith.addf %s1, %a1 : vector<8xf32>
-          %n2 = arith.addf %s2, %a2 : vector<8xf32>
-          scf.yield %n1, %n2 : vector<8xf32>, vector<8xf32>
-        } {tuna.unroll}
-        %r1 = vector.reduction <add>, %t#0 : vector<8xf32> into f32
-        %r2 = vector.reduction <add>, %t#1 : vector<8xf32> into f32
-        scf.yield %r1, %r2 : f32, f32
+      // Masked-off lanes read the shift: d = 0 there.
+      scf.for %k = %main to %cols step %vec {
+        %left = arith.subi %cols, %k : index
+        %mask = vector.create_mask %left : vector<[1]xi1>
+        %i = arith.addi %base, %k : index
+        %v = vector.maskedload %x[%i], %mask, %kv : memref<?xf32>, vector<[1]xi1>, vector<[1]xf32> into vector<[1]xf32>
+        %d = arith.subf %v, %kv : vector<[1]xf32>
+        %a1 = memref.load %accd[%c0] : memref<4xvector<[1]xf32>>
+        %a2 = memref.load %accq[%c0] : memref<4xvector<[1]xf32>>
+        %n1 = arith.addf %a1, %d : vector<[1]xf32>
+        %dd = arith.mulf %d, %d fastmath<contract> : vector<[1]xf32>
+        %n2 = arith.addf %dd, %a2 fastmath<contract> : vector<[1]xf32>
+        memref.store %n1, %accd[%c0] : memref<4xvector<[1]xf32>>
+        memref.store %n2, %accq[%c0] : memref<4xvector<[1]xf32>>
       }
-      default {
-        %zero = arith.constant dense<0.0> : vector<4xf32>
-        %kv = vector.broadcast %shift : f32 to vector<4xf32>
-        scf.for %j = %c0 to %unroll step %c1 {
-          memref.store %zero, %a4[%j] : memref<4xvector<4xf32>>
-          memref.store %zero, %q4[%j] : memref<4xvector<4xf32>>
-        } {tuna.unroll}
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<4xf32>
-            %d = arith.subf %v, %kv : vector<4xf32>
-            %a1 = memref.load %a4[%j] : memref<4xvector<4xf32>>
-            %a2 = memref.load %q4[%j] : memref<4xvector<4xf32>>
-            %n1 = arith.addf %a1, %d : vector<4xf32>
-            %dd = arith.mulf %d, %d fastmath<contract> : vector<4xf32>
-            %n2 = arith.addf %dd, %a2 fastmath<contract> : vector<4xf32>
-            memref.store %n1, %a4[%j] : memref<4xvector<4xf32>>
-            memref.store %n2, %q4[%j] : memref<4xvector<4xf32>>
-          } {tuna.unroll}
-        }
-        // Masked-off lanes read the shift: d = 0 there.
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<4xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %kv : memref<?xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
-          %d = arith.subf %v, %kv : vector<4xf32>
-          %a1 = memref.load %a4[%c0] : memref<4xvector<4xf32>>
-          %a2 = memref.load %q4[%c0] : memref<4xvector<4xf32>>
-          %n1 = arith.addf %a1, %d : vector<4xf32>
-          %dd = arith.mulf %d, %d fastmath<contract> : vector<4xf32>
-          %n2 = arith.addf %dd, %a2 fastmath<contract> : vector<4xf32>
-          memref.store %n1, %a4[%c0] : memref<4xvector<4xf32>>
-          memref.store %n2, %q4[%c0] : memref<4xvector<4xf32>>
-        }
-        %t:2 = scf.for %j = %c0 to %unroll step %c1 iter_args(%s1 = %zero, %s2 = %zero) -> (vector<4xf32>, vector<4xf32>) {
-          %a1 = memref.load %a4[%j] : memref<4xvector<4xf32>>
-          %a2 = memref.load %q4[%j] : memref<4xvector<4xf32>>
-          %n1 = arith.addf %s1, %a1 : vector<4xf32>
-          %n2 = arith.addf %s2, %a2 : vector<4xf32>
-          scf.yield %n1, %n2 : vector<4xf32>, vector<4xf32>
-        } {tuna.unroll}
-        %r1 = vector.reduction <add>, %t#0 : vector<4xf32> into f32
-        %r2 = vector.reduction <add>, %t#1 : vector<4xf32> into f32
-        scf.yield %r1, %r2 : f32, f32
-      }
+      %t:2 = scf.for %j = %c0 to %unroll step %c1 iter_args(%s1 = %zero, %s2 = %zero) -> (vector<[1]xf32>, vector<[1]xf32>) {
+        %a1 = memref.load %accd[%j] : memref<4xvector<[1]xf32>>
+        %a2 = memref.load %accq[%j] : memref<4xvector<[1]xf32>>
+        %n1 = arith.addf %s1, %a1 : vector<[1]xf32>
+        %n2 = arith.addf %s2, %a2 : vector<[1]xf32>
+        scf.yield %n1, %n2 : vector<[1]xf32>, vector<[1]xf32>
+      } {tuna.unroll}
+      %t1 = vector.reduction <add>, %t#0 : vector<[1]xf32> into f32
+      %t2 = vector.reduction <add>, %t#1 : vector<[1]xf32> into f32
       // mean = shift + E[d], var = E[d^2] - E[d]^2, as the GPU version.
       %md = arith.divf %t1, %cf : f32
       %msq = arith.divf %t2, %cf : f32
@@ -490,108 +386,35 @@ module attributes {gpu.container_module} {
       %ve = arith.addf %var, %eps : f32
       %rstd = math.rsqrt %ve : f32
       // Pass 2: y = (x - mean) rstd gamma + beta.
-      scf.index_switch %vec
-      case 16 {
-        %zero = arith.constant dense<0.0> : vector<16xf32>
-        %mv = vector.broadcast %mean : f32 to vector<16xf32>
-        %rv = vector.broadcast %rstd : f32 to vector<16xf32>
-        scf.for %k = %c0 to %main step %step {
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %c = arith.addi %k, %o : index
-            %i = arith.addi %base, %c : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<16xf32>
-            %g = vector.load %gamma[%c] : memref<?xf32>, vector<16xf32>
-            %b = vector.load %beta[%c] : memref<?xf32>, vector<16xf32>
-            %d = arith.subf %v, %mv : vector<16xf32>
-            %n = arith.mulf %d, %rv : vector<16xf32>
-            %ng = arith.mulf %n, %g fastmath<contract> : vector<16xf32>
-            %r = arith.addf %ng, %b fastmath<contract> : vector<16xf32>
-            vector.store %r, %y[%i] : memref<?xf32>, vector<16xf32>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<16xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %zero : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
-          %g = vector.maskedload %gamma[%k], %mask, %zero : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
-          %b = vector.maskedload %beta[%k], %mask, %zero : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
-          %d = arith.subf %v, %mv : vector<16xf32>
-          %n = arith.mulf %d, %rv : vector<16xf32>
-          %ng = arith.mulf %n, %g fastmath<contract> : vector<16xf32>
-          %r = arith.addf %ng, %b fastmath<contract> : vector<16xf32>
-          vector.maskedstore %y[%i], %mask, %r : memref<?xf32>, vector<16xi1>, vector<16xf32>
-        }
-        scf.yield
+      %mv = vector.broadcast %mean : f32 to vector<[1]xf32>
+      %rv = vector.broadcast %rstd : f32 to vector<[1]xf32>
+      scf.for %k = %c0 to %main step %step {
+        scf.for %j = %c0 to %unroll step %c1 {
+          %o = arith.muli %j, %vec : index
+          %c = arith.addi %k, %o : index
+          %i = arith.addi %base, %c : index
+          %v = vector.load %x[%i] : memref<?xf32>, vector<[1]xf32>
+          %g = vector.load %gamma[%c] : memref<?xf32>, vector<[1]xf32>
+          %b = vector.load %beta[%c] : memref<?xf32>, vector<[1]xf32>
+          %d = arith.subf %v, %mv : vector<[1]xf32>
+          %n = arith.mulf %d, %rv : vector<[1]xf32>
+          %ng = arith.mulf %n, %g fastmath<contract> : vector<[1]xf32>
+          %r = arith.addf %ng, %b fastmath<contract> : vector<[1]xf32>
+          vector.store %r, %y[%i] : memref<?xf32>, vector<[1]xf32>
+        } {tuna.unroll}
       }
-      case 8 {
-        %zero = arith.constant dense<0.0> : vector<8xf32>
-        %mv = vector.broadcast %mean : f32 to vector<8xf32>
-        %rv = vector.broadcast %rstd : f32 to vector<8xf32>
-        scf.for %k = %c0 to %main step %step {
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %c = arith.addi %k, %o : index
-            %i = arith.addi %base, %c : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<8xf32>
-            %g = vector.load %gamma[%c] : memref<?xf32>, vector<8xf32>
-            %b = vector.load %beta[%c] : memref<?xf32>, vector<8xf32>
-            %d = arith.subf %v, %mv : vector<8xf32>
-            %n = arith.mulf %d, %rv : vector<8xf32>
-            %ng = arith.mulf %n, %g fastmath<contract> : vector<8xf32>
-            %r = arith.addf %ng, %b fastmath<contract> : vector<8xf32>
-            vector.store %r, %y[%i] : memref<?xf32>, vector<8xf32>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<8xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %zero : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
-          %g = vector.maskedload %gamma[%k], %mask, %zero : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
-          %b = vector.maskedload %beta[%k], %mask, %zero : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
-          %d = arith.subf %v, %mv : vector<8xf32>
-          %n = arith.mulf %d, %rv : vector<8xf32>
-          %ng = arith.mulf %n, %g fastmath<contract> : vector<8xf32>
-          %r = arith.addf %ng, %b fastmath<contract> : vector<8xf32>
-          vector.maskedstore %y[%i], %mask, %r : memref<?xf32>, vector<8xi1>, vector<8xf32>
-        }
-        scf.yield
-      }
-      default {
-        %zero = arith.constant dense<0.0> : vector<4xf32>
-        %mv = vector.broadcast %mean : f32 to vector<4xf32>
-        %rv = vector.broadcast %rstd : f32 to vector<4xf32>
-        scf.for %k = %c0 to %main step %step {
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %c = arith.addi %k, %o : index
-            %i = arith.addi %base, %c : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<4xf32>
-            %g = vector.load %gamma[%c] : memref<?xf32>, vector<4xf32>
-            %b = vector.load %beta[%c] : memref<?xf32>, vector<4xf32>
-            %d = arith.subf %v, %mv : vector<4xf32>
-            %n = arith.mulf %d, %rv : vector<4xf32>
-            %ng = arith.mulf %n, %g fastmath<contract> : vector<4xf32>
-            %r = arith.addf %ng, %b fastmath<contract> : vector<4xf32>
-            vector.store %r, %y[%i] : memref<?xf32>, vector<4xf32>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<4xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %zero : memref<?xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
-          %g = vector.maskedload %gamma[%k], %mask, %zero : memref<?xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
-          %b = vector.maskedload %beta[%k], %mask, %zero : memref<?xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
-          %d = arith.subf %v, %mv : vector<4xf32>
-          %n = arith.mulf %d, %rv : vector<4xf32>
-          %ng = arith.mulf %n, %g fastmath<contract> : vector<4xf32>
-          %r = arith.addf %ng, %b fastmath<contract> : vector<4xf32>
-          vector.maskedstore %y[%i], %mask, %r : memref<?xf32>, vector<4xi1>, vector<4xf32>
-        }
-        scf.yield
+      scf.for %k = %main to %cols step %vec {
+        %left = arith.subi %cols, %k : index
+        %mask = vector.create_mask %left : vector<[1]xi1>
+        %i = arith.addi %base, %k : index
+        %v = vector.maskedload %x[%i], %mask, %zero : memref<?xf32>, vector<[1]xi1>, vector<[1]xf32> into vector<[1]xf32>
+        %g = vector.maskedload %gamma[%k], %mask, %zero : memref<?xf32>, vector<[1]xi1>, vector<[1]xf32> into vector<[1]xf32>
+        %b = vector.maskedload %beta[%k], %mask, %zero : memref<?xf32>, vector<[1]xi1>, vector<[1]xf32> into vector<[1]xf32>
+        %d = arith.subf %v, %mv : vector<[1]xf32>
+        %n = arith.mulf %d, %rv : vector<[1]xf32>
+        %ng = arith.mulf %n, %g fastmath<contract> : vector<[1]xf32>
+        %r = arith.addf %ng, %b fastmath<contract> : vector<[1]xf32>
+        vector.maskedstore %y[%i], %mask, %r : memref<?xf32>, vector<[1]xi1>, vector<[1]xf32>
       }
     }
     return

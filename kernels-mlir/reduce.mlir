@@ -16,7 +16,9 @@
 // or the largest power of two dividing tpr where that is smaller (on
 // wave64, tpr = 32 puts two rows in a wavefront).
 // tpr 32..1024 x rpb 1..8 x vec 1|4 with tpr * rpb <= 1024: 36 variants;
-// default tpr = 128, rpb = 1, vec = 1.
+// default tpr = 128, rpb = 1, vec = 1. The vector loop is written once
+// for both widths (`vscale = "vec"` and `tuna.aligned`, docs/attributes.md,
+// "Vector widths").
 //
 // Host (`row_sum_host`, same arguments): rows one after the other; a row is
 // summed into `unroll` independent accumulators of `vec` floats (vector
@@ -39,7 +41,8 @@ module attributes {gpu.container_module} {
         constraints = [#fits],
         key = [#tuna.key<arg = 2, bucket = pow2>, #tuna.key<arg = 3, bucket = pow2>],
         grid = affine_map<(rows, cols)[tpr, rpb, vec] -> (rows ceildiv rpb)>,
-        block = affine_map<(rows, cols)[tpr, rpb, vec] -> (tpr * rpb)>
+        block = affine_map<(rows, cols)[tpr, rpb, vec] -> (tpr * rpb)>,
+        vscale = "vec"
       >} {
       %tpr = tuna.param "tpr" : index
       %rpb = tuna.param "rpb" : index
@@ -66,31 +69,21 @@ module attributes {gpu.container_module} {
       %mis = arith.ori %pmis, %cmis : index
       %aligned = arith.cmpi eq, %mis, %c0 : index
       %sum = scf.if %aligned -> f32 {
-        // `vec` changes the vector type: each variant keeps one case.
-        %s = scf.index_switch %vec -> f32
-        case 4 {
-          %start = arith.muli %t, %c4 : index
-          %step = arith.muli %tpr, %c4 : index
-          %init = arith.constant dense<0.0> : vector<4xf32>
-          %acc = scf.for %k = %start to %len step %step iter_args(%a = %init) -> vector<4xf32> {
-            %i = arith.addi %base, %k : index
-            %v = vector.load %x[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
-            %n = arith.addf %a, %v : vector<4xf32>
-            scf.yield %n : vector<4xf32>
-          }
-          %r = vector.reduction <add>, %acc : vector<4xf32> into f32
-          scf.yield %r : f32
+        // One body for every width: vector<[1]xf32> is vector<vecxf32> in
+        // each variant, and tuna.aligned gives its loads the alignment of
+        // that size (16 bytes for vec = 4; the branch's condition makes it
+        // true).
+        %start = arith.muli %t, %vec : index
+        %step = arith.muli %tpr, %vec : index
+        %init = arith.constant dense<0.0> : vector<[1]xf32>
+        %acc = scf.for %k = %start to %len step %step iter_args(%a = %init) -> vector<[1]xf32> {
+          %i = arith.addi %base, %k : index
+          %v = vector.load %x[%i] {tuna.aligned} : memref<?xf32>, vector<[1]xf32>
+          %n = arith.addf %a, %v : vector<[1]xf32>
+          scf.yield %n : vector<[1]xf32>
         }
-        default {
-          %r = scf.for %k = %t to %len step %tpr iter_args(%a = %zero) -> f32 {
-            %i = arith.addi %base, %k : index
-            %v = memref.load %x[%i] : memref<?xf32>
-            %n = arith.addf %a, %v : f32
-            scf.yield %n : f32
-          }
-          scf.yield %r : f32
-        }
-        scf.yield %s : f32
+        %r = vector.reduction <add>, %acc : vector<[1]xf32> into f32
+        scf.yield %r : f32
       } else {
         %r = scf.for %k = %t to %len step %tpr iter_args(%a = %zero) -> f32 {
           %i = arith.addi %base, %k : index

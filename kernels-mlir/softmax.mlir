@@ -35,9 +35,11 @@
 //  2. e = exp(x - m), written to y, and s = sum e (exp once per element);
 //  3. y = e * (1 / s), from y (in cache for rows that fit).
 // exp(d) is exp2(d log2(e)) as on the GPU, in vector arithmetic (a degree-7
-// polynomial and the exponent's bits, @softmax_host_exp_N at the end): with
+// polynomial and the exponent's bits, written out in pass 2): with
 // math.exp2 the host code would call libm's exp2f once per float.
-// vec 4|8|16 x unroll 1|2|4: 9 variants; default vec = 8, unroll = 2.
+// vec 4|8|16 x unroll 1|2|4: 9 variants; default vec = 8, unroll = 2. The
+// body is written once for every width: `vscale = "vec"` makes every
+// `vector<[1]xf32>` a `vector<{vec}xf32>` in each variant.
 
 #fits = affine_set<(rows, cols)[tpr, rpb, vec, regs] : (1024 - tpr * rpb >= 0)>
 // The loops over a thread's register chunks (constant trips once the
@@ -326,7 +328,8 @@ module attributes {gpu.container_module} {
     tuna.space = #tuna.space<
       params = [#tuna.param<"vec", [4, 8, 16]>, #tuna.param<"unroll", [1, 2, 4]>],
       defaults = {vec = 8, unroll = 2},
-      key = [#tuna.key<arg = 2, bucket = pow2>, #tuna.key<arg = 3, bucket = pow2>]
+      key = [#tuna.key<arg = 2, bucket = pow2>, #tuna.key<arg = 3, bucket = pow2>],
+      vscale = "vec"
     >} {
     %vec = tuna.param "vec" : index
     %unroll = tuna.param "unroll" : index
@@ -339,433 +342,173 @@ module attributes {gpu.container_module} {
     // The running maxima, then sums, in the entry block (an alloca in the
     // loop would grow the stack); tuna.unroll makes every index into them
     // a constant, so LLVM keeps them in registers.
-    %acc16 = memref.alloca() : memref<4xvector<16xf32>>
-    %acc8 = memref.alloca() : memref<4xvector<8xf32>>
-    %acc4 = memref.alloca() : memref<4xvector<4xf32>>
+    %acc = memref.alloca() : memref<4xvector<[1]xf32>>
+    // exp(d) in pass 2 (written out at its two uses, with these constants):
+    // exp(d) = 2^t, t = d log2(e) (as the GPU version), for d <= 0, in
+    // vector arithmetic that LLVM keeps vectorized (math.exp2 becomes one
+    // libm call per float on the host). t = n + f with |f| <= 1/2:
+    // k = t + 1.5 2^23 rounds t to the integer n (k - 1.5 2^23 = n exactly,
+    // and k's bits are those of 1.5 2^23 plus n); 2^f is its Taylor
+    // polynomial of degree 7 (truncation error below 1e-8 relative), 2^n the
+    // float whose bits are (bits(k) + 127) << 23 = (n + 127) << 23 (mod
+    // 2^32). t is clamped to -127 first, whose 2^n has the bits 0: exp(d) = 0
+    // for d below about -87.7, as the GPU's ex2.approx.ftz flushes results
+    // below 2^-126. NaN stays NaN.
+    %ex_log2e = arith.constant dense<1.44269504> : vector<[1]xf32>
+    %ex_lo = arith.constant dense<-127.0> : vector<[1]xf32>
+    %ex_magic = arith.constant dense<12582912.0> : vector<[1]xf32>
+    %ex_c0 = arith.constant dense<1.0> : vector<[1]xf32>
+    %ex_c1 = arith.constant dense<0.693147182> : vector<[1]xf32>
+    %ex_c2 = arith.constant dense<0.240226507> : vector<[1]xf32>
+    %ex_c3 = arith.constant dense<0.0555041087> : vector<[1]xf32>
+    %ex_c4 = arith.constant dense<0.00961812911> : vector<[1]xf32>
+    %ex_c5 = arith.constant dense<0.00133335581> : vector<[1]xf32>
+    %ex_c6 = arith.constant dense<1.54035304e-04> : vector<[1]xf32>
+    %ex_c7 = arith.constant dense<1.52527338e-05> : vector<[1]xf32>
+    %ex_bias = arith.constant dense<127> : vector<[1]xi32>
+    %ex_c23 = arith.constant dense<23> : vector<[1]xi32>
     scf.for %row = %c0 to %rows step %c1 {
       %base = arith.muli %row, %cols : index
-      // `vec` changes the vector type: each variant keeps one case.
-      scf.index_switch %vec
-      case 16 {
-        %lowv = arith.constant dense<-3.0e+38> : vector<16xf32>
-        %zero = arith.constant dense<0.0> : vector<16xf32>
-        // Pass 1: the maximum.
+      %lowv = arith.constant dense<-3.0e+38> : vector<[1]xf32>
+      %zero = arith.constant dense<0.0> : vector<[1]xf32>
+      // Pass 1: the maximum.
+      scf.for %j = %c0 to %unroll step %c1 {
+        memref.store %lowv, %acc[%j] : memref<4xvector<[1]xf32>>
+      } {tuna.unroll}
+      scf.for %k = %c0 to %main step %step {
+        %at = arith.addi %base, %k : index
         scf.for %j = %c0 to %unroll step %c1 {
-          memref.store %lowv, %acc16[%j] : memref<4xvector<16xf32>>
+          %o = arith.muli %j, %vec : index
+          %i = arith.addi %at, %o : index
+          %v = vector.load %x[%i] : memref<?xf32>, vector<[1]xf32>
+          %am = memref.load %acc[%j] : memref<4xvector<[1]xf32>>
+          %nm = arith.maximumf %am, %v : vector<[1]xf32>
+          memref.store %nm, %acc[%j] : memref<4xvector<[1]xf32>>
         } {tuna.unroll}
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<16xf32>
-            %am = memref.load %acc16[%j] : memref<4xvector<16xf32>>
-            %nm = arith.maximumf %am, %v : vector<16xf32>
-            memref.store %nm, %acc16[%j] : memref<4xvector<16xf32>>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<16xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %lowv : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
-          %am = memref.load %acc16[%c0] : memref<4xvector<16xf32>>
-          %nm = arith.maximumf %am, %v : vector<16xf32>
-          memref.store %nm, %acc16[%c0] : memref<4xvector<16xf32>>
-        }
-        %mv = scf.for %j = %c0 to %unroll step %c1 iter_args(%s = %lowv) -> vector<16xf32> {
-          %am = memref.load %acc16[%j] : memref<4xvector<16xf32>>
-          %nm = arith.maximumf %s, %am : vector<16xf32>
-          scf.yield %nm : vector<16xf32>
-        } {tuna.unroll}
-        %m = vector.reduction <maximumf>, %mv : vector<16xf32> into f32
-        %mb = vector.broadcast %m : f32 to vector<16xf32>
-        // Pass 2: e = exp(x - m), written to y, and its sum.
-        scf.for %j = %c0 to %unroll step %c1 {
-          memref.store %zero, %acc16[%j] : memref<4xvector<16xf32>>
-        } {tuna.unroll}
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<16xf32>
-            %d = arith.subf %v, %mb : vector<16xf32>
-            %e = func.call @softmax_host_exp_16(%d) : (vector<16xf32>) -> vector<16xf32>
-            vector.store %e, %y[%i] : memref<?xf32>, vector<16xf32>
-            %as = memref.load %acc16[%j] : memref<4xvector<16xf32>>
-            %ns = arith.addf %as, %e : vector<16xf32>
-            memref.store %ns, %acc16[%j] : memref<4xvector<16xf32>>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<16xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %mb : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
-          %d = arith.subf %v, %mb : vector<16xf32>
-          %e0 = func.call @softmax_host_exp_16(%d) : (vector<16xf32>) -> vector<16xf32>
-          %e = arith.select %mask, %e0, %zero : vector<16xi1>, vector<16xf32>
-          vector.maskedstore %y[%i], %mask, %e : memref<?xf32>, vector<16xi1>, vector<16xf32>
-          %as = memref.load %acc16[%c0] : memref<4xvector<16xf32>>
-          %ns = arith.addf %as, %e : vector<16xf32>
-          memref.store %ns, %acc16[%c0] : memref<4xvector<16xf32>>
-        }
-        %sv = scf.for %j = %c0 to %unroll step %c1 iter_args(%s = %zero) -> vector<16xf32> {
-          %as = memref.load %acc16[%j] : memref<4xvector<16xf32>>
-          %ns = arith.addf %s, %as : vector<16xf32>
-          scf.yield %ns : vector<16xf32>
-        } {tuna.unroll}
-        %sum = vector.reduction <add>, %sv : vector<16xf32> into f32
-        // Pass 3: y = e (1 / sum).
-        %inv = arith.divf %onef, %sum : f32
-        %iv = vector.broadcast %inv : f32 to vector<16xf32>
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %e = vector.load %y[%i] : memref<?xf32>, vector<16xf32>
-            %r = arith.mulf %e, %iv : vector<16xf32>
-            vector.store %r, %y[%i] : memref<?xf32>, vector<16xf32>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<16xi1>
-          %i = arith.addi %base, %k : index
-          %e = vector.maskedload %y[%i], %mask, %zero : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
-          %r = arith.mulf %e, %iv : vector<16xf32>
-          vector.maskedstore %y[%i], %mask, %r : memref<?xf32>, vector<16xi1>, vector<16xf32>
-        }
-        scf.yield
       }
-      case 8 {
-        %lowv = arith.constant dense<-3.0e+38> : vector<8xf32>
-        %zero = arith.constant dense<0.0> : vector<8xf32>
-        // Pass 1: the maximum.
-        scf.for %j = %c0 to %unroll step %c1 {
-          memref.store %lowv, %acc8[%j] : memref<4xvector<8xf32>>
-        } {tuna.unroll}
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<8xf32>
-            %am = memref.load %acc8[%j] : memref<4xvector<8xf32>>
-            %nm = arith.maximumf %am, %v : vector<8xf32>
-            memref.store %nm, %acc8[%j] : memref<4xvector<8xf32>>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<8xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %lowv : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
-          %am = memref.load %acc8[%c0] : memref<4xvector<8xf32>>
-          %nm = arith.maximumf %am, %v : vector<8xf32>
-          memref.store %nm, %acc8[%c0] : memref<4xvector<8xf32>>
-        }
-        %mv = scf.for %j = %c0 to %unroll step %c1 iter_args(%s = %lowv) -> vector<8xf32> {
-          %am = memref.load %acc8[%j] : memref<4xvector<8xf32>>
-          %nm = arith.maximumf %s, %am : vector<8xf32>
-          scf.yield %nm : vector<8xf32>
-        } {tuna.unroll}
-        %m = vector.reduction <maximumf>, %mv : vector<8xf32> into f32
-        %mb = vector.broadcast %m : f32 to vector<8xf32>
-        // Pass 2: e = exp(x - m), written to y, and its sum.
-        scf.for %j = %c0 to %unroll step %c1 {
-          memref.store %zero, %acc8[%j] : memref<4xvector<8xf32>>
-        } {tuna.unroll}
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<8xf32>
-            %d = arith.subf %v, %mb : vector<8xf32>
-            %e = func.call @softmax_host_exp_8(%d) : (vector<8xf32>) -> vector<8xf32>
-            vector.store %e, %y[%i] : memref<?xf32>, vector<8xf32>
-            %as = memref.load %acc8[%j] : memref<4xvector<8xf32>>
-            %ns = arith.addf %as, %e : vector<8xf32>
-            memref.store %ns, %acc8[%j] : memref<4xvector<8xf32>>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<8xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %mb : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
-          %d = arith.subf %v, %mb : vector<8xf32>
-          %e0 = func.call @softmax_host_exp_8(%d) : (vector<8xf32>) -> vector<8xf32>
-          %e = arith.select %mask, %e0, %zero : vector<8xi1>, vector<8xf32>
-          vector.maskedstore %y[%i], %mask, %e : memref<?xf32>, vector<8xi1>, vector<8xf32>
-          %as = memref.load %acc8[%c0] : memref<4xvector<8xf32>>
-          %ns = arith.addf %as, %e : vector<8xf32>
-          memref.store %ns, %acc8[%c0] : memref<4xvector<8xf32>>
-        }
-        %sv = scf.for %j = %c0 to %unroll step %c1 iter_args(%s = %zero) -> vector<8xf32> {
-          %as = memref.load %acc8[%j] : memref<4xvector<8xf32>>
-          %ns = arith.addf %s, %as : vector<8xf32>
-          scf.yield %ns : vector<8xf32>
-        } {tuna.unroll}
-        %sum = vector.reduction <add>, %sv : vector<8xf32> into f32
-        // Pass 3: y = e (1 / sum).
-        %inv = arith.divf %onef, %sum : f32
-        %iv = vector.broadcast %inv : f32 to vector<8xf32>
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %e = vector.load %y[%i] : memref<?xf32>, vector<8xf32>
-            %r = arith.mulf %e, %iv : vector<8xf32>
-            vector.store %r, %y[%i] : memref<?xf32>, vector<8xf32>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<8xi1>
-          %i = arith.addi %base, %k : index
-          %e = vector.maskedload %y[%i], %mask, %zero : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
-          %r = arith.mulf %e, %iv : vector<8xf32>
-          vector.maskedstore %y[%i], %mask, %r : memref<?xf32>, vector<8xi1>, vector<8xf32>
-        }
-        scf.yield
+      scf.for %k = %main to %cols step %vec {
+        %left = arith.subi %cols, %k : index
+        %mask = vector.create_mask %left : vector<[1]xi1>
+        %i = arith.addi %base, %k : index
+        %v = vector.maskedload %x[%i], %mask, %lowv : memref<?xf32>, vector<[1]xi1>, vector<[1]xf32> into vector<[1]xf32>
+        %am = memref.load %acc[%c0] : memref<4xvector<[1]xf32>>
+        %nm = arith.maximumf %am, %v : vector<[1]xf32>
+        memref.store %nm, %acc[%c0] : memref<4xvector<[1]xf32>>
       }
-      default {
-        %lowv = arith.constant dense<-3.0e+38> : vector<4xf32>
-        %zero = arith.constant dense<0.0> : vector<4xf32>
-        // Pass 1: the maximum.
+      %mv = scf.for %j = %c0 to %unroll step %c1 iter_args(%s = %lowv) -> vector<[1]xf32> {
+        %am = memref.load %acc[%j] : memref<4xvector<[1]xf32>>
+        %nm = arith.maximumf %s, %am : vector<[1]xf32>
+        scf.yield %nm : vector<[1]xf32>
+      } {tuna.unroll}
+      %m = vector.reduction <maximumf>, %mv : vector<[1]xf32> into f32
+      %mb = vector.broadcast %m : f32 to vector<[1]xf32>
+      // Pass 2: e = exp(x - m), written to y, and its sum.
+      scf.for %j = %c0 to %unroll step %c1 {
+        memref.store %zero, %acc[%j] : memref<4xvector<[1]xf32>>
+      } {tuna.unroll}
+      scf.for %k = %c0 to %main step %step {
+        %at = arith.addi %base, %k : index
         scf.for %j = %c0 to %unroll step %c1 {
-          memref.store %lowv, %acc4[%j] : memref<4xvector<4xf32>>
+          %o = arith.muli %j, %vec : index
+          %i = arith.addi %at, %o : index
+          %v = vector.load %x[%i] : memref<?xf32>, vector<[1]xf32>
+          %d = arith.subf %v, %mb : vector<[1]xf32>
+          %ex_t0 = arith.mulf %d, %ex_log2e : vector<[1]xf32>
+          %ex_low = arith.cmpf olt, %ex_t0, %ex_lo : vector<[1]xf32>
+          %ex_t = arith.select %ex_low, %ex_lo, %ex_t0 : vector<[1]xi1>, vector<[1]xf32>
+          %ex_k = arith.addf %ex_t, %ex_magic : vector<[1]xf32>
+          %ex_n = arith.subf %ex_k, %ex_magic : vector<[1]xf32>
+          %ex_f = arith.subf %ex_t, %ex_n : vector<[1]xf32>
+          %ex_m6 = arith.mulf %ex_c7, %ex_f fastmath<contract> : vector<[1]xf32>
+          %ex_p6 = arith.addf %ex_m6, %ex_c6 fastmath<contract> : vector<[1]xf32>
+          %ex_m5 = arith.mulf %ex_p6, %ex_f fastmath<contract> : vector<[1]xf32>
+          %ex_p5 = arith.addf %ex_m5, %ex_c5 fastmath<contract> : vector<[1]xf32>
+          %ex_m4 = arith.mulf %ex_p5, %ex_f fastmath<contract> : vector<[1]xf32>
+          %ex_p4 = arith.addf %ex_m4, %ex_c4 fastmath<contract> : vector<[1]xf32>
+          %ex_m3 = arith.mulf %ex_p4, %ex_f fastmath<contract> : vector<[1]xf32>
+          %ex_p3 = arith.addf %ex_m3, %ex_c3 fastmath<contract> : vector<[1]xf32>
+          %ex_m2 = arith.mulf %ex_p3, %ex_f fastmath<contract> : vector<[1]xf32>
+          %ex_p2 = arith.addf %ex_m2, %ex_c2 fastmath<contract> : vector<[1]xf32>
+          %ex_m1 = arith.mulf %ex_p2, %ex_f fastmath<contract> : vector<[1]xf32>
+          %ex_p1 = arith.addf %ex_m1, %ex_c1 fastmath<contract> : vector<[1]xf32>
+          %ex_m0 = arith.mulf %ex_p1, %ex_f fastmath<contract> : vector<[1]xf32>
+          %ex_p0 = arith.addf %ex_m0, %ex_c0 fastmath<contract> : vector<[1]xf32>
+          %ex_kb = arith.bitcast %ex_k : vector<[1]xf32> to vector<[1]xi32>
+          %ex_eb = arith.addi %ex_kb, %ex_bias : vector<[1]xi32>
+          %ex_sb = arith.shli %ex_eb, %ex_c23 : vector<[1]xi32>
+          %ex_s = arith.bitcast %ex_sb : vector<[1]xi32> to vector<[1]xf32>
+          %e = arith.mulf %ex_p0, %ex_s : vector<[1]xf32>
+          vector.store %e, %y[%i] : memref<?xf32>, vector<[1]xf32>
+          %as = memref.load %acc[%j] : memref<4xvector<[1]xf32>>
+          %ns = arith.addf %as, %e : vector<[1]xf32>
+          memref.store %ns, %acc[%j] : memref<4xvector<[1]xf32>>
         } {tuna.unroll}
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<4xf32>
-            %am = memref.load %acc4[%j] : memref<4xvector<4xf32>>
-            %nm = arith.maximumf %am, %v : vector<4xf32>
-            memref.store %nm, %acc4[%j] : memref<4xvector<4xf32>>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<4xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %lowv : memref<?xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
-          %am = memref.load %acc4[%c0] : memref<4xvector<4xf32>>
-          %nm = arith.maximumf %am, %v : vector<4xf32>
-          memref.store %nm, %acc4[%c0] : memref<4xvector<4xf32>>
-        }
-        %mv = scf.for %j = %c0 to %unroll step %c1 iter_args(%s = %lowv) -> vector<4xf32> {
-          %am = memref.load %acc4[%j] : memref<4xvector<4xf32>>
-          %nm = arith.maximumf %s, %am : vector<4xf32>
-          scf.yield %nm : vector<4xf32>
-        } {tuna.unroll}
-        %m = vector.reduction <maximumf>, %mv : vector<4xf32> into f32
-        %mb = vector.broadcast %m : f32 to vector<4xf32>
-        // Pass 2: e = exp(x - m), written to y, and its sum.
+      }
+      scf.for %k = %main to %cols step %vec {
+        %left = arith.subi %cols, %k : index
+        %mask = vector.create_mask %left : vector<[1]xi1>
+        %i = arith.addi %base, %k : index
+        %v = vector.maskedload %x[%i], %mask, %mb : memref<?xf32>, vector<[1]xi1>, vector<[1]xf32> into vector<[1]xf32>
+        %d = arith.subf %v, %mb : vector<[1]xf32>
+        %ex_t0 = arith.mulf %d, %ex_log2e : vector<[1]xf32>
+        %ex_low = arith.cmpf olt, %ex_t0, %ex_lo : vector<[1]xf32>
+        %ex_t = arith.select %ex_low, %ex_lo, %ex_t0 : vector<[1]xi1>, vector<[1]xf32>
+        %ex_k = arith.addf %ex_t, %ex_magic : vector<[1]xf32>
+        %ex_n = arith.subf %ex_k, %ex_magic : vector<[1]xf32>
+        %ex_f = arith.subf %ex_t, %ex_n : vector<[1]xf32>
+        %ex_m6 = arith.mulf %ex_c7, %ex_f fastmath<contract> : vector<[1]xf32>
+        %ex_p6 = arith.addf %ex_m6, %ex_c6 fastmath<contract> : vector<[1]xf32>
+        %ex_m5 = arith.mulf %ex_p6, %ex_f fastmath<contract> : vector<[1]xf32>
+        %ex_p5 = arith.addf %ex_m5, %ex_c5 fastmath<contract> : vector<[1]xf32>
+        %ex_m4 = arith.mulf %ex_p5, %ex_f fastmath<contract> : vector<[1]xf32>
+        %ex_p4 = arith.addf %ex_m4, %ex_c4 fastmath<contract> : vector<[1]xf32>
+        %ex_m3 = arith.mulf %ex_p4, %ex_f fastmath<contract> : vector<[1]xf32>
+        %ex_p3 = arith.addf %ex_m3, %ex_c3 fastmath<contract> : vector<[1]xf32>
+        %ex_m2 = arith.mulf %ex_p3, %ex_f fastmath<contract> : vector<[1]xf32>
+        %ex_p2 = arith.addf %ex_m2, %ex_c2 fastmath<contract> : vector<[1]xf32>
+        %ex_m1 = arith.mulf %ex_p2, %ex_f fastmath<contract> : vector<[1]xf32>
+        %ex_p1 = arith.addf %ex_m1, %ex_c1 fastmath<contract> : vector<[1]xf32>
+        %ex_m0 = arith.mulf %ex_p1, %ex_f fastmath<contract> : vector<[1]xf32>
+        %ex_p0 = arith.addf %ex_m0, %ex_c0 fastmath<contract> : vector<[1]xf32>
+        %ex_kb = arith.bitcast %ex_k : vector<[1]xf32> to vector<[1]xi32>
+        %ex_eb = arith.addi %ex_kb, %ex_bias : vector<[1]xi32>
+        %ex_sb = arith.shli %ex_eb, %ex_c23 : vector<[1]xi32>
+        %ex_s = arith.bitcast %ex_sb : vector<[1]xi32> to vector<[1]xf32>
+        %e0 = arith.mulf %ex_p0, %ex_s : vector<[1]xf32>
+        %e = arith.select %mask, %e0, %zero : vector<[1]xi1>, vector<[1]xf32>
+        vector.maskedstore %y[%i], %mask, %e : memref<?xf32>, vector<[1]xi1>, vector<[1]xf32>
+        %as = memref.load %acc[%c0] : memref<4xvector<[1]xf32>>
+        %ns = arith.addf %as, %e : vector<[1]xf32>
+        memref.store %ns, %acc[%c0] : memref<4xvector<[1]xf32>>
+      }
+      %sv = scf.for %j = %c0 to %unroll step %c1 iter_args(%s = %zero) -> vector<[1]xf32> {
+        %as = memref.load %acc[%j] : memref<4xvector<[1]xf32>>
+        %ns = arith.addf %s, %as : vector<[1]xf32>
+        scf.yield %ns : vector<[1]xf32>
+      } {tuna.unroll}
+      %sum = vector.reduction <add>, %sv : vector<[1]xf32> into f32
+      // Pass 3: y = e (1 / sum).
+      %inv = arith.divf %onef, %sum : f32
+      %iv = vector.broadcast %inv : f32 to vector<[1]xf32>
+      scf.for %k = %c0 to %main step %step {
+        %at = arith.addi %base, %k : index
         scf.for %j = %c0 to %unroll step %c1 {
-          memref.store %zero, %acc4[%j] : memref<4xvector<4xf32>>
+          %o = arith.muli %j, %vec : index
+          %i = arith.addi %at, %o : index
+          %e = vector.load %y[%i] : memref<?xf32>, vector<[1]xf32>
+          %r = arith.mulf %e, %iv : vector<[1]xf32>
+          vector.store %r, %y[%i] : memref<?xf32>, vector<[1]xf32>
         } {tuna.unroll}
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %v = vector.load %x[%i] : memref<?xf32>, vector<4xf32>
-            %d = arith.subf %v, %mb : vector<4xf32>
-            %e = func.call @softmax_host_exp_4(%d) : (vector<4xf32>) -> vector<4xf32>
-            vector.store %e, %y[%i] : memref<?xf32>, vector<4xf32>
-            %as = memref.load %acc4[%j] : memref<4xvector<4xf32>>
-            %ns = arith.addf %as, %e : vector<4xf32>
-            memref.store %ns, %acc4[%j] : memref<4xvector<4xf32>>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<4xi1>
-          %i = arith.addi %base, %k : index
-          %v = vector.maskedload %x[%i], %mask, %mb : memref<?xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
-          %d = arith.subf %v, %mb : vector<4xf32>
-          %e0 = func.call @softmax_host_exp_4(%d) : (vector<4xf32>) -> vector<4xf32>
-          %e = arith.select %mask, %e0, %zero : vector<4xi1>, vector<4xf32>
-          vector.maskedstore %y[%i], %mask, %e : memref<?xf32>, vector<4xi1>, vector<4xf32>
-          %as = memref.load %acc4[%c0] : memref<4xvector<4xf32>>
-          %ns = arith.addf %as, %e : vector<4xf32>
-          memref.store %ns, %acc4[%c0] : memref<4xvector<4xf32>>
-        }
-        %sv = scf.for %j = %c0 to %unroll step %c1 iter_args(%s = %zero) -> vector<4xf32> {
-          %as = memref.load %acc4[%j] : memref<4xvector<4xf32>>
-          %ns = arith.addf %s, %as : vector<4xf32>
-          scf.yield %ns : vector<4xf32>
-        } {tuna.unroll}
-        %sum = vector.reduction <add>, %sv : vector<4xf32> into f32
-        // Pass 3: y = e (1 / sum).
-        %inv = arith.divf %onef, %sum : f32
-        %iv = vector.broadcast %inv : f32 to vector<4xf32>
-        scf.for %k = %c0 to %main step %step {
-          %at = arith.addi %base, %k : index
-          scf.for %j = %c0 to %unroll step %c1 {
-            %o = arith.muli %j, %vec : index
-            %i = arith.addi %at, %o : index
-            %e = vector.load %y[%i] : memref<?xf32>, vector<4xf32>
-            %r = arith.mulf %e, %iv : vector<4xf32>
-            vector.store %r, %y[%i] : memref<?xf32>, vector<4xf32>
-          } {tuna.unroll}
-        }
-        scf.for %k = %main to %cols step %vec {
-          %left = arith.subi %cols, %k : index
-          %mask = vector.create_mask %left : vector<4xi1>
-          %i = arith.addi %base, %k : index
-          %e = vector.maskedload %y[%i], %mask, %zero : memref<?xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
-          %r = arith.mulf %e, %iv : vector<4xf32>
-          vector.maskedstore %y[%i], %mask, %r : memref<?xf32>, vector<4xi1>, vector<4xf32>
-        }
-        scf.yield
+      }
+      scf.for %k = %main to %cols step %vec {
+        %left = arith.subi %cols, %k : index
+        %mask = vector.create_mask %left : vector<[1]xi1>
+        %i = arith.addi %base, %k : index
+        %e = vector.maskedload %y[%i], %mask, %zero : memref<?xf32>, vector<[1]xi1>, vector<[1]xf32> into vector<[1]xf32>
+        %r = arith.mulf %e, %iv : vector<[1]xf32>
+        vector.maskedstore %y[%i], %mask, %r : memref<?xf32>, vector<[1]xi1>, vector<[1]xf32>
       }
     }
     return
-  }
-
-  // exp(d) = 2^t, t = d log2(e) (as the GPU version), for d <= 0, in
-  // vector arithmetic that LLVM keeps vectorized (math.exp2 becomes one
-  // libm call per float on the host). t = n + f with |f| <= 1/2:
-  // k = t + 1.5 2^23 rounds t to the integer n (k - 1.5 2^23 = n exactly,
-  // and k's bits are those of 1.5 2^23 plus n); 2^f is its Taylor
-  // polynomial of degree 7 (truncation error below 1e-8 relative), 2^n the
-  // float whose bits are (bits(k) + 127) << 23 = (n + 127) << 23 (mod
-  // 2^32). t is clamped to -127 first, whose 2^n has the bits 0: exp(d) = 0
-  // for d below about -87.7, as the GPU's ex2.approx.ftz flushes results
-  // below 2^-126. NaN stays NaN.
-  // The same function for vec = 16, 8 and 4 (the vector type differs).
-  func.func private @softmax_host_exp_16(%d: vector<16xf32>) -> vector<16xf32> {
-    %log2e = arith.constant dense<1.44269504> : vector<16xf32>
-    %lo = arith.constant dense<-127.0> : vector<16xf32>
-    %magic = arith.constant dense<12582912.0> : vector<16xf32>
-    %c0 = arith.constant dense<1.0> : vector<16xf32>
-    %c1 = arith.constant dense<0.693147182> : vector<16xf32>
-    %c2 = arith.constant dense<0.240226507> : vector<16xf32>
-    %c3 = arith.constant dense<0.0555041087> : vector<16xf32>
-    %c4 = arith.constant dense<0.00961812911> : vector<16xf32>
-    %c5 = arith.constant dense<0.00133335581> : vector<16xf32>
-    %c6 = arith.constant dense<1.54035304e-04> : vector<16xf32>
-    %c7 = arith.constant dense<1.52527338e-05> : vector<16xf32>
-    %bias = arith.constant dense<127> : vector<16xi32>
-    %c23 = arith.constant dense<23> : vector<16xi32>
-    %t0 = arith.mulf %d, %log2e : vector<16xf32>
-    %low = arith.cmpf olt, %t0, %lo : vector<16xf32>
-    %t = arith.select %low, %lo, %t0 : vector<16xi1>, vector<16xf32>
-    %k = arith.addf %t, %magic : vector<16xf32>
-    %n = arith.subf %k, %magic : vector<16xf32>
-    %f = arith.subf %t, %n : vector<16xf32>
-    %m6 = arith.mulf %c7, %f fastmath<contract> : vector<16xf32>
-    %p6 = arith.addf %m6, %c6 fastmath<contract> : vector<16xf32>
-    %m5 = arith.mulf %p6, %f fastmath<contract> : vector<16xf32>
-    %p5 = arith.addf %m5, %c5 fastmath<contract> : vector<16xf32>
-    %m4 = arith.mulf %p5, %f fastmath<contract> : vector<16xf32>
-    %p4 = arith.addf %m4, %c4 fastmath<contract> : vector<16xf32>
-    %m3 = arith.mulf %p4, %f fastmath<contract> : vector<16xf32>
-    %p3 = arith.addf %m3, %c3 fastmath<contract> : vector<16xf32>
-    %m2 = arith.mulf %p3, %f fastmath<contract> : vector<16xf32>
-    %p2 = arith.addf %m2, %c2 fastmath<contract> : vector<16xf32>
-    %m1 = arith.mulf %p2, %f fastmath<contract> : vector<16xf32>
-    %p1 = arith.addf %m1, %c1 fastmath<contract> : vector<16xf32>
-    %m0 = arith.mulf %p1, %f fastmath<contract> : vector<16xf32>
-    %p0 = arith.addf %m0, %c0 fastmath<contract> : vector<16xf32>
-    %kb = arith.bitcast %k : vector<16xf32> to vector<16xi32>
-    %eb = arith.addi %kb, %bias : vector<16xi32>
-    %sb = arith.shli %eb, %c23 : vector<16xi32>
-    %s = arith.bitcast %sb : vector<16xi32> to vector<16xf32>
-    %r = arith.mulf %p0, %s : vector<16xf32>
-    return %r : vector<16xf32>
-  }
-
-  func.func private @softmax_host_exp_8(%d: vector<8xf32>) -> vector<8xf32> {
-    %log2e = arith.constant dense<1.44269504> : vector<8xf32>
-    %lo = arith.constant dense<-127.0> : vector<8xf32>
-    %magic = arith.constant dense<12582912.0> : vector<8xf32>
-    %c0 = arith.constant dense<1.0> : vector<8xf32>
-    %c1 = arith.constant dense<0.693147182> : vector<8xf32>
-    %c2 = arith.constant dense<0.240226507> : vector<8xf32>
-    %c3 = arith.constant dense<0.0555041087> : vector<8xf32>
-    %c4 = arith.constant dense<0.00961812911> : vector<8xf32>
-    %c5 = arith.constant dense<0.00133335581> : vector<8xf32>
-    %c6 = arith.constant dense<1.54035304e-04> : vector<8xf32>
-    %c7 = arith.constant dense<1.52527338e-05> : vector<8xf32>
-    %bias = arith.constant dense<127> : vector<8xi32>
-    %c23 = arith.constant dense<23> : vector<8xi32>
-    %t0 = arith.mulf %d, %log2e : vector<8xf32>
-    %low = arith.cmpf olt, %t0, %lo : vector<8xf32>
-    %t = arith.select %low, %lo, %t0 : vector<8xi1>, vector<8xf32>
-    %k = arith.addf %t, %magic : vector<8xf32>
-    %n = arith.subf %k, %magic : vector<8xf32>
-    %f = arith.subf %t, %n : vector<8xf32>
-    %m6 = arith.mulf %c7, %f fastmath<contract> : vector<8xf32>
-    %p6 = arith.addf %m6, %c6 fastmath<contract> : vector<8xf32>
-    %m5 = arith.mulf %p6, %f fastmath<contract> : vector<8xf32>
-    %p5 = arith.addf %m5, %c5 fastmath<contract> : vector<8xf32>
-    %m4 = arith.mulf %p5, %f fastmath<contract> : vector<8xf32>
-    %p4 = arith.addf %m4, %c4 fastmath<contract> : vector<8xf32>
-    %m3 = arith.mulf %p4, %f fastmath<contract> : vector<8xf32>
-    %p3 = arith.addf %m3, %c3 fastmath<contract> : vector<8xf32>
-    %m2 = arith.mulf %p3, %f fastmath<contract> : vector<8xf32>
-    %p2 = arith.addf %m2, %c2 fastmath<contract> : vector<8xf32>
-    %m1 = arith.mulf %p2, %f fastmath<contract> : vector<8xf32>
-    %p1 = arith.addf %m1, %c1 fastmath<contract> : vector<8xf32>
-    %m0 = arith.mulf %p1, %f fastmath<contract> : vector<8xf32>
-    %p0 = arith.addf %m0, %c0 fastmath<contract> : vector<8xf32>
-    %kb = arith.bitcast %k : vector<8xf32> to vector<8xi32>
-    %eb = arith.addi %kb, %bias : vector<8xi32>
-    %sb = arith.shli %eb, %c23 : vector<8xi32>
-    %s = arith.bitcast %sb : vector<8xi32> to vector<8xf32>
-    %r = arith.mulf %p0, %s : vector<8xf32>
-    return %r : vector<8xf32>
-  }
-
-  func.func private @softmax_host_exp_4(%d: vector<4xf32>) -> vector<4xf32> {
-    %log2e = arith.constant dense<1.44269504> : vector<4xf32>
-    %lo = arith.constant dense<-127.0> : vector<4xf32>
-    %magic = arith.constant dense<12582912.0> : vector<4xf32>
-    %c0 = arith.constant dense<1.0> : vector<4xf32>
-    %c1 = arith.constant dense<0.693147182> : vector<4xf32>
-    %c2 = arith.constant dense<0.240226507> : vector<4xf32>
-    %c3 = arith.constant dense<0.0555041087> : vector<4xf32>
-    %c4 = arith.constant dense<0.00961812911> : vector<4xf32>
-    %c5 = arith.constant dense<0.00133335581> : vector<4xf32>
-    %c6 = arith.constant dense<1.54035304e-04> : vector<4xf32>
-    %c7 = arith.constant dense<1.52527338e-05> : vector<4xf32>
-    %bias = arith.constant dense<127> : vector<4xi32>
-    %c23 = arith.constant dense<23> : vector<4xi32>
-    %t0 = arith.mulf %d, %log2e : vector<4xf32>
-    %low = arith.cmpf olt, %t0, %lo : vector<4xf32>
-    %t = arith.select %low, %lo, %t0 : vector<4xi1>, vector<4xf32>
-    %k = arith.addf %t, %magic : vector<4xf32>
-    %n = arith.subf %k, %magic : vector<4xf32>
-    %f = arith.subf %t, %n : vector<4xf32>
-    %m6 = arith.mulf %c7, %f fastmath<contract> : vector<4xf32>
-    %p6 = arith.addf %m6, %c6 fastmath<contract> : vector<4xf32>
-    %m5 = arith.mulf %p6, %f fastmath<contract> : vector<4xf32>
-    %p5 = arith.addf %m5, %c5 fastmath<contract> : vector<4xf32>
-    %m4 = arith.mulf %p5, %f fastmath<contract> : vector<4xf32>
-    %p4 = arith.addf %m4, %c4 fastmath<contract> : vector<4xf32>
-    %m3 = arith.mulf %p4, %f fastmath<contract> : vector<4xf32>
-    %p3 = arith.addf %m3, %c3 fastmath<contract> : vector<4xf32>
-    %m2 = arith.mulf %p3, %f fastmath<contract> : vector<4xf32>
-    %p2 = arith.addf %m2, %c2 fastmath<contract> : vector<4xf32>
-    %m1 = arith.mulf %p2, %f fastmath<contract> : vector<4xf32>
-    %p1 = arith.addf %m1, %c1 fastmath<contract> : vector<4xf32>
-    %m0 = arith.mulf %p1, %f fastmath<contract> : vector<4xf32>
-    %p0 = arith.addf %m0, %c0 fastmath<contract> : vector<4xf32>
-    %kb = arith.bitcast %k : vector<4xf32> to vector<4xi32>
-    %eb = arith.addi %kb, %bias : vector<4xi32>
-    %sb = arith.shli %eb, %c23 : vector<4xi32>
-    %s = arith.bitcast %sb : vector<4xi32> to vector<4xf32>
-    %r = arith.mulf %p0, %s : vector<4xf32>
-    return %r : vector<4xf32>
   }
 }

@@ -71,4 +71,18 @@
 // RUN: tuna-tune %t/softmax.tuna --kernel softmax_host --shape "d0=64 d1=128" --dims a0=d0*d1 --dims a1=d0*d1 --check --no-cache | FileCheck %s --check-prefix=PRODUCT
 // PRODUCT: [1/1] softmax_host [d0=64, d1=128]: {{tuned|default}} bucket [d0=64, d1=128]
 // RUN: not tuna-tune %t/softmax.tuna --kernel softmax_host --shape "d0=64 d1=128" --dims a0=d0*x --no-cache 2>&1 | FileCheck %s --check-prefix=BADPRODUCT
-// BADPRODUCT: tuna-tune: error: --dims 'a0=d0*x': 'd0*x' is not a size, a key value dI or a product of them (d0*d1)
+// BADPRODUCT: tuna-tune: error: --dims 'a0=d0*x': 'd0*x' is not an integer expression of the key values dI (d0*d1, 2*d0 + 1, (d1 + 3) / 4: + - * / % and parentheses)
+
+// Simple expressions of key values, not only products: (d0 + 1) * d1 - d1
+// is d0 * d1 exactly (the check passes, the buffers are not over-allocated
+// past what a kernel that reads too far would hit); sizes evaluate in
+// checked arithmetic.
+// RUN: tuna-tune %t/softmax.tuna --kernel softmax_host --shape "d0=64 d1=128" --dims "a0=(d0 + 1) * d1 - d1" --dims "a1=d1*(d0 %% 65 + 0)/1" --check --no-cache | FileCheck %s --check-prefix=EXPR
+// EXPR: [1/1] softmax_host [d0=64, d1=128]: tuned bucket [d0=64, d1=128]
+// EXPR-NEXT: check: 9 checked
+// RUN: not tuna-tune %t/softmax.tuna --kernel softmax_host --shape "d0=64 d1=128" --dims "a0=d0*d1/(d1-d1)" --dims a1=d0*d1 --no-cache 2>&1 | FileCheck %s --check-prefix=DIVZERO
+// DIVZERO: error: kernel 'softmax_host': --dims a0: dimension 0 divides by zero
+// RUN: not tuna-tune %t/softmax.tuna --kernel softmax_host --shape "d0=64 d1=128" --dims "a0=d0-d1" --dims a1=d0*d1 --no-cache 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: kernel 'softmax_host': argument 0 dimension 0 would be -64
+// RUN: not tuna-tune %t/softmax.tuna --kernel softmax_host --shape "d0=64 d1=128" --dims "a0=(d0*d1" --no-cache 2>&1 | FileCheck %s --check-prefix=PAREN
+// PAREN: tuna-tune: error: --dims 'a0=(d0*d1': '(d0*d1' is not an integer expression

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -72,6 +73,102 @@ bool parseValues(const std::string &item, std::vector<int64_t> &values) {
   }
   return true;
 }
+
+/// The recursive-descent parser of a --dims size (DimValue): sum :=
+/// product (('+' | '-') product)*; product := factor (('*' | '/' | '%')
+/// factor)*; factor := integer | dI | '(' sum ')'. Writes postfix nodes.
+class DimParser {
+public:
+  explicit DimParser(const std::string &text) : text(text) {}
+
+  std::optional<Expr> parse() {
+    Expr out;
+    if (!sum(out))
+      return std::nullopt;
+    skipSpaces();
+    if (pos != text.size() || out.empty())
+      return std::nullopt;
+    return out;
+  }
+
+private:
+  using Op = ExprNode::Op;
+
+  void skipSpaces() {
+    while (pos < text.size() && text[pos] == ' ')
+      ++pos;
+  }
+  bool eat(char c) {
+    skipSpaces();
+    if (pos < text.size() && text[pos] == c) {
+      ++pos;
+      return true;
+    }
+    return false;
+  }
+  bool sum(Expr &out) {
+    if (!product(out))
+      return false;
+    for (;;) {
+      if (eat('+')) {
+        if (!product(out))
+          return false;
+        out.push_back({Op::Add, 0});
+      } else if (eat('-')) { // a - b is a + b * -1, as affine maps have it.
+        if (!product(out))
+          return false;
+        out.push_back({Op::Const, -1});
+        out.push_back({Op::Mul, 0});
+        out.push_back({Op::Add, 0});
+      } else {
+        return true;
+      }
+    }
+  }
+  bool product(Expr &out) {
+    if (!factor(out))
+      return false;
+    for (;;) {
+      Op op;
+      if (eat('*'))
+        op = Op::Mul;
+      else if (eat('/'))
+        op = Op::FloorDiv;
+      else if (eat('%'))
+        op = Op::Mod;
+      else
+        return true;
+      if (!factor(out))
+        return false;
+      out.push_back({op, 0});
+    }
+  }
+  bool factor(Expr &out) {
+    if (eat('(')) {
+      if (++depth > kMaxExprDepth || !sum(out) || !eat(')'))
+        return false;
+      --depth;
+      return true;
+    }
+    bool key = pos < text.size() && text[pos] == 'd';
+    size_t start = pos + key;
+    size_t end = start;
+    while (end < text.size() &&
+           std::isdigit(static_cast<unsigned char>(text[end])))
+      ++end;
+    std::optional<int64_t> value =
+        parseInteger(text.substr(start, end - start));
+    if (!value || (key && *value >= kMaxArgs))
+      return false;
+    pos = end;
+    out.push_back({key ? Op::Dim : Op::Const, *value});
+    return true;
+  }
+
+  const std::string &text;
+  size_t pos = 0;
+  int depth = 0;
+};
 
 uint16_t halfBits(float value) {
   uint32_t bits;
@@ -239,15 +336,17 @@ void addGivenDims(KnownArgs &known, const Kernel &kernel, const Shape &shape,
       bad(where + ": " + what + " gives " + std::to_string(dims.size()) +
           " sizes, the memref has rank " + std::to_string(sizes.size()));
     for (size_t d = 0; d < dims.size(); ++d) {
-      int64_t size = dims[d].constant;
-      for (int key : dims[d].keys) {
-        if (key >= static_cast<int>(shape.size()))
-          bad(where + ": " + what + " reads d" + std::to_string(key) +
+      for (const ExprNode &node : dims[d].expr)
+        if (node.op == ExprNode::Op::Dim &&
+            node.value >= static_cast<int64_t>(shape.size()))
+          bad(where + ": " + what + " reads d" + std::to_string(node.value) +
               ", but the key has " + std::to_string(shape.size()) + " values");
-        if (__builtin_mul_overflow(size, shape[key], &size))
-          bad(where + ": " + what + ": dimension " + std::to_string(d) +
-              " overflows 64-bit integers");
-      }
+      int64_t size = 0;
+      ExprError error;
+      if (!CompiledExpr::compile(dims[d].expr, shape.size(), 0, what)
+               .evaluate(shape.data(), size, &error))
+        bad(where + ": " + what + ": dimension " + std::to_string(d) + " " +
+            describeExprError(error));
       setOnce(sizes[d], size, where,
               "argument " + std::to_string(arg) + " dimension " +
                   std::to_string(d));
@@ -344,6 +443,13 @@ ArgValue scalarValue(const ArgSpec &spec, size_t a, const KnownArgs &known,
 
 } // namespace
 
+std::optional<DimValue> parseDimValue(const std::string &text) {
+  std::optional<Expr> expr = DimParser(text).parse();
+  if (!expr || checkExpr(*expr, kMaxArgs))
+    return std::nullopt;
+  return DimValue{std::move(*expr)};
+}
+
 std::vector<Shape> parseShapeSpec(const std::string &spec) {
   std::vector<std::vector<int64_t>> lists;
   std::istringstream items(spec);
@@ -388,18 +494,12 @@ void parseDims(const std::string &text, ArgSettings &settings) {
     bad("--dims '" + text + "': expected aI=SIZE,SIZE... (I: the argument)");
   std::vector<DimValue> dims;
   for (const std::string &item : split(text.substr(equals + 1), ',')) {
-    DimValue dim;
-    for (const std::string &factor : split(item, '*')) {
-      int key = parseIndex(factor, 'd');
-      std::optional<int64_t> value = parseInteger(factor);
-      if (key >= 0)
-        dim.keys.push_back(key);
-      else if (!value || *value < 0 ||
-               __builtin_mul_overflow(dim.constant, *value, &dim.constant))
-        bad("--dims '" + text + "': '" + item +
-            "' is not a size, a key value dI or a product of them (d0*d1)");
-    }
-    dims.push_back(dim);
+    std::optional<DimValue> dim = parseDimValue(item);
+    if (!dim)
+      bad("--dims '" + text + "': '" + item +
+          "' is not an integer expression of the key values dI (d0*d1, "
+          "2*d0 + 1, (d1 + 3) / 4: + - * / % and parentheses)");
+    dims.push_back(std::move(*dim));
   }
   settings.dims[arg] = std::move(dims);
 }

@@ -3,9 +3,10 @@
 // A shape gives every key value of a kernel (d0, d1, ... in key order, as
 // formatSignature prints them). From it and the kernel's ABI, tuna-tune
 // builds arguments: key values go where the key reads them; memref sizes
-// not in the key come from --dims, else equal the largest key value of the
-// shape, unless that makes a memref smaller than the product of the key
-// values (a flat M x K buffer keyed on M and K): then --dims is required.
+// not in the key come from --dims (expressions of the key values), else
+// equal the largest key value of the shape, unless that makes a memref
+// smaller than the product of the key values (a flat M x K buffer keyed on
+// M and K): then --dims is required.
 // Scalars not in the key come from --arg (floats default to 1).
 // Memrefs are contiguous, on the device, filled with random values.
 //
@@ -14,9 +15,11 @@
 #define TUNA_TOOLS_TUNA_TUNE_SHAPES_H
 
 #include "tuna/runtime/Backend.h"
+#include "tuna/runtime/Expr.h"
 #include "tuna/runtime/MemRef.h"
 
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -32,12 +35,15 @@ using Shape = std::vector<int64_t>;
 /// naming the spec.
 std::vector<Shape> parseShapeSpec(const std::string &spec);
 
-/// One size of a memref given by --dims: a product of key values and
-/// constants (`64`, `d1`, `d0*d1`, `2*d0`).
+/// One size of a memref given by --dims: an integer expression of the key
+/// values d0, d1, ... with + - * / (floor division) % and parentheses
+/// (`64`, `d1`, `d0*d1`, `2*d0 + 1`, `(d1 + 127) / 128 * 128`).
 struct DimValue {
-  std::vector<int> keys; ///< The dI factors.
-  int64_t constant = 1;  ///< The product of the constant factors.
+  Expr expr; ///< Postfix (Expr.h), evaluated in checked 64-bit arithmetic.
 };
+
+/// Parses one --dims size; nullopt if `text` is not such an expression.
+std::optional<DimValue> parseDimValue(const std::string &text);
 
 /// What the command line says about arguments outside the key.
 struct ArgSettings {

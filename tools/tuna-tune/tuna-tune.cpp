@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -47,10 +48,11 @@ constexpr const char *kUsage =
     "  --shape SPEC       key values, e.g. 'd0=4096,65536 d1=1..64' (A..B:\n"
     "                     A, 2A, 4A ... B); tunes every combination\n"
     "  --shapes FILE      one SPEC per line; '#' starts a comment\n"
-    "  --dims aI=S,...    sizes of memref argument I: integers, dJ or\n"
-    "                     products (d0*d1); default: the largest key value\n"
-    "                     of the shape, unless the memref would then be\n"
-    "                     smaller than the product of the key values\n"
+    "  --dims aI=S,...    sizes of memref argument I: integer expressions\n"
+    "                     of the key values dJ with + - * / % and\n"
+    "                     parentheses (d0*d1, (d1+3)/4); default: the largest\n"
+    "                     key value of the shape, unless the memref would\n"
+    "                     then be smaller than the product of the key values\n"
     "  --arg aI=VALUE     scalar argument I outside the key (floats: 1)\n"
     "  --device DEVICE    host (default), cuda, cuda:N, hip, hip:N, or\n"
     "                     cuda:local (under mpirun: the GPU numbered as the\n"
@@ -289,6 +291,20 @@ std::string checkSummary(const Kernel &kernel, const TuningReport &report) {
          reasons;
 }
 
+/// Whether the check, with no majority among the variants (Tuner.cpp's
+/// agreedOutput: a tie, or every output different), kept the default's
+/// output as the reference and rejected variants that differ from it: the
+/// default may be the broken one.
+bool keptTheDefaultWithoutMajority(const TuningReport &report) {
+  return report.checked &&
+         report.checkedAgainst.rfind("the default's output (no majority", 0) ==
+             0 &&
+         std::any_of(report.candidates.begin(), report.candidates.end(),
+                     [](const CandidateResult &c) {
+                       return c.status == CandidateStatus::WrongResult;
+                     });
+}
+
 /// How `config` does where it does not win: its worst median over the
 /// winner's, on how many shapes that was measured, and on how many not.
 struct Loss {
@@ -385,6 +401,18 @@ std::string describePruning(const TuningReport &report) {
     separator = ", ";
   }
   return text + "\n";
+}
+
+/// "  failed: k__v2 (chunk=16): crashed: the tuning worker was killed by
+/// signal 11 (Segmentation fault)", one line per candidate that failed as
+/// it ran (a crash or hang in its worker, an error while it ran), so that a
+/// crashing variant is reported without --verbose; nothing when none did.
+std::string describeFailures(const TuningReport &report) {
+  std::string text;
+  for (const CandidateResult &c : report.candidates)
+    if (c.status == CandidateStatus::Failed)
+      text += "  failed: " + c.name + " (" + c.config + "): " + c.reason + "\n";
+  return text;
 }
 
 /// --first-call: "  first call: <k> of <n> candidates timed (shortlist),
@@ -542,6 +570,7 @@ TuningReport decideBucket(TunedKernel &kernel, const ShapeArgs &args,
   }
   log += describePruning(report);
   log += describeSpread(report);
+  log += describeFailures(report);
   if (context.firstCall)
     log += describeFirstCall(report, launchMs);
   if (context.verifyPruning) {
@@ -588,7 +617,13 @@ ItemResult tuneItem(TunedKernel &kernel, const Shape &shape, size_t item,
     }
     line += describePick(spec, report, signature);
     if (context.check && report.source == DecisionSource::Tuned) {
-      log = checkSummary(spec, report) + log;
+      std::string check = checkSummary(spec, report);
+      if (keptTheDefaultWithoutMajority(report))
+        check += "  warning: no majority of the variants agree: the check "
+                 "kept the default's output and rejected those that differ, "
+                 "which may be the correct ones; check against a known-good "
+                 "kernel with --reference\n";
+      log = check + log;
       if (report.defaultRejected) {
         log += "  error: the default variant '" +
                report.candidates[spec.defaultVariant].name +
@@ -1146,9 +1181,40 @@ void printPhaseTimes(const Ranks &ranks) {
 
 } // namespace
 
+namespace {
+/// What a crash in this process says before the process ends with its
+/// signal: a variant run here (--no-isolate, --first-call without
+/// TUNA_ISOLATE=1) that reads or writes past its buffers used to end
+/// tuna-tune with exit 139 and no word.
+constexpr char kCrashMessage[] =
+    "tuna-tune: error: a fatal signal (a crash) in this process, most "
+    "likely a kernel variant run here that reads or writes past its "
+    "buffers (--dims gives their sizes); without --no-isolate (and, with "
+    "--first-call, with TUNA_ISOLATE=1) every candidate runs in a "
+    "tuna-worker process, and one that crashes is reported as failed\n";
+
+void sayWhyOnCrash(int signal) {
+  // Async-signal-safe: write(2), then the default action (SA_RESETHAND).
+  ssize_t written =
+      ::write(STDERR_FILENO, kCrashMessage, sizeof(kCrashMessage) - 1);
+  (void)written;
+  ::raise(signal);
+}
+
+void reportCrashes() {
+  struct sigaction action = {};
+  action.sa_handler = sayWhyOnCrash;
+  action.sa_flags = SA_RESETHAND | SA_NODEFER;
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE})
+    ::sigaction(signal, &action, nullptr);
+}
+} // namespace
+
 int main(int argc, char **argv) {
   tools::toolName = "tuna-tune";
   Ranks ranks(argc, argv);
+  reportCrashes();
   TuneCommand command = parseCommandLine(argc, argv);
   if (command.timings)
     PhaseTimes::process().start();
