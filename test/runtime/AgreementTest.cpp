@@ -613,7 +613,8 @@ TEST(SpreadSearchTest, ARankThatStopsIsAnErrorWithinTheTimeout) {
 }
 
 TEST(SpreadSearchTest, RanksThatBatchOtherwiseAreAnErrorNamingThem) {
-  // Rank 1's batches are smaller: its first batch is not rank 0's.
+  // Rank 1's batches are smaller: its first batch is not rank 0's (a batch
+  // holds batchSize candidates for each of the 2 ranks).
   std::vector<RankSearch> ranks = searchOnRanks(2, 0, [](int rank) {
     search::SearchOptions searching = shortSearch("exhaustive", 3);
     searching.batchSize = rank == 1 ? 2 : 3;
@@ -622,10 +623,10 @@ TEST(SpreadSearchTest, RanksThatBatchOtherwiseAreAnErrorNamingThem) {
   EXPECT_NE(ranks[0].error.find("the ranks split different candidates"),
             std::string::npos)
       << ranks[0].error;
-  EXPECT_NE(ranks[0].error.find("rank 1 has [0,1], rank 0 [0,1,2]"),
+  EXPECT_NE(ranks[0].error.find("rank 1 has [0,1,2,3], rank 0 [0,1,2,3,4,5]"),
             std::string::npos)
       << ranks[0].error;
-  EXPECT_NE(ranks[1].error.find("rank 0 has [0,1,2], rank 1 [0,1]"),
+  EXPECT_NE(ranks[1].error.find("rank 0 has [0,1,2,3,4,5], rank 1 [0,1,2,3]"),
             std::string::npos)
       << ranks[1].error;
 }
