@@ -47,6 +47,7 @@
 
 #include "Isolation.h"
 
+#include "BitCast.h"
 #include "BundleParts.h"
 #include "Clock.h"
 #include "Scratch.h"
@@ -201,18 +202,6 @@ int resultFromJson(const json &value, TuningReport &report) {
   return v;
 }
 
-uint64_t floatBits(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return bits;
-}
-
-double bitsFloat(uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, sizeof(value));
-  return value;
-}
-
 /// A process's phase times (PhaseTimes::phases) in a message.
 json phasesToJson(const std::vector<PhaseTime> &phases) {
   json value = json::array();
@@ -284,7 +273,7 @@ public:
             {{"scalar",
               {{"type", scalarTypeName(arg.type)},
                {"int", arg.intValue},
-               {"float_bits", floatBits(arg.floatValue)}}}});
+               {"float_bits", bitCast<uint64_t>(arg.floatValue)}}}});
         continue;
       }
       const MemRefView &view = arg.memref;
@@ -930,7 +919,8 @@ public:
         const json &scalar = value.at("scalar");
         arg.type = *parseScalarType(scalar.at("type").get<std::string>());
         arg.intValue = scalar.at("int").get<int64_t>();
-        arg.floatValue = bitsFloat(scalar.at("float_bits").get<uint64_t>());
+        arg.floatValue =
+            bitCast<double>(scalar.at("float_bits").get<uint64_t>());
         values.push_back(arg);
         continue;
       }
