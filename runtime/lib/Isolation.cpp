@@ -47,6 +47,7 @@
 
 #include "Isolation.h"
 
+#include "AtomicFile.h"
 #include "BitCast.h"
 #include "BundleParts.h"
 #include "Clock.h"
@@ -99,16 +100,9 @@ std::string systemError(const std::string &what) {
 /// end is gone (never SIGPIPE).
 bool sendLine(int fd, const json &message) {
   std::string line = message.dump() + "\n";
-  for (size_t sent = 0; sent < line.size();) {
-    ssize_t n = ::send(fd, line.data() + sent, line.size() - sent,
-                       MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    sent += static_cast<size_t>(n);
-  }
-  return true;
+  return writeFully(line.size(), [&](size_t sent) {
+    return ::send(fd, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
+  });
 }
 
 /// An owned file descriptor.
@@ -237,16 +231,12 @@ public:
   /// Writes `bytes` after what is there; returns where.
   size_t append(std::string_view bytes) {
     size_t at = grow(bytes.size(), 64);
-    for (size_t done = 0; done < bytes.size();) {
-      ssize_t n = ::pwrite(fd.get(), bytes.data() + done, bytes.size() - done,
-                           static_cast<off_t>(at + done));
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        throw Error(ErrorCode::Backend,
-                    systemError("isolated tuning: cannot write shared memory"));
-      done += static_cast<size_t>(n);
-    }
+    if (!writeFully(bytes.size(), [&](size_t done) {
+          return ::pwrite(fd.get(), bytes.data() + done, bytes.size() - done,
+                          static_cast<off_t>(at + done));
+        }))
+      throw Error(ErrorCode::Backend,
+                  systemError("isolated tuning: cannot write shared memory"));
     return at;
   }
 
