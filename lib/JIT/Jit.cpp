@@ -10,6 +10,7 @@
 #include "tuna/JIT/Jit.h"
 
 #include "tuna/Target/Compile.h"
+#include "tuna/runtime/Cache.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
@@ -242,7 +243,7 @@ std::string Compiler::Impl::keyOf(std::string_view source) const {
     hash.update(field);
   };
   add("tuna-jit 1");
-  add(TUNA_VERSION_STRING);
+  add(::tuna::tunaVersion());
   for (const mlir::tuna::Target &target : compileOptions.targets)
     add(target.str());
   add(compileOptions.ptxas);

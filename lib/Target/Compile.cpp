@@ -7,7 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TargetConfig.h"
 #include "TargetImpl.h"
+
+#include "tuna/runtime/Cache.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -236,7 +239,7 @@ LogicalResult compileFor(ModuleOp module, const Dispatches &dispatches,
 /// A bundle with no kernels yet, stamped with this compiler's version.
 static ::tuna::Bundle emptyBundle() {
   ::tuna::Bundle bundle;
-  bundle.tunaVersion = TUNA_VERSION_STRING;
+  bundle.tunaVersion = ::tuna::tunaVersion();
   return bundle;
 }
 

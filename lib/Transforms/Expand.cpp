@@ -77,6 +77,85 @@ static LogicalResult verifyVscaleOnlyInKernels(ModuleOp module) {
   return failure(walk.wasInterrupted());
 }
 
+/// A kernel with a tuning space, and the space.
+using TunableKernel = std::pair<FunctionOpInterface, SpaceAttr>;
+
+/// The kernels of `module` that carry a `tuna.space`, in walk order.
+static SmallVector<TunableKernel> collectTunableKernels(ModuleOp module) {
+  SmallVector<TunableKernel> kernels;
+  module->walk([&](FunctionOpInterface func) {
+    if (auto space =
+            func->getAttrOfType<SpaceAttr>(TunaDialect::getSpaceAttrName()))
+      kernels.push_back({func, space});
+  });
+  return kernels;
+}
+
+/// A kernel that a plan-only table names is instantiated from that table
+/// (instantiatePlannedVariants), never expanded again: an error at it.
+static LogicalResult verifyNoPlannedKernelExpanded(ModuleOp module) {
+  for (DispatchOp table : module.getOps<DispatchOp>()) {
+    auto planned = table->getAttrOfType<SymbolRefAttr>(
+        TunaDialect::getPlannedKernelAttrName());
+    Operation *kernel =
+        planned ? SymbolTable::lookupNearestSymbolFrom(table, planned)
+                : nullptr;
+    if (kernel && kernel->hasAttr(TunaDialect::getSpaceAttrName()))
+      return kernel->emitError()
+             << "kernel '" << SymbolTable::getSymbolName(kernel).getValue()
+             << "' is planned by the dispatch table '" << table.getSymName()
+             << "': instantiate its variants "
+                "(instantiatePlannedVariants) instead of "
+                "expanding it again";
+  }
+  return success();
+}
+
+/// The runtime finds kernels by name: two tunable kernels (in different
+/// gpu.modules) must not share one.
+static LogicalResult verifyUniqueKernelNames(ArrayRef<TunableKernel> kernels) {
+  llvm::StringMap<Location> names;
+  for (auto [kernel, space] : kernels)
+    if (!names.try_emplace(kernel.getName(), kernel.getLoc()).second)
+      return kernel.emitError()
+             << "two tunable kernels are named '" << kernel.getName()
+             << "'; the runtime finds kernels by name";
+  return success();
+}
+
+/// The schedules that `kernels` apply.
+static SetVector<Operation *>
+collectSchedules(ArrayRef<TunableKernel> kernels) {
+  SetVector<Operation *> schedules;
+  for (auto [kernel, space] : kernels)
+    if (SymbolRefAttr ref = space.getSchedule())
+      if (Operation *schedule =
+              SymbolTable::lookupNearestSymbolFrom(kernel, ref))
+        schedules.insert(schedule);
+  return schedules;
+}
+
+/// A GPU kernel's dispatch table takes the kernel's name at the top level,
+/// where another symbol may have it already: an error at the table.
+static LogicalResult verifyUniqueTopLevelNames(ModuleOp module) {
+  llvm::StringMap<Operation *> topLevel;
+  for (Operation &op : module.getOps()) {
+    auto name = op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+    if (!name)
+      continue;
+    auto [it, inserted] = topLevel.try_emplace(name.getValue(), &op);
+    if (inserted)
+      continue;
+    Operation *dispatch = isa<DispatchOp>(op) ? &op : it->second;
+    return dispatch->emitError()
+           << "kernel '" << name.getValue()
+           << "': its dispatch table needs the name '" << name.getValue()
+           << "' at the top level of the module, where "
+              "another symbol has it";
+  }
+  return success();
+}
+
 namespace {
 
 /// An instantiated variant and the configuration it was built from.
@@ -225,79 +304,24 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
 
 void TunaExpandPass::runOnOperation() {
   ModuleOp module = getOperation();
-  SmallVector<std::pair<FunctionOpInterface, SpaceAttr>> kernels;
-  module->walk([&](FunctionOpInterface func) {
-    if (auto space =
-            func->getAttrOfType<SpaceAttr>(TunaDialect::getSpaceAttrName()))
-      kernels.push_back({func, space});
-  });
-
-  for (DispatchOp table : module.getOps<DispatchOp>()) {
-    auto planned = table->getAttrOfType<SymbolRefAttr>(
-        TunaDialect::getPlannedKernelAttrName());
-    Operation *kernel =
-        planned ? SymbolTable::lookupNearestSymbolFrom(table, planned)
-                : nullptr;
-    if (kernel && kernel->hasAttr(TunaDialect::getSpaceAttrName())) {
-      kernel->emitError() << "kernel '"
-                          << SymbolTable::getSymbolName(kernel).getValue()
-                          << "' is planned by the dispatch table '"
-                          << table.getSymName()
-                          << "': instantiate its variants "
-                             "(instantiatePlannedVariants) instead of "
-                             "expanding it again";
-      return signalPassFailure();
-    }
-  }
-
-  if (failed(verifyVscaleOnlyInKernels(module)))
+  SmallVector<TunableKernel> kernels = collectTunableKernels(module);
+  if (failed(verifyNoPlannedKernelExpanded(module)) ||
+      failed(verifyVscaleOnlyInKernels(module)) ||
+      failed(verifyUniqueKernelNames(kernels)))
     return signalPassFailure();
-
-  llvm::StringMap<Location> names;
-  for (auto [kernel, space] : kernels) {
-    if (!names.try_emplace(kernel.getName(), kernel.getLoc()).second) {
-      kernel.emitError() << "two tunable kernels are named '"
-                         << kernel.getName()
-                         << "'; the runtime finds kernels by name";
-      return signalPassFailure();
-    }
-  }
 
   // Schedules are collected before their kernels go (and kept, with them,
   // when the kernels stay planned).
-  SetVector<Operation *> usedSchedules;
-  for (auto [kernel, space] : kernels)
-    if (SymbolRefAttr ref = space.getSchedule())
-      if (Operation *schedule =
-              SymbolTable::lookupNearestSymbolFrom(kernel, ref))
-        usedSchedules.insert(schedule);
-
+  SetVector<Operation *> usedSchedules = collectSchedules(kernels);
   SymbolTable symbols(module);
   for (auto [kernel, space] : kernels)
     if (failed(expandKernel(kernel, space, symbols)))
       return signalPassFailure();
-
   if (!planOnly)
     eraseAppliedSchedules(module, usedSchedules.getArrayRef());
 
-  // A GPU kernel's dispatch table takes the kernel's name at the top level,
-  // where another symbol may have it already.
-  llvm::StringMap<Operation *> topLevel;
-  for (Operation &op : module.getOps()) {
-    auto name = op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
-    if (!name)
-      continue;
-    auto [it, inserted] = topLevel.try_emplace(name.getValue(), &op);
-    if (inserted)
-      continue;
-    Operation *dispatch = isa<DispatchOp>(op) ? &op : it->second;
-    dispatch->emitError() << "kernel '" << name.getValue()
-                          << "': its dispatch table needs the name '"
-                          << name.getValue()
-                          << "' at the top level of the module, where "
-                             "another symbol has it";
+  if (failed(verifyUniqueTopLevelNames(module)))
     return signalPassFailure();
-  }
 }
 
 } // namespace

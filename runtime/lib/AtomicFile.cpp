@@ -18,16 +18,9 @@ std::string systemError(const std::string &what, const std::string &path) {
 }
 
 bool writeAll(int fd, const std::string &bytes) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
+  return writeFully(bytes.size(), [&](size_t done) {
+    return ::write(fd, bytes.data() + done, bytes.size() - done);
+  });
 }
 
 void writeFileAtomically(const std::string &path, const std::string &text) {

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Compare.h"
+#include "BitCast.h"
 
 #include "tuna/runtime/ScalarType.h"
 
@@ -23,24 +24,6 @@
 namespace tuna {
 
 namespace {
-
-template <typename T> T load(const char *at) {
-  T value;
-  std::memcpy(&value, at, sizeof(value));
-  return value;
-}
-
-float floatFromBits(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, sizeof(value));
-  return value;
-}
-
-uint32_t bitsFromFloat(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return bits;
-}
 
 /// All ones when `condition` holds, else zero.
 uint32_t maskIf(bool condition) { return 0u - static_cast<uint32_t>(condition); }
@@ -62,15 +45,18 @@ struct Half {
     uint32_t exponent = shifted & 0x0f800000u;
     uint32_t normal = shifted + (112u << 23);
     uint32_t special = shifted | 0x7f800000u;
-    uint32_t subnormal = bitsFromFloat(floatFromBits(normal + (1u << 23)) -
-                                       floatFromBits(113u << 23));
+    uint32_t subnormal = bitCast<uint32_t>(bitCast<float>(normal + (1u << 23)) -
+                                           bitCast<float>(113u << 23));
     uint32_t isSpecial = maskIf(exponent == 0x0f800000u);
     uint32_t isSubnormal = maskIf(exponent == 0);
     uint32_t magnitude = (special & isSpecial) | (subnormal & isSubnormal) |
                          (normal & ~(isSpecial | isSubnormal));
-    return floatFromBits(magnitude | static_cast<uint32_t>(bits & 0x8000) << 16);
+    uint32_t sign = static_cast<uint32_t>(bits & 0x8000) << 16;
+    return bitCast<float>(magnitude | sign);
   }
-  static double valueAt(const char *at) { return value(load<Bits>(at)); }
+  static double valueAt(const char *at) {
+    return value(loadUnaligned<Bits>(at));
+  }
 };
 
 struct BFloat16 {
@@ -78,17 +64,19 @@ struct BFloat16 {
   using Magnitude = int16_t;
   static constexpr Bits kMagnitude = 0x7fff, kInfinity = 0x7f80;
   static double value(Bits bits) {
-    return floatFromBits(static_cast<uint32_t>(bits) << 16);
+    return bitCast<float>(static_cast<uint32_t>(bits) << 16);
   }
-  static double valueAt(const char *at) { return value(load<Bits>(at)); }
+  static double valueAt(const char *at) {
+    return value(loadUnaligned<Bits>(at));
+  }
 };
 
 struct Single {
   using Bits = uint32_t;
   using Magnitude = int32_t;
   static constexpr Bits kMagnitude = 0x7fffffffu, kInfinity = 0x7f800000u;
-  static double value(Bits bits) { return floatFromBits(bits); }
-  static double valueAt(const char *at) { return load<float>(at); }
+  static double value(Bits bits) { return bitCast<float>(bits); }
+  static double valueAt(const char *at) { return loadUnaligned<float>(at); }
 };
 
 struct Double {
@@ -96,12 +84,8 @@ struct Double {
   using Magnitude = int64_t;
   static constexpr Bits kMagnitude = 0x7fffffffffffffffull,
                         kInfinity = 0x7ff0000000000000ull;
-  static double value(Bits bits) {
-    double value;
-    std::memcpy(&value, &bits, sizeof(value));
-    return value;
-  }
-  static double valueAt(const char *at) { return load<double>(at); }
+  static double value(Bits bits) { return bitCast<double>(bits); }
+  static double valueAt(const char *at) { return loadUnaligned<double>(at); }
 };
 
 /// Elements per exact-bytes test.
@@ -129,7 +113,7 @@ double largestFinite(const char *data, size_t count) {
   Magnitude largest = 0;
   for (size_t i = 0; i < count; ++i) {
     auto magnitude = static_cast<Magnitude>(
-        load<Bits>(data + i * sizeof(Bits)) & Format::kMagnitude);
+        loadUnaligned<Bits>(data + i * sizeof(Bits)) & Format::kMagnitude);
     largest = std::max<Magnitude>(
         largest, magnitude < static_cast<Magnitude>(Format::kInfinity)
                      ? magnitude
@@ -218,8 +202,8 @@ void compareIntegers(const char *got, const char *want, size_t count,
     if (!std::memcmp(g, w, n * sizeof(Integer)))
       continue;
     for (size_t i = 0; i < n; ++i) {
-      Integer a = load<Integer>(g + i * sizeof(Integer));
-      Integer b = load<Integer>(w + i * sizeof(Integer));
+      Integer a = loadUnaligned<Integer>(g + i * sizeof(Integer));
+      Integer b = loadUnaligned<Integer>(w + i * sizeof(Integer));
       if (a != b)
         failures.add(first + i, static_cast<double>(a),
                      static_cast<double>(b));
@@ -316,23 +300,23 @@ std::string Mismatch::describe() const {
 double elementValue(ScalarType type, const char *at) {
   switch (type) {
   case ScalarType::F16:
-    return Half::value(load<Half::Bits>(at));
+    return Half::value(loadUnaligned<Half::Bits>(at));
   case ScalarType::BF16:
-    return BFloat16::value(load<BFloat16::Bits>(at));
+    return BFloat16::value(loadUnaligned<BFloat16::Bits>(at));
   case ScalarType::F32:
-    return Single::value(load<Single::Bits>(at));
+    return Single::value(loadUnaligned<Single::Bits>(at));
   case ScalarType::F64:
-    return Double::value(load<Double::Bits>(at));
+    return Double::value(loadUnaligned<Double::Bits>(at));
   case ScalarType::I1:
   case ScalarType::I8:
-    return load<int8_t>(at);
+    return loadUnaligned<int8_t>(at);
   case ScalarType::I16:
-    return load<int16_t>(at);
+    return loadUnaligned<int16_t>(at);
   case ScalarType::I32:
-    return load<int32_t>(at);
+    return loadUnaligned<int32_t>(at);
   case ScalarType::I64:
   case ScalarType::Index:
-    return static_cast<double>(load<int64_t>(at));
+    return static_cast<double>(loadUnaligned<int64_t>(at));
   }
   return 0;
 }

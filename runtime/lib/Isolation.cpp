@@ -47,6 +47,8 @@
 
 #include "Isolation.h"
 
+#include "AtomicFile.h"
+#include "BitCast.h"
 #include "BundleParts.h"
 #include "Clock.h"
 #include "Scratch.h"
@@ -98,16 +100,9 @@ std::string systemError(const std::string &what) {
 /// end is gone (never SIGPIPE).
 bool sendLine(int fd, const json &message) {
   std::string line = message.dump() + "\n";
-  for (size_t sent = 0; sent < line.size();) {
-    ssize_t n = ::send(fd, line.data() + sent, line.size() - sent,
-                       MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    sent += static_cast<size_t>(n);
-  }
-  return true;
+  return writeFully(line.size(), [&](size_t sent) {
+    return ::send(fd, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
+  });
 }
 
 /// An owned file descriptor.
@@ -201,18 +196,6 @@ int resultFromJson(const json &value, TuningReport &report) {
   return v;
 }
 
-uint64_t floatBits(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return bits;
-}
-
-double bitsFloat(uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, sizeof(value));
-  return value;
-}
-
 /// A process's phase times (PhaseTimes::phases) in a message.
 json phasesToJson(const std::vector<PhaseTime> &phases) {
   json value = json::array();
@@ -248,16 +231,12 @@ public:
   /// Writes `bytes` after what is there; returns where.
   size_t append(std::string_view bytes) {
     size_t at = grow(bytes.size(), 64);
-    for (size_t done = 0; done < bytes.size();) {
-      ssize_t n = ::pwrite(fd.get(), bytes.data() + done, bytes.size() - done,
-                           static_cast<off_t>(at + done));
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        throw Error(ErrorCode::Backend,
-                    systemError("isolated tuning: cannot write shared memory"));
-      done += static_cast<size_t>(n);
-    }
+    if (!writeFully(bytes.size(), [&](size_t done) {
+          return ::pwrite(fd.get(), bytes.data() + done, bytes.size() - done,
+                          static_cast<off_t>(at + done));
+        }))
+      throw Error(ErrorCode::Backend,
+                  systemError("isolated tuning: cannot write shared memory"));
     return at;
   }
 
@@ -284,7 +263,7 @@ public:
             {{"scalar",
               {{"type", scalarTypeName(arg.type)},
                {"int", arg.intValue},
-               {"float_bits", floatBits(arg.floatValue)}}}});
+               {"float_bits", bitCast<uint64_t>(arg.floatValue)}}}});
         continue;
       }
       const MemRefView &view = arg.memref;
@@ -930,7 +909,8 @@ public:
         const json &scalar = value.at("scalar");
         arg.type = *parseScalarType(scalar.at("type").get<std::string>());
         arg.intValue = scalar.at("int").get<int64_t>();
-        arg.floatValue = bitsFloat(scalar.at("float_bits").get<uint64_t>());
+        arg.floatValue =
+            bitCast<double>(scalar.at("float_bits").get<uint64_t>());
         values.push_back(arg);
         continue;
       }

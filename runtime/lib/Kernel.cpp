@@ -94,9 +94,7 @@ TunedKernel::Impl::Impl(Module::Impl &module, const Kernel &spec)
     VariantState &state = variants[v];
     std::string what = describe() + " variant '" + variant.name + "'";
     state.spec = &variant;
-    for (const auto &[param, value] : variant.config)
-      state.config += (state.config.empty() ? "" : ", ") + param + "=" +
-                      std::to_string(value);
+    state.config = formatConfig(variant.config);
     for (int d = 0; d < 3; ++d) {
       state.grid[d] = CompiledExpr::compile(variant.grid[d], keySize, 1,
                                             what + " grid." + axes[d]);

@@ -936,6 +936,14 @@ const char *candidateStatusName(CandidateStatus status) {
   return "?";
 }
 
+std::string
+formatConfig(const std::vector<std::pair<std::string, int64_t>> &config) {
+  std::string text;
+  for (const auto &[name, value] : config)
+    text += (text.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+  return text;
+}
+
 const char *decisionSourceName(DecisionSource source) {
   switch (source) {
   case DecisionSource::Tuned:
@@ -985,12 +993,8 @@ std::vector<int> TunedKernel::Impl::shortlistOf(const CacheEntry &entry,
       variants.push_back(v);
       continue;
     }
-    std::string config;
-    for (const auto &[name, value] : ref.config)
-      config += (config.empty() ? "" : ", ") + name + "=" +
-                std::to_string(value);
     missing += (missing.empty() ? "'" : ", '") + ref.variant + "' (" +
-               config + ")";
+               formatConfig(ref.config) + ")";
   }
   if (!missing.empty())
     std::fprintf(stderr,

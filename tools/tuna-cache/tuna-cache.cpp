@@ -69,13 +69,6 @@ std::vector<int64_t> parseValues(const std::string &text) {
   }
 }
 
-std::string configText(const CacheEntry &entry) {
-  std::string text;
-  for (const auto &[name, value] : entry.config)
-    text += (text.empty() ? "" : ", ") + name + "=" + std::to_string(value);
-  return text;
-}
-
 std::string signatureText(const CacheEntry &entry) {
   return formatSignature(entry.key.signature.data(),
                          entry.key.signature.size());
@@ -96,7 +89,7 @@ void list(const std::vector<CacheEntry> &entries) {
       {"KERNEL", "SIGNATURE", "PICK", "CONFIG", "DEVICE", "TUNA", "DECIDED"}};
   for (const CacheEntry &entry : entries)
     rows.push_back({entry.key.kernel, signatureText(entry), entry.variant,
-                    configText(entry),
+                    formatConfig(entry.config),
                     entry.key.device + " (" + entry.key.arch + ")",
                     entry.key.tunaVersion, timeText(entry.time)});
   std::vector<size_t> widths(rows[0].size(), 0);
@@ -123,7 +116,7 @@ void show(const std::vector<CacheEntry> &entries) {
     std::printf("  decided: %s, tuning took %.1f ms\n",
                 timeText(entry.time).c_str(), entry.tuningMs);
     std::printf("  pick: %s (%s)\n", entry.variant.c_str(),
-                configText(entry).c_str());
+                formatConfig(entry.config).c_str());
     std::vector<std::pair<std::string, double>> times = entry.candidateMs;
     std::stable_sort(
         times.begin(), times.end(),

@@ -1023,6 +1023,89 @@ int databasePick(const std::vector<CacheEntry> &entries, const Kernel &kernel,
   return -1;
 }
 
+/// Each database's pick for `signature` of `spec`; -1 (said on stdout)
+/// where a database has none the bundle holds.
+std::vector<int>
+databasePicks(const TuneCommand &command,
+              const std::vector<std::vector<CacheEntry>> &databases,
+              const Kernel &spec, const std::vector<int64_t> &signature) {
+  std::vector<int> picks;
+  for (size_t d = 0; d < databases.size(); ++d) {
+    std::string why;
+    picks.push_back(databasePick(databases[d], spec, signature, why));
+    if (picks.back() < 0)
+      std::printf("  %s: %s\n", command.timePicks[d].c_str(), why.c_str());
+  }
+  return picks;
+}
+
+/// The medians of each picked variant (`picks`, -1: none) over three
+/// rounds on `args`, timed by TunedKernel::measure one variant at a time,
+/// in variant order and then reversed each other round; a timing that
+/// fails is said on stdout and leaves no median.
+std::map<int, std::vector<double>>
+timePicksInRounds(TunedKernel &kernel, const ShapeArgs &args,
+                  const std::vector<int> &picks) {
+  constexpr int kRounds = 3, kSamples = 20;
+  std::map<int, std::vector<double>> rounds;
+  for (int pick : picks)
+    if (pick >= 0)
+      rounds[pick];
+  for (int round = 0; round < kRounds; ++round) {
+    std::vector<int> order;
+    for (const auto &[variant, times] : rounds)
+      order.push_back(variant);
+    if (round % 2)
+      std::reverse(order.begin(), order.end());
+    for (int v : order) {
+      TuningReport timed =
+          kernel.measure(nullptr, args.data(), args.size(), {v}, kSamples);
+      const CandidateResult &result = timed.candidates[v];
+      if (result.status == CandidateStatus::Measured)
+        rounds[v].push_back(result.medianMs);
+      else
+        std::printf("  %s: %s: %s\n", result.name.c_str(),
+                    candidateStatusName(result.status), result.reason.c_str());
+    }
+  }
+  return rounds;
+}
+
+/// Prints each database's pick with the median of its round medians, their
+/// range and its ratio to the first database's pick; returns how many picks
+/// have no time.
+int printPickTimes(const TuneCommand &command, const Kernel &spec,
+                   const std::vector<int> &picks,
+                   std::map<int, std::vector<double>> &rounds) {
+  int failures = 0;
+  double first = -1;
+  for (size_t d = 0; d < picks.size(); ++d) {
+    if (picks[d] < 0)
+      continue;
+    std::vector<double> &times = rounds[picks[d]];
+    if (times.empty()) {
+      ++failures;
+      continue;
+    }
+    std::sort(times.begin(), times.end());
+    double ms = times[times.size() / 2];
+    if (first < 0 && d == 0)
+      first = ms;
+    const Variant &variant = spec.variants[picks[d]];
+    std::string ratio =
+        first > 0 && d > 0
+            ? ", " + ratioText(ms / first) + " the first's" +
+                  (picks[d] == picks[0] ? " (the same variant)" : "")
+            : "";
+    std::printf("  %s: %s (%s) %s (rounds %s..%s)%s\n",
+                command.timePicks[d].c_str(), variant.name.c_str(),
+                formatConfig(variant.config).c_str(), timeText(ms).c_str(),
+                timeText(times.front()).c_str(), timeText(times.back()).c_str(),
+                ratio.c_str());
+  }
+  return failures;
+}
+
 /// --time-picks: per (kernel, shape), each database's pick for the bucket
 /// timed by TunedKernel::measure, one variant at a time (no early
 /// elimination between them), in three interleaved rounds on the same
@@ -1034,7 +1117,6 @@ int timeDatabasePicks(const TuneCommand &command,
   std::vector<std::vector<CacheEntry>> databases;
   for (const std::string &path : command.timePicks)
     databases.push_back(readCacheFile(path));
-  constexpr int kRounds = 3, kSamples = 20;
   size_t item = 0, total = kernels.size() * command.shapes.size();
   int failures = 0;
   for (TunedKernel *kernel : kernels)
@@ -1042,66 +1124,16 @@ int timeDatabasePicks(const TuneCommand &command,
       const Kernel &spec = kernel->spec();
       std::mt19937 rng(command.seed + static_cast<unsigned>(item));
       ShapeArgs args(device.backend(), spec, shape, command.settings, rng);
-      std::vector<int64_t> signature = kernel->signature(args.data(), args.size());
+      std::vector<int64_t> signature =
+          kernel->signature(args.data(), args.size());
       std::printf("[%zu/%zu] %s %s: bucket %s\n", ++item, total,
                   spec.name.c_str(), keyText(shape).c_str(),
                   formatSignature(signature.data(), signature.size()).c_str());
-      std::vector<int> picks;
-      std::map<int, std::vector<double>> rounds;
-      for (size_t d = 0; d < databases.size(); ++d) {
-        std::string why;
-        picks.push_back(databasePick(databases[d], spec, signature, why));
-        if (picks.back() < 0)
-          std::printf("  %s: %s\n", command.timePicks[d].c_str(), why.c_str());
-        else
-          rounds[picks.back()];
-      }
-      for (int round = 0; round < kRounds; ++round) {
-        std::vector<int> order;
-        for (const auto &[variant, times] : rounds)
-          order.push_back(variant);
-        if (round % 2)
-          std::reverse(order.begin(), order.end());
-        for (int v : order) {
-          TuningReport timed =
-              kernel->measure(nullptr, args.data(), args.size(), {v}, kSamples);
-          const CandidateResult &result = timed.candidates[v];
-          if (result.status == CandidateStatus::Measured)
-            rounds[v].push_back(result.medianMs);
-          else
-            std::printf("  %s: %s: %s\n", result.name.c_str(),
-                        candidateStatusName(result.status),
-                        result.reason.c_str());
-        }
-      }
-      double first = -1;
-      for (size_t d = 0; d < databases.size(); ++d) {
-        if (picks[d] < 0)
-          continue;
-        std::vector<double> &times = rounds[picks[d]];
-        if (times.empty()) {
-          ++failures;
-          continue;
-        }
-        std::sort(times.begin(), times.end());
-        double ms = times[times.size() / 2];
-        if (first < 0 && d == 0)
-          first = ms;
-        const Variant &variant = spec.variants[picks[d]];
-        std::string config;
-        for (const auto &[param, value] : variant.config)
-          config += (config.empty() ? "" : ", ") + param + "=" +
-                    std::to_string(value);
-        std::printf("  %s: %s (%s) %s (rounds %s..%s)%s\n",
-                    command.timePicks[d].c_str(), variant.name.c_str(),
-                    config.c_str(), timeText(ms).c_str(), timeText(times.front()).c_str(),
-                    timeText(times.back()).c_str(),
-                    first > 0 && d > 0
-                        ? (", " + ratioText(ms / first) + " the first's" +
-                           (picks[d] == picks[0] ? " (the same variant)" : ""))
-                              .c_str()
-                        : "");
-      }
+      std::vector<int> picks =
+          databasePicks(command, databases, spec, signature);
+      std::map<int, std::vector<double>> rounds =
+          timePicksInRounds(*kernel, args, picks);
+      failures += printPickTimes(command, spec, picks, rounds);
     }
   return failures ? 1 : 0;
 }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tuna {
@@ -34,6 +35,11 @@ enum class DecisionSource {
 };
 
 const char *decisionSourceName(DecisionSource source);
+
+/// A configuration (a variant's, a cache entry's) as people read it and
+/// CandidateResult::config holds it: "BLOCK=128, VEC=4", in its order.
+std::string
+formatConfig(const std::vector<std::pair<std::string, int64_t>> &config);
 
 struct CandidateResult {
   int variant = -1;
