@@ -29,63 +29,6 @@ using namespace tuna::test;
 
 namespace {
 
-/// The ranks of a job as threads of this process.
-class ThreadJob {
-public:
-  explicit ThreadJob(int size) : size(size) {}
-
-  std::shared_ptr<Communicator> rank(int rank) {
-    return std::make_shared<Rank>(*this, rank);
-  }
-
-private:
-  class Rank final : public Communicator {
-  public:
-    Rank(ThreadJob &job, int rank) : job(job), me(rank) {}
-    int rank() const override { return me; }
-    int size() const override { return job.size; }
-    void allGather(const void *mine, size_t bytes, void *all,
-                   double timeoutMs) override {
-      std::unique_lock<std::mutex> lock(job.mutex);
-      std::vector<std::string> &round = job.rounds[calls++];
-      round.resize(job.size);
-      round[me].assign(static_cast<const char *>(mine), bytes);
-      round[me].push_back('\1'); // Present, even when empty.
-      job.changed.notify_all();
-      auto joined = [&] {
-        for (const std::string &part : round)
-          if (part.empty())
-            return false;
-        return true;
-      };
-      if (!job.changed.wait_for(
-              lock, std::chrono::duration<double, std::milli>(timeoutMs),
-              joined)) {
-        std::string missing;
-        for (int r = 0; r < job.size; ++r)
-          if (round[r].empty())
-            missing += " " + std::to_string(r);
-        throw Error(ErrorCode::Backend, "ranks" + missing +
-                                            " did not join within " +
-                                            std::to_string(timeoutMs) + " ms");
-      }
-      for (int r = 0; r < job.size; ++r)
-        std::memcpy(static_cast<char *>(all) + r * bytes, round[r].data(),
-                    bytes);
-    }
-
-  private:
-    ThreadJob &job;
-    int me;
-    size_t calls = 0;
-  };
-
-  int size;
-  std::mutex mutex;
-  std::condition_variable changed;
-  std::map<size_t, std::vector<std::string>> rounds;
-};
-
 Options rankOptions(std::shared_ptr<Communicator> communicator) {
   Options options = fastOptions();
   options.communicator = std::move(communicator);

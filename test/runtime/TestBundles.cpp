@@ -2,12 +2,15 @@
 
 #include "TestBundles.h"
 
+#include "tuna/runtime/Error.h"
 #include "tuna/runtime/MemRef.h"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -304,6 +307,50 @@ void runTogether(int count, const std::function<void(int)> &body) {
     });
   for (std::thread &thread : threads)
     thread.join();
+}
+
+class ThreadJob::Rank final : public Communicator {
+public:
+  Rank(ThreadJob &job, int rank) : job(job), me(rank) {}
+  int rank() const override { return me; }
+  int size() const override { return job.size; }
+  void allGather(const void *mine, size_t bytes, void *all,
+                 double timeoutMs) override {
+    std::unique_lock<std::mutex> lock(job.mutex);
+    std::vector<std::string> &round = job.rounds[calls++];
+    round.resize(job.size);
+    round[me].assign(static_cast<const char *>(mine), bytes);
+    round[me].push_back('\1'); // Present, even when empty.
+    job.changed.notify_all();
+    auto joined = [&] {
+      for (const std::string &part : round)
+        if (part.empty())
+          return false;
+      return true;
+    };
+    if (!job.changed.wait_for(
+            lock, std::chrono::duration<double, std::milli>(timeoutMs),
+            joined)) {
+      std::string missing;
+      for (int r = 0; r < job.size; ++r)
+        if (round[r].empty())
+          missing += " " + std::to_string(r);
+      throw Error(ErrorCode::Backend, "ranks" + missing +
+                                          " did not join within " +
+                                          std::to_string(timeoutMs) + " ms");
+    }
+    for (int r = 0; r < job.size; ++r)
+      std::memcpy(static_cast<char *>(all) + r * bytes, round[r].data(), bytes);
+  }
+
+private:
+  ThreadJob &job;
+  int me;
+  size_t calls = 0;
+};
+
+std::shared_ptr<Communicator> ThreadJob::rank(int rank) {
+  return std::make_shared<Rank>(*this, rank);
 }
 
 TempDir::TempDir() {

@@ -2,14 +2,18 @@
 #ifndef TUNA_TEST_RUNTIME_TESTBUNDLES_H
 #define TUNA_TEST_RUNTIME_TESTBUNDLES_H
 
+#include "tuna/runtime/Communicator.h"
 #include "tuna/runtime/Device.h"
 #include "tuna/runtime/Kernel.h"
 #include "tuna/runtime/Manifest.h"
 #include "tuna/runtime/Module.h"
 #include "tuna/runtime/Options.h"
 
+#include <condition_variable>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -106,6 +110,22 @@ bool launchAxpyOnes(TunedKernel &kernel, int64_t n);
 /// Runs body(0) ... body(count - 1) on `count` threads released at once,
 /// and waits for them.
 void runTogether(int count, const std::function<void(int)> &body);
+
+/// The ranks of a job as threads of this process: rank(r) is rank r's
+/// Communicator, over shared memory; its allGather waits for the others at
+/// most its timeout, then throws naming the ranks that did not join.
+class ThreadJob {
+public:
+  explicit ThreadJob(int size) : size(size) {}
+  std::shared_ptr<Communicator> rank(int rank);
+
+private:
+  class Rank;
+  int size;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::map<size_t, std::vector<std::string>> rounds;
+};
 
 /// A fresh directory under $TMPDIR (or /tmp), removed with its files.
 struct TempDir {
