@@ -159,6 +159,45 @@ TEST(AgreementTest, ADifferentBundleOnOneRankIsAnErrorNamingIt) {
         << error;
 }
 
+TEST(AgreementTest, ADifferentSourceHashOnOneRankIsAnErrorNamingIt) {
+  ThreadJob job(3);
+  std::vector<std::string> errors(3);
+  runTogether(3, [&](int rank) {
+    Bundle bundle = axpyBundle();
+    if (rank == 2)
+      bundle.kernels[0].sourceHash = "fedcba9876543210";
+    Module module =
+        Module::fromBundle(std::move(bundle), perturbedHost(rank), "axpy.tuna",
+                           rankOptions(job.rank(rank)));
+    try {
+      launchAxpy(module.kernel("axpy"), 1024);
+    } catch (const Error &e) {
+      errors[rank] = e.what();
+    }
+  });
+  for (const std::string &error : errors)
+    EXPECT_NE(error.find("rank 2 has source hash \"fedcba9876543210\", rank 0"),
+              std::string::npos)
+        << error;
+}
+
+TEST(AgreementTest, RanksOnDifferentDeviceModelsAreAnErrorNamingThem) {
+  std::vector<RankResult> results = runRanks(
+      3, [](int, TunedKernel &kernel) { launchAxpy(kernel, 1024); }, {},
+      [](int rank) {
+        return rank == 1 ? scriptedHost({}, "Other CPU") : perturbedHost(rank);
+      });
+  for (const RankResult &result : results) {
+    EXPECT_NE(result.error.find("the ranks are not deciding the same thing"),
+              std::string::npos)
+        << result.error;
+    EXPECT_NE(result.error.find("rank 1 has device \"Other CPU ("),
+              std::string::npos)
+        << result.error;
+    EXPECT_TRUE(result.reports.empty()) << "nothing may be decided";
+  }
+}
+
 TEST(AgreementTest, ARankThatNeverJoinsIsAnErrorWithinTheTimeout) {
   // Rank 1 launches nothing: rank 0 waits at most agreeTimeoutMs.
   std::vector<RankResult> results = runRanks(
