@@ -468,6 +468,21 @@ TEST(SpreadTest, ADeviceOfAnotherModelIsRefusedNamingIt) {
                Error);
 }
 
+TEST(SpreadTest, ADeviceListedTwiceIsRefusedNamingIt) {
+  Options options = fastOptions();
+  Device helper = scriptedHost({});
+  options.tuningDevices = {scriptedHost({}), helper, helper};
+  try {
+    Module::fromBundle(axpyBundle(), scriptedHost({}), "axpy.tuna", options);
+    FAIL() << "loaded";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("Options::tuningDevices[2] is "
+                                         "Options::tuningDevices[1] again"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(SpreadTest, ADeviceThatFailsMarksItsShareUnrunnable) {
   Options options = fastOptions();
   options.check = false;
