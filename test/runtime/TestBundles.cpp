@@ -259,6 +259,34 @@ Device interactingHost(std::map<std::string, double> costMs,
                                                std::move(penalties)));
 }
 
+namespace {
+Kernel axpyNamed(const std::string &name, const std::string &fast,
+                 const std::string &slow) {
+  Kernel kernel = axpyKernel();
+  kernel.name = name;
+  kernel.variants = {axpyVariant(fast, 1), axpyVariant(slow, 2)};
+  return kernel;
+}
+} // namespace
+
+Bundle stepBundle() {
+  Bundle bundle = axpyBundle();
+  bundle.kernels = {axpyNamed("first", "axpy_work1", "axpy_work2"),
+                    axpyNamed("second", "axpy_work8", "axpy_work4")};
+  return bundle;
+}
+
+Device stepHost(int rank) {
+  Penalties penalties = {{{"axpy_work1", "axpy_work8"}, 4.0}};
+  if (rank % 2)
+    penalties[{"axpy_work2", "axpy_work8"}] = 4.0;
+  return interactingHost({{"axpy_work1", 1.0},
+                          {"axpy_work2", 1.5},
+                          {"axpy_work8", 1.0},
+                          {"axpy_work4", 2.0}},
+                         penalties);
+}
+
 Device perturbedHost(int rank, std::function<void()> onLaunch) {
   return scriptedHost({{"axpy_work0", 1.0 + 2.0 * rank},
                        {"axpy_work4", 2.5},
