@@ -13,6 +13,8 @@
 
 #include "tuna/mpi/Mpi.h"
 
+#include "CApiError.h"
+
 #include "tuna/runtime/Error.h"
 
 #include <algorithm>
@@ -169,9 +171,10 @@ extern "C" TunaStatus tunaMpiEnable(MPI_Comm comm) {
     tuna::mpi::enable(comm);
     return TUNA_SUCCESS;
   } catch (const tuna::Error &e) {
-    // The C API's last error is private to CApi.cpp; this is its only
-    // failure, an MPI call's.
-    std::fprintf(stderr, "tuna: tunaMpiEnable: %s\n", e.what());
-    return static_cast<TunaStatus>(e.code());
+    return tuna::failCApi(static_cast<TunaStatus>(e.code()),
+                          std::string("tunaMpiEnable: ") + e.what());
+  } catch (const std::exception &e) {
+    return tuna::failCApi(TUNA_ERROR_INTERNAL,
+                          std::string("tunaMpiEnable: ") + e.what());
   }
 }
