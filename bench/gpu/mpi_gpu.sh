@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Ranks of an MPI job on the one-GPU machine (docs/ranks.md): both ranks
+# Ranks of an MPI job on the one-GPU machine (docs/runtime-api.md, "Several
+# ranks"; results in docs/benchmarks.md, "Ranks on the H100"): both ranks
 # share the GPU. On the CPU side first
 #   bash bench/gpu/fetch_openmpi.sh     # .mpi/: Debian's OpenMPI, unpacked
 #   bash bench/make_bundles.sh          # bench/out/bundles
