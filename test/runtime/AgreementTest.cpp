@@ -139,6 +139,47 @@ TEST(AgreementTest, ADifferentSignatureOnOneRankIsAnErrorNamingIt) {
   }
 }
 
+TEST(AgreementTest, RanksThatLaunchKernelsInAnotherOrderFailNamingThem) {
+  // The contract: new signatures in the same order on every rank. Rank 1
+  // launches stepBundle()'s kernels the other way round: both fail at the
+  // first decision, naming rank 1 and what it launched, and nothing is
+  // decided (no rank waits for a step the other never takes).
+  ThreadJob job(2);
+  std::vector<std::string> errors(2);
+  std::vector<size_t> decided(2);
+  runTogether(2, [&](int rank) {
+    Options options = rankOptions(job.rank(rank));
+    options.check = false;
+    Module module =
+        Module::fromBundle(stepBundle(), stepHost(rank), "step.tuna", options);
+    int64_t n = 256;
+    std::vector<float> x(n, 1.0f), y(n, 0.0f), z(n, 0.0f);
+    std::vector<std::string> order = {"first", "second"};
+    if (rank == 1)
+      std::swap(order[0], order[1]);
+    try {
+      for (const std::string &name : order)
+        module.kernel(name).launch(nullptr, memref(x.data(), {n}),
+                                   memref(y.data(), {n}), 2.0f, n);
+    } catch (const Error &e) {
+      errors[rank] = e.what();
+    }
+    decided[rank] = module.kernel("first").reports().size() +
+                    module.kernel("second").reports().size();
+  });
+  for (int rank = 0; rank < 2; ++rank) {
+    EXPECT_NE(errors[rank].find("the ranks are not deciding the same thing"),
+              std::string::npos)
+        << errors[rank];
+    EXPECT_NE(errors[rank].find("in the same order"), std::string::npos);
+    EXPECT_NE(
+        errors[rank].find("rank 1 has kernel \"second\", rank 0 \"first\""),
+        std::string::npos)
+        << errors[rank];
+    EXPECT_EQ(decided[rank], 0u);
+  }
+}
+
 TEST(AgreementTest, ADifferentBundleOnOneRankIsAnErrorNamingIt) {
   ThreadJob job(2);
   std::vector<std::string> errors(2);
