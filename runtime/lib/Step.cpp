@@ -309,9 +309,12 @@ public:
            std::to_string(size());
   }
 
-  /// Every rank's `mine`, in rank order; throws naming the ranks that did
-  /// not join within the timeout.
-  std::vector<Json> exchange(const Json &mine) {
+  /// Every rank's `mine`, in rank order, tagged as exchange `what`; throws
+  /// naming the ranks that did not join within the timeout, or that sent
+  /// something else (they are at another exchange: another step, or a
+  /// kernel's own agreement), so that no field of another message is read.
+  std::vector<Json> exchange(const char *what, Json mine) {
+    mine["exchange"] = what;
     std::vector<std::string> texts;
     try {
       std::lock_guard<std::mutex> lock(communicator.agreementMutex());
@@ -321,8 +324,23 @@ public:
                   where() + ": " + e.what() + " (" + kStepContract + ")");
     }
     std::vector<Json> all;
-    for (const std::string &text : texts)
-      all.push_back(Json::parse(text));
+    std::string elsewhere;
+    for (size_t r = 0; r < texts.size(); ++r) {
+      Json message = Json::parse(texts[r], nullptr, /*allow_exceptions=*/false);
+      if (!message.is_object() || !message.contains("exchange") ||
+          message["exchange"] != what) {
+        std::string text = texts[r].substr(0, 160);
+        elsewhere += "\n  rank " + std::to_string(r) + " sent " + text +
+                     (texts[r].size() > text.size() ? "..." : "");
+      }
+      all.push_back(std::move(message));
+    }
+    if (!elsewhere.empty())
+      throw Error(ErrorCode::InvalidArgument,
+                  where() +
+                      ": the ranks are not at the same exchange (this "
+                      "rank is at the step's '" +
+                      what + "'): " + kStepContract + ":" + elsewhere);
     return all;
   }
 
@@ -685,7 +703,7 @@ struct TunedStep::Impl {
                  {"device", info.name + " (" + info.arch + ")"},
                  {"launches", launches},
                  {"cached", known ? Json(*known) : Json()}};
-    std::vector<Json> all = ranks.exchange(mine);
+    std::vector<Json> all = ranks.exchange("what", mine);
     const Json &first = all.front();
     std::string differences;
     for (size_t r = 1; r < all.size(); ++r) {
@@ -722,7 +740,7 @@ struct TunedStep::Impl {
       own.push_back(slot.own);
     Json mine = error.empty() ? Json{{"own", own}, {"chosen", ownChoice}}
                               : Json{{"error", error}};
-    std::vector<Json> all = ranks.exchange(mine);
+    std::vector<Json> all = ranks.exchange("picks", mine);
     std::string failures;
     for (size_t r = 0; r < all.size(); ++r)
       if (all[r].contains("error"))
@@ -750,7 +768,8 @@ struct TunedStep::Impl {
       double ms = timeWith(context, stream, proposal, options.maxRuns, report);
       medians.push_back(std::isinf(ms) ? -1 : ms);
     }
-    std::vector<Json> times = ranks.exchange(Json{{"medians", medians}});
+    std::vector<Json> times =
+        ranks.exchange("times", Json{{"medians", medians}});
     int best = 0;
     double bestMs = INFINITY;
     for (size_t p = 0; p < proposals.size(); ++p) {

@@ -298,3 +298,37 @@ TEST(StepRanksTest, ARankThatNeverRunsTheStepIsAnErrorWithinTheTimeout) {
   EXPECT_NE(results[0].error.find("ranks must run the same steps"),
             std::string::npos);
 }
+
+TEST(StepRanksTest, ARankAtAnotherExchangeIsAnErrorNotAMisreadMessage) {
+  // Rank 0 launches `first` on its own (a kernel's agreement) while rank 1
+  // tunes the step: each reads the other's message as its own exchange's,
+  // and must say so instead of reading fields that are not there.
+  ThreadJob job(2);
+  std::vector<std::string> errors(2);
+  runTogether(2, [&](int rank) {
+    Options options = StepFixture::options("");
+    options.communicator = job.rank(rank);
+    options.agreeTimeoutMs = 5000;
+    StepFixture fixture(options, 256, stepHost(rank));
+    try {
+      if (rank == 0) {
+        fixture.module.kernel("first").launch(
+            nullptr, memref(fixture.x.data(), {fixture.n}),
+            memref(fixture.y.data(), {fixture.n}), 2.0f, fixture.n);
+      } else {
+        TunedStep step("block", fixture.body(), quickStep());
+        step.run(nullptr);
+      }
+    } catch (const Error &e) {
+      errors[rank] = e.what();
+    }
+  });
+  EXPECT_NE(errors[0].find("the ranks are not deciding the same thing"),
+            std::string::npos)
+      << errors[0];
+  EXPECT_NE(errors[1].find("step 'block': on rank 1 of 2: the ranks are not "
+                           "at the same exchange"),
+            std::string::npos)
+      << errors[1];
+  EXPECT_NE(errors[1].find("rank 0 sent {"), std::string::npos) << errors[1];
+}
