@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Ranks of an MPI job on the one-GPU machine (docs/ranks.md): both ranks
+# Ranks of an MPI job on the one-GPU machine (docs/runtime-api.md, "Several
+# ranks"; results in docs/benchmarks.md, "Ranks on the H100"): both ranks
 # share the GPU. On the CPU side first
 #   bash bench/gpu/fetch_openmpi.sh     # .mpi/: Debian's OpenMPI, unpacked
 #   bash bench/make_bundles.sh          # bench/out/bundles
@@ -33,8 +34,9 @@ echo "mpirun: $(command -v mpirun) ($(mpirun --version 2>&1 | head -1))"
 cmake -G Ninja -S "$root" -B "$build" -DTUNA_ENABLE_COMPILER=OFF \
   -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1
 grep -q "MPI not found" "$out/configure.log" && { echo "CMake found no MPI" >&2; exit 1; }
+# tuna_fake_hip: mpi-tuna-tune-np* gives one rank a device of another model.
 cmake --build "$build" --target tuna-tune tuna-worker tuna-mpi-agreement-test \
-  tuna-mpi-write-bundle > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+  tuna-mpi-write-bundle tuna_fake_hip > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 status=0
 ctest --test-dir "$build" -R '^mpi-' --output-on-failure > "$out/ctest.log" 2>&1 || status=1
 tail -3 "$out/ctest.log"

@@ -2,6 +2,8 @@
 
 #include "tuna/runtime/tuna.h"
 
+#include "CApiError.h"
+
 #include "tuna/runtime/Module.h"
 
 #include <algorithm>
@@ -21,10 +23,16 @@ struct TunaModule {
 
 namespace {
 thread_local std::string lastError;
+} // namespace
 
-TunaStatus fail(TunaStatus status, std::string message) {
+TunaStatus tuna::failCApi(TunaStatus status, std::string message) {
   lastError = std::move(message);
   return status;
+}
+
+namespace {
+TunaStatus fail(TunaStatus status, std::string message) {
+  return failCApi(status, std::move(message));
 }
 
 /// Runs `body`, turning exceptions into a status and tunaLastError().

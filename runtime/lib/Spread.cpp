@@ -107,6 +107,12 @@ void checkTuningDevices(const Device &device, const Options &options) {
       throw Error(ErrorCode::InvalidArgument,
                   which + " is the module's own device; list the other "
                           "devices that share its tunings");
+    for (size_t e = 0; e < d; ++e)
+      if (options.tuningDevices[e] == other)
+        throw Error(ErrorCode::InvalidArgument,
+                    which + " is Options::tuningDevices[" + std::to_string(e) +
+                        "] again: list each device once (each times one "
+                        "share of the candidates)");
     if (model(other.info()) != model(device.info()) ||
         other.info().platform != device.info().platform)
       throw Error(ErrorCode::InvalidArgument,

@@ -29,8 +29,8 @@
 
 namespace tuna {
 
-/// Throws tuna::Error when `options.tuningDevices` holds `device` itself or
-/// a device of another model than `device`'s, naming it.
+/// Throws tuna::Error when `options.tuningDevices` holds `device` itself, a
+/// device twice or a device of another model than `device`'s, naming it.
 void checkTuningDevices(const Device &device, const Options &options);
 
 /// Writes `timed`, a result that rank `rank` sent, into `report`, marked

@@ -5,7 +5,8 @@
 // (launchInTunedStep): its written memrefs are redirected to the step's
 // scratch pool, it is matched to a slot (kernel, signature), and the slot's
 // current variant is launched. Tuning = one discovery run, then timed runs
-// of the whole step for each combination the strategy asks for.
+// of the whole step for each combination the strategy asks for. In a job of
+// several ranks, StepRanks' exchanges make it one decision for all of them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "Scratch.h"
 #include "SearchStrategy.h"
 #include "tuna/runtime/Cache.h"
+#include "tuna/runtime/Communicator.h"
 
 #include <nlohmann/json.hpp>
 
@@ -270,6 +272,97 @@ public:
 private:
   int fd;
 };
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Several ranks: one decision for the step
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr const char *kStepContract =
+    "ranks must run the same steps, launching the same kernels with the same "
+    "signatures and bundles in the same order, on one device model "
+    "(docs/runtime-api.md, \"Tuning a step\")";
+
+/// The ranks a step decides with: the communicator of its first kernel's
+/// module when it joins several ranks that tune (in mode off every rank
+/// launches the same default variants without exchanging).
+Communicator *stepCommunicator(const StepContext &context) {
+  const Options &options = context.slots.front().kernel->module.options;
+  if (!options.communicator || options.communicator->size() < 2 ||
+      options.mode == TuneMode::Off)
+    return nullptr;
+  return options.communicator.get();
+}
+
+/// The exchanges of one step's decision between the ranks, each one
+/// agreement of the communicator (Communicator::agreementMutex()).
+class StepRanks {
+public:
+  StepRanks(Communicator &communicator, double timeoutMs)
+      : communicator(communicator), timeoutMs(timeoutMs) {}
+
+  int rank() const { return communicator.rank(); }
+  int size() const { return communicator.size(); }
+  std::string where() const {
+    return "on rank " + std::to_string(rank()) + " of " +
+           std::to_string(size());
+  }
+
+  /// Every rank's `mine`, in rank order, tagged as exchange `what`; throws
+  /// naming the ranks that did not join within the timeout, or that sent
+  /// something else (they are at another exchange: another step, or a
+  /// kernel's own agreement), so that no field of another message is read.
+  std::vector<Json> exchange(const char *what, Json mine) {
+    mine["exchange"] = what;
+    std::vector<std::string> texts;
+    try {
+      std::lock_guard<std::mutex> lock(communicator.agreementMutex());
+      texts = allGatherStrings(communicator, mine.dump(), timeoutMs);
+    } catch (const Error &e) {
+      throw Error(e.code(),
+                  where() + ": " + e.what() + " (" + kStepContract + ")");
+    }
+    std::vector<Json> all;
+    std::string elsewhere;
+    for (size_t r = 0; r < texts.size(); ++r) {
+      Json message = Json::parse(texts[r], nullptr, /*allow_exceptions=*/false);
+      if (!message.is_object() || !message.contains("exchange") ||
+          message["exchange"] != what) {
+        std::string text = texts[r].substr(0, 160);
+        elsewhere += "\n  rank " + std::to_string(r) + " sent " + text +
+                     (texts[r].size() > text.size() ? "..." : "");
+      }
+      all.push_back(std::move(message));
+    }
+    if (!elsewhere.empty())
+      throw Error(ErrorCode::InvalidArgument,
+                  where() +
+                      ": the ranks are not at the same exchange (this "
+                      "rank is at the step's '" +
+                      what + "'): " + kStepContract + ":" + elsewhere);
+    return all;
+  }
+
+private:
+  Communicator &communicator;
+  double timeoutMs;
+};
+
+/// How `other` (a rank's launches) differs from rank 0's `first`; empty
+/// when it does not.
+std::string launchDifference(const Json &other, const Json &first) {
+  if (other.size() != first.size())
+    return std::to_string(other.size()) + " launches, rank 0 " +
+           std::to_string(first.size());
+  for (size_t i = 0; i < first.size(); ++i)
+    for (const char *field :
+         {"kernel", "source hash", "bundle hash", "signature", "candidates"})
+      if (other[i][field] != first[i][field])
+        return "launch " + std::to_string(i) + " " + field + " " +
+               other[i][field].dump() + ", rank 0 " + first[i][field].dump();
+  return "";
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -538,26 +631,169 @@ struct TunedStep::Impl {
     report.step = name;
     StepContext context;
     discoverLaunches(context, stream);
-    std::vector<int> chosen;
-    if (std::optional<std::vector<int>> known = lookup(context)) {
+    std::optional<StepRanks> ranks;
+    if (Communicator *communicator = stepCommunicator(context))
+      ranks.emplace(
+          *communicator,
+          context.slots.front().kernel->module.options.agreeTimeoutMs);
+    std::optional<std::vector<int>> known = lookup(context);
+    if (ranks)
+      known = agreeOnStep(*ranks, context, known);
+    std::vector<int> chosen, ownChoice;
+    if (known) {
       chosen = *known;
       report.cached = true;
-    } else {
+    } else if (!ranks) {
       chosen = searchJointPick(context, stream, report);
+    } else {
+      // A rank that fails says so in the next exchange instead of leaving
+      // the others waiting for it.
+      std::string error;
+      try {
+        ownChoice = searchJointPick(context, stream, report);
+      } catch (const Error &e) {
+        error = e.what();
+      }
+      chosen = agreeOnPick(*ranks, context, stream, ownChoice, error, report);
     }
-    recordLaunches(context, chosen, report);
+    recordLaunches(context, chosen, ownChoice, report);
     publish(context, chosen);
-    if (!report.cached)
+    report.ranks = ranks ? ranks->size() : 1;
+    // Recorded once: by rank 0 in a job of several ranks.
+    if (!report.cached && (!ranks || ranks->rank() == 0))
       store(context, report);
     report.wallMs = msSince(start);
     if (options.verbose)
-      std::fprintf(stderr,
-                   "tuna: %s: %s%s (kernel by kernel %.4f ms, jointly "
-                   "%.4f ms, %d combinations timed)\n",
-                   where().c_str(), describe(context, chosen).c_str(),
-                   report.cached ? ", from the step cache" : "",
-                   report.kernelByKernelMs, report.jointMs, report.evaluations);
+      std::fprintf(
+          stderr,
+          "tuna: %s: %s%s (kernel by kernel %.4f ms, jointly "
+          "%.4f ms, %d combinations timed%s)\n",
+          where().c_str(), describe(context, chosen).c_str(),
+          report.cached ? ", from the step cache" : "", report.kernelByKernelMs,
+          report.jointMs, report.evaluations,
+          ranks ? (", agreed by " + std::to_string(ranks->size()) + " ranks")
+                      .c_str()
+                : "");
     reports.push_back(std::move(report));
+  }
+
+  /// Exchange 1 between the ranks: every rank tunes the same step (its
+  /// name, device model and launches, each with its kernel, source and
+  /// bundle hashes, signature and candidates, compared with rank 0's);
+  /// returns rank 0's persisted decision, which every rank takes.
+  std::optional<std::vector<int>>
+  agreeOnStep(StepRanks &ranks, const StepContext &context,
+              const std::optional<std::vector<int>> &known) const {
+    Json launches = Json::array();
+    for (const Slot &slot : context.slots) {
+      std::string bundle;
+      {
+        std::lock_guard<std::mutex> lock(
+            slot.kernel->module.device.tuningMutex());
+        bundle = slot.kernel->bundleHash();
+      }
+      launches.push_back({{"kernel", slot.kernel->spec.name},
+                          {"source hash", slot.kernel->spec.sourceHash},
+                          {"bundle hash", bundle},
+                          {"signature", slot.signature},
+                          {"candidates", slot.candidates}});
+    }
+    const DeviceInfo &info = context.slots.front().kernel->backend.info();
+    Json mine = {{"step", name},
+                 {"device", info.name + " (" + info.arch + ")"},
+                 {"launches", launches},
+                 {"cached", known ? Json(*known) : Json()}};
+    std::vector<Json> all = ranks.exchange("what", mine);
+    const Json &first = all.front();
+    std::string differences;
+    for (size_t r = 1; r < all.size(); ++r) {
+      std::string difference;
+      for (const char *field : {"step", "device"})
+        if (difference.empty() && all[r][field] != first[field])
+          difference = std::string(field) + " " + all[r][field].dump() +
+                       ", rank 0 " + first[field].dump();
+      if (difference.empty())
+        difference = launchDifference(all[r]["launches"], first["launches"]);
+      if (!difference.empty())
+        differences += "\n  rank " + std::to_string(r) + " has " + difference;
+    }
+    if (!differences.empty())
+      throw Error(ErrorCode::InvalidArgument,
+                  ranks.where() + ": the ranks are not tuning the same step: " +
+                      kStepContract + ":" + differences);
+    if (first["cached"].is_null())
+      return std::nullopt;
+    return first["cached"].get<std::vector<int>>();
+  }
+
+  /// Exchange 2: every rank's kernel-by-kernel and own joint picks (or why
+  /// it has none). When they differ, every rank times each of them (the
+  /// kernel-by-kernel picks first) and exchange 3 gathers the medians: the
+  /// pick whose slowest rank is fastest wins, ties to the earlier one, as
+  /// a step of the job waits for its slowest rank.
+  std::vector<int> agreeOnPick(StepRanks &ranks, StepContext &context,
+                               StreamHandle stream,
+                               const std::vector<int> &ownChoice,
+                               const std::string &error, StepReport &report) {
+    std::vector<int> own;
+    for (const Slot &slot : context.slots)
+      own.push_back(slot.own);
+    Json mine = error.empty() ? Json{{"own", own}, {"chosen", ownChoice}}
+                              : Json{{"error", error}};
+    std::vector<Json> all = ranks.exchange("picks", mine);
+    std::string failures;
+    for (size_t r = 0; r < all.size(); ++r)
+      if (all[r].contains("error"))
+        failures += "\n  rank " + std::to_string(r) + ": " +
+                    all[r]["error"].get<std::string>();
+    if (!failures.empty())
+      throw Error(ErrorCode::Unsupported,
+                  ranks.where() +
+                      ": some ranks could not tune the step:" + failures);
+    std::vector<std::vector<int>> proposals;
+    auto propose = [&](const Json &assignment) {
+      std::vector<int> values = assignment.get<std::vector<int>>();
+      if (std::find(proposals.begin(), proposals.end(), values) ==
+          proposals.end())
+        proposals.push_back(std::move(values));
+    };
+    for (const Json &outcome : all)
+      propose(outcome["own"]);
+    for (const Json &outcome : all)
+      propose(outcome["chosen"]);
+    if (proposals.size() == 1)
+      return proposals.front();
+    std::vector<double> medians;
+    for (const std::vector<int> &proposal : proposals) {
+      double ms = timeWith(context, stream, proposal, options.maxRuns, report);
+      medians.push_back(std::isinf(ms) ? -1 : ms);
+    }
+    std::vector<Json> times =
+        ranks.exchange("times", Json{{"medians", medians}});
+    int best = 0;
+    double bestMs = INFINITY;
+    for (size_t p = 0; p < proposals.size(); ++p) {
+      double slowest = 0;
+      for (const Json &rank : times) {
+        double ms = rank["medians"].at(p).get<double>();
+        slowest = ms < 0 ? INFINITY : std::max(slowest, ms);
+      }
+      if (slowest < bestMs) {
+        best = static_cast<int>(p);
+        bestMs = slowest;
+      }
+    }
+    size_t mineAt =
+        std::find(proposals.begin(), proposals.end(), own) - proposals.begin();
+    report.kernelByKernelMs = medians[mineAt];
+    report.jointMs = medians[best];
+    if (options.verbose)
+      std::fprintf(stderr,
+                   "tuna: %s %s: %zu picks of the ranks, each timed on every "
+                   "rank; the slowest rank's median is lowest with %s\n",
+                   where().c_str(), ranks.where().c_str(), proposals.size(),
+                   describe(context, proposals[best]).c_str());
+    return proposals[best];
   }
 
   /// Runs the body once in tuning mode to find its launches, all on one
@@ -608,7 +844,8 @@ struct TunedStep::Impl {
   /// One StepLaunch per launch of the step: its kernel, signature and
   /// picks.
   void recordLaunches(const StepContext &context,
-                      const std::vector<int> &chosen, StepReport &report) {
+                      const std::vector<int> &chosen,
+                      const std::vector<int> &ownChoice, StepReport &report) {
     for (size_t s = 0; s < context.slots.size(); ++s) {
       const Slot &slot = context.slots[s];
       StepLaunch &launch = report.launches.emplace_back();
@@ -618,6 +855,7 @@ struct TunedStep::Impl {
       launch.kernelByKernel = slot.own;
       launch.chosen = chosen[s];
       launch.chosenName = slot.kernel->spec.variants[chosen[s]].name;
+      launch.ownChoice = ownChoice.empty() ? -1 : ownChoice[s];
       launch.candidates = slot.candidates;
     }
   }

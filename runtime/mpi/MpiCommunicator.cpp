@@ -13,6 +13,8 @@
 
 #include "tuna/mpi/Mpi.h"
 
+#include "CApiError.h"
+
 #include "tuna/runtime/Error.h"
 
 #include <algorithm>
@@ -65,21 +67,35 @@ public:
     if (bytes > static_cast<size_t>(INT32_MAX))
       throw Error(ErrorCode::InvalidArgument,
                   "allGather of " + std::to_string(bytes) + " bytes");
-    char *out = static_cast<char *>(all);
-    std::memcpy(out + me * bytes, mine, bytes);
+    // The messages go from and into buffers of the communicator's own: an
+    // exchange abandoned at its deadline leaves requests that MPI may still
+    // complete (a cancel that comes too late, a send in progress), and they
+    // must never touch the caller's memory, gone by then (`failed` keeps
+    // the buffers for the communicator's life).
+    std::vector<char> outgoing(static_cast<const char *>(mine),
+                               static_cast<const char *>(mine) + bytes);
+    std::vector<char> incoming(bytes * ranks);
     // Tags 1..32767: every MPI allows them.
     int tag = static_cast<int>(calls++ % 32767) + 1;
     int count = static_cast<int>(bytes);
     std::vector<MPI_Request> receives(ranks, MPI_REQUEST_NULL);
     std::vector<MPI_Request> sends(ranks, MPI_REQUEST_NULL);
+    auto failed = [&](const std::string &why) {
+      abandoned.push_back(std::move(outgoing));
+      abandoned.push_back(std::move(incoming));
+      fail(receives, sends, why);
+    };
     for (int r = 0; r < ranks; ++r) {
       if (r == me)
         continue;
-      check(MPI_Irecv(out + r * bytes, count, MPI_BYTE, r, tag, own,
-                      &receives[r]),
-            "MPI_Irecv");
-      check(MPI_Isend(mine, count, MPI_BYTE, r, tag, own, &sends[r]),
-            "MPI_Isend");
+      int code = MPI_Irecv(incoming.data() + r * bytes, count, MPI_BYTE, r, tag,
+                           own, &receives[r]);
+      if (code == MPI_SUCCESS)
+        code =
+            MPI_Isend(outgoing.data(), count, MPI_BYTE, r, tag, own, &sends[r]);
+      if (code != MPI_SUCCESS)
+        failed("exchanging with rank " + std::to_string(r) + ": " +
+               mpiError(code));
     }
     auto deadline = std::chrono::steady_clock::now() +
                     std::chrono::duration<double, std::milli>(timeoutMs);
@@ -94,24 +110,28 @@ public:
         if (receives[r] != MPI_REQUEST_NULL) {
           int code = MPI_Test(&receives[r], &done, &status);
           if (code != MPI_SUCCESS)
-            fail(receives, sends,
-                 "receiving from rank " + std::to_string(r) + ": " +
-                     mpiError(code));
+            failed("receiving from rank " + std::to_string(r) + ": " +
+                   mpiError(code));
           pending |= !done;
         }
         if (sends[r] != MPI_REQUEST_NULL) {
           int code = MPI_Test(&sends[r], &done, MPI_STATUS_IGNORE);
           if (code != MPI_SUCCESS)
-            fail(receives, sends,
-                 "sending to rank " + std::to_string(r) + ": " +
-                     mpiError(code));
+            failed("sending to rank " + std::to_string(r) + ": " +
+                   mpiError(code));
           pending |= !done;
         }
       }
-      if (!pending)
+      if (!pending) {
+        char *out = static_cast<char *>(all);
+        for (int r = 0; r < ranks && bytes; ++r)
+          std::memcpy(out + r * bytes,
+                      r == me ? outgoing.data() : incoming.data() + r * bytes,
+                      bytes);
         return;
+      }
       if (std::chrono::steady_clock::now() >= deadline)
-        fail(receives, sends, missing(receives, sends, timeoutMs));
+        failed(missing(receives, sends, timeoutMs));
       std::this_thread::sleep_for(pause);
       pause = std::min(pause * 2, std::chrono::microseconds(1000));
     }
@@ -153,6 +173,8 @@ private:
   int me = 0, ranks = 1;
   unsigned long long calls = 0;
   std::string broken; ///< Why an exchange failed; then all fail.
+  /// The buffers of failed exchanges, which MPI may still read or write.
+  std::vector<std::vector<char>> abandoned;
 };
 } // namespace
 
@@ -169,9 +191,10 @@ extern "C" TunaStatus tunaMpiEnable(MPI_Comm comm) {
     tuna::mpi::enable(comm);
     return TUNA_SUCCESS;
   } catch (const tuna::Error &e) {
-    // The C API's last error is private to CApi.cpp; this is its only
-    // failure, an MPI call's.
-    std::fprintf(stderr, "tuna: tunaMpiEnable: %s\n", e.what());
-    return static_cast<TunaStatus>(e.code());
+    return tuna::failCApi(static_cast<TunaStatus>(e.code()),
+                          std::string("tunaMpiEnable: ") + e.what());
+  } catch (const std::exception &e) {
+    return tuna::failCApi(TUNA_ERROR_INTERNAL,
+                          std::string("tunaMpiEnable: ") + e.what());
   }
 }

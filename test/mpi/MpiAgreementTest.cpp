@@ -15,6 +15,15 @@
 //   signature  the last rank launches another shape: every rank fails,
 //              naming it;
 //   bundle     the last rank loads a different bundle: the same;
+//   source     the last rank's kernel has another source hash: the same;
+//   device     the last rank runs on another device model: the same;
+//   step       a TunedStep of two kernels (stepBundle()) on stepHost(rank):
+//              alone, even and odd ranks would pick different joint
+//              variants; every rank launches the one whose slowest rank is
+//              fastest;
+//   c          through the C API: tunaMpiEnable reports a failure in
+//              tunaLastError(), then every rank launches the same variant
+//              of a module loaded with tunaModuleLoadMemory;
 //   spread     Options::spreadOverRanks: each rank times its share of the
 //              candidates, every rank launches the same variant, the one
 //              with the lowest median of any rank, and each candidate was
@@ -37,12 +46,15 @@
 #include "TestBundles.h"
 
 #include "tuna/mpi/Mpi.h"
+#include "tuna/runtime/Bundle.h"
 #include "tuna/runtime/Cache.h"
 #include "tuna/runtime/Runtime.h"
+#include "tuna/runtime/tuna.h"
 
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -254,12 +266,15 @@ int breakContract(const std::string &scenario) {
   Bundle bundle = axpyBundle();
   if (last && scenario == "bundle")
     bundle.kernels[0].variants[2].config[0].second = 65;
+  if (last && scenario == "source")
+    bundle.kernels[0].sourceHash = "fedcba9876543210";
   Options options = rankOptions("");
   options.agreeTimeoutMs = 1500;
   options.spreadOverRanks = scenario == "spread-dies";
-  Module module =
-      Module::fromBundle(std::move(bundle), perturbedHost(rank, dieOnLaunch),
-                         "axpy.tuna", options);
+  Device host = last && scenario == "device" ? scriptedHost({}, "Other CPU")
+                                             : perturbedHost(rank, dieOnLaunch);
+  Module module = Module::fromBundle(std::move(bundle), std::move(host),
+                                     "axpy.tuna", options);
   if (last && scenario == "late") {
     // Never joins: waits for the others, who end the job.
     MPI_Barrier(MPI_COMM_WORLD);
@@ -279,14 +294,135 @@ int breakContract(const std::string &scenario) {
   return failed("the launch did not fail");
 }
 
+/// A step tuned jointly by the ranks together.
+int step() {
+  Options options = rankOptions("");
+  options.check = false;
+  Module module =
+      Module::fromBundle(stepBundle(), stepHost(rank), "step.tuna", options);
+  int64_t n = 256;
+  std::vector<float> x(n, 1.0f), y(n, 0.0f), z(n, 0.0f);
+  StepOptions stepOptions;
+  stepOptions.minRuns = 3;
+  stepOptions.maxRuns = 5;
+  TunedStep tuned(
+      "block",
+      [&](StreamHandle stream) {
+        module.kernel("first").launch(stream, memref(x.data(), {n}),
+                                      memref(y.data(), {n}), 2.0f, n);
+        module.kernel("second").launch(stream, memref(y.data(), {n}),
+                                       memref(z.data(), {n}), 2.0f, n);
+      },
+      stepOptions);
+  tuned.run(nullptr);
+  const StepReport &report = tuned.reports().at(0);
+  if (report.ranks != size || report.launches.size() != 2)
+    return failed(std::to_string(report.ranks) + " ranks, " +
+                  std::to_string(report.launches.size()) + " launches");
+  int first = report.launches[0].chosen, second = report.launches[1].chosen;
+  if (report.launches[0].chosenName != "axpy_work1" ||
+      report.launches[1].chosenName != "axpy_work4")
+    return failed("launches " + report.launches[0].chosenName + ", " +
+                  report.launches[1].chosenName);
+  if (y[0] != 2.0f || z[n - 1] != 4.0f)
+    return failed("the step's outputs are wrong");
+  std::vector<int> firsts = gatherAtRoot(first), seconds = gatherAtRoot(second);
+  std::vector<int> own = gatherAtRoot(report.launches[0].ownChoice);
+  if (rank != 0)
+    return 0;
+  for (int r = 0; r < size; ++r)
+    if (firsts[r] != first || seconds[r] != second)
+      return failed("rank " + std::to_string(r) + " launches other variants");
+  if (own[0] == first)
+    return failed("rank 0's own joint pick was the agreed one: the timings "
+                  "were not perturbed");
+  std::printf("step: all %d ranks launch first=axpy_work1, "
+              "second=axpy_work4; rank 0 alone would have taken "
+              "first=axpy_work2\n",
+              size);
+  std::printf("step: passed on %d ranks\n", size);
+  return 0;
+}
+
+/// The C API: tunaMpiEnable's failure in tunaLastError(), then agreement
+/// on a module the C API loaded (Options::fromEnvironment()).
+int cApi() {
+  // An invalid communicator, with errors returned instead of fatal.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  TunaStatus status = tunaMpiEnable(MPI_COMM_NULL);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  if (status == TUNA_SUCCESS)
+    return failed("tunaMpiEnable(MPI_COMM_NULL) succeeded");
+  if (!std::strstr(tunaLastError(), "tunaMpiEnable: MPI_Comm_dup failed"))
+    return failed(std::string("tunaLastError() is '") + tunaLastError() + "'");
+  if (defaultCommunicator())
+    return failed("a failed tunaMpiEnable set a communicator");
+  if (tunaMpiEnable(MPI_COMM_WORLD) != TUNA_SUCCESS)
+    return failed(tunaLastError());
+  // The C API's modules take the environment's options: a cache of this
+  // rank's, and the check, which rejects axpy_wrong.
+  TempDir cache;
+  ::setenv("TUNA_CACHE_DIR", cache.path.c_str(), 1);
+  ::setenv("TUNA_CHECK", "1", 1);
+  ::unsetenv("TUNA_TUNING_DB");
+  std::string bytes = writeBundle(axpyBundle());
+  TunaModule *module = nullptr;
+  TunaKernel *kernel = nullptr;
+  if (tunaModuleLoadMemory(bytes.data(), bytes.size(), "axpy.tuna",
+                           TUNA_DEVICE_HOST, 0, &module) != TUNA_SUCCESS ||
+      tunaModuleGetKernel(module, "axpy", &kernel) != TUNA_SUCCESS)
+    return failed(tunaLastError());
+  int64_t n = 4096;
+  std::vector<float> x(n, 1.0f), y(n, 0.0f);
+  auto view = [n](float *data) {
+    TunaArg arg = {};
+    arg.kind = TUNA_ARG_MEMREF;
+    arg.type = TUNA_F32;
+    arg.memref.allocated = arg.memref.aligned = data;
+    arg.memref.rank = 1;
+    arg.memref.sizes[0] = n;
+    arg.memref.strides[0] = 1;
+    return arg;
+  };
+  TunaArg args[4] = {view(x.data()), view(y.data()), {}, {}};
+  args[2].kind = args[3].kind = TUNA_ARG_SCALAR;
+  args[2].type = TUNA_F32;
+  args[2].floatValue = 2.0;
+  args[3].type = TUNA_I64;
+  args[3].intValue = n;
+  if (tunaKernelLaunch(kernel, nullptr, args, 4) != TUNA_SUCCESS)
+    return failed(tunaLastError());
+  char name[64] = "", config[128] = "";
+  if (tunaKernelLastChoice(kernel, name, sizeof(name), config,
+                           sizeof(config)) != TUNA_SUCCESS)
+    return failed(tunaLastError());
+  tunaModuleFree(module);
+  if (y[0] != 2.0f || y[n - 1] != 2.0f)
+    return failed("axpy computed a wrong result");
+  // Every rank's pick, at rank 0.
+  std::vector<char> all(sizeof(name) * size);
+  MPI_Gather(name, sizeof(name), MPI_CHAR, all.data(), sizeof(name), MPI_CHAR,
+             0, MPI_COMM_WORLD);
+  if (rank != 0)
+    return 0;
+  for (int r = 0; r < size; ++r)
+    if (std::strcmp(&all[r * sizeof(name)], name) != 0)
+      return failed("rank " + std::to_string(r) + " launched " +
+                    &all[r * sizeof(name)] + ", rank 0 " + name);
+  std::printf("c: all %d ranks launch %s (%s)\n", size, name, config);
+  std::printf("c: passed on %d ranks\n", size);
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  tuna::mpi::enable();
   std::string scenario = argc > 1 ? argv[1] : "";
+  if (scenario != "c")
+    tuna::mpi::enable();
   int status;
   if (scenario == "agree")
     status = agree();
@@ -294,13 +430,19 @@ int main(int argc, char **argv) {
     status = spread();
   else if (scenario == "search")
     status = spreadSearch();
+  else if (scenario == "c")
+    status = cApi();
+  else if (scenario == "step")
+    status = step();
   else if (scenario == "late" || scenario == "dies" ||
            scenario == "signature" || scenario == "bundle" ||
+           scenario == "source" || scenario == "device" ||
            scenario == "spread-dies" || scenario == "search-dies")
     status = breakContract(scenario);
   else
     status = failed("usage: tuna-mpi-agreement-test agree|late|dies|"
-                    "signature|bundle|spread|spread-dies|search|search-dies");
+                    "signature|bundle|source|device|spread|spread-dies|"
+                    "search|search-dies|step|c");
   MPI_Finalize();
   return status;
 }

@@ -3,10 +3,14 @@
 # decides: the same buckets, the same picks, one database, and a report
 # (--report) that says what the check did as one tuna-tune's does; and so
 # do tuna-tune --agree, where every rank tunes every shape and they agree,
-# and tuna-tune --strategy, where the ranks split each batch of a search.
-#   tuna-tune-ranks.sh MPIEXEC NP TUNA_TUNE WRITE_BUNDLE
+# and tuna-tune --strategy, where the ranks split each batch of a search;
+# ranks given another bundle, other shapes or another device model fail,
+# naming the rank.
+#   tuna-tune-ranks.sh MPIEXEC NP TUNA_TUNE WRITE_BUNDLE FAKE_HIP
+# FAKE_HIP, the fake HIP runtime (test/runtime/fakehip), gives one rank a
+# device of another model.
 set -euo pipefail
-mpiexec=$1 np=$2 tune=$3 write_bundle=$4
+mpiexec=$1 np=$2 tune=$3 write_bundle=$4 fake_hip=$5
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -57,4 +61,37 @@ diff <(visits "$dir/search-one.txt") <(visits "$dir/search-many.txt")
 diff <(entries "$dir/search-one.json") <(entries "$dir/search-many.json")
 grep -q "exhaustive search: 3 of 3 candidates" "$dir/search-many.txt"
 grep -q "agreed on $np ranks: every rank launches the same variant for each of 5 decisions" "$dir/search-many.txt"
+# The last rank loads a bundle of another source, tunes other shapes or
+# runs on another device model: every rank fails before tuning, naming it,
+# and nothing is written.
+last=$((np - 1))
+"$write_bundle" "$dir/other.tuna" --source-hash fedcba9876543210
+cat >"$dir/mismatch.sh" <<EOF
+bundle=$dir/axpy.tuna shapes=d0=1024,4096 device=host
+if [ "\$OMPI_COMM_WORLD_RANK" = $last ]; then
+  case "\$1" in
+    source) bundle=$dir/other.tuna ;;
+    shapes) shapes=d0=1024,8192 ;;
+    device) device=hip; export TUNA_HIP_LIBRARY=$fake_hip ;;
+  esac
+fi
+exec "$tune" "\$bundle" --shape "\$shapes" --device "\$device" \
+  --no-isolate --no-cache -o "$dir/mismatch.json"
+EOF
+mismatch() {
+  if timeout -k 5 120 "$mpiexec" --oversubscribe -np "$np" sh \
+       "$dir/mismatch.sh" "$1" >"$dir/mismatch.txt" 2>&1; then
+    cat "$dir/mismatch.txt"
+    echo "tuna-tune-ranks: FAILED: a rank with other $1 did not fail"
+    exit 1
+  fi
+  cat "$dir/mismatch.txt"
+  grep -qF "$2" "$dir/mismatch.txt"
+  [ ! -e "$dir/mismatch.json" ]
+}
+mismatch source "the ranks do not tune the same work"
+grep -qF "rank $last has kernel \"axpy\" of source hash \"fedcba9876543210\", rank 0" "$dir/mismatch.txt"
+mismatch shapes "rank $last has shapes [[1024],[8192]], rank 0 [[1024],[4096]]"
+mismatch device "the ranks run on different device models (rank 0: "
+grep -q "^  rank $last: .*(gfx" "$dir/mismatch.txt"
 echo "tuna-tune-ranks: $np ranks decided as one"

@@ -29,63 +29,6 @@ using namespace tuna::test;
 
 namespace {
 
-/// The ranks of a job as threads of this process.
-class ThreadJob {
-public:
-  explicit ThreadJob(int size) : size(size) {}
-
-  std::shared_ptr<Communicator> rank(int rank) {
-    return std::make_shared<Rank>(*this, rank);
-  }
-
-private:
-  class Rank final : public Communicator {
-  public:
-    Rank(ThreadJob &job, int rank) : job(job), me(rank) {}
-    int rank() const override { return me; }
-    int size() const override { return job.size; }
-    void allGather(const void *mine, size_t bytes, void *all,
-                   double timeoutMs) override {
-      std::unique_lock<std::mutex> lock(job.mutex);
-      std::vector<std::string> &round = job.rounds[calls++];
-      round.resize(job.size);
-      round[me].assign(static_cast<const char *>(mine), bytes);
-      round[me].push_back('\1'); // Present, even when empty.
-      job.changed.notify_all();
-      auto joined = [&] {
-        for (const std::string &part : round)
-          if (part.empty())
-            return false;
-        return true;
-      };
-      if (!job.changed.wait_for(
-              lock, std::chrono::duration<double, std::milli>(timeoutMs),
-              joined)) {
-        std::string missing;
-        for (int r = 0; r < job.size; ++r)
-          if (round[r].empty())
-            missing += " " + std::to_string(r);
-        throw Error(ErrorCode::Backend, "ranks" + missing +
-                                            " did not join within " +
-                                            std::to_string(timeoutMs) + " ms");
-      }
-      for (int r = 0; r < job.size; ++r)
-        std::memcpy(static_cast<char *>(all) + r * bytes, round[r].data(),
-                    bytes);
-    }
-
-  private:
-    ThreadJob &job;
-    int me;
-    size_t calls = 0;
-  };
-
-  int size;
-  std::mutex mutex;
-  std::condition_variable changed;
-  std::map<size_t, std::vector<std::string>> rounds;
-};
-
 Options rankOptions(std::shared_ptr<Communicator> communicator) {
   Options options = fastOptions();
   options.communicator = std::move(communicator);
@@ -196,6 +139,47 @@ TEST(AgreementTest, ADifferentSignatureOnOneRankIsAnErrorNamingIt) {
   }
 }
 
+TEST(AgreementTest, RanksThatLaunchKernelsInAnotherOrderFailNamingThem) {
+  // The contract: new signatures in the same order on every rank. Rank 1
+  // launches stepBundle()'s kernels the other way round: both fail at the
+  // first decision, naming rank 1 and what it launched, and nothing is
+  // decided (no rank waits for a step the other never takes).
+  ThreadJob job(2);
+  std::vector<std::string> errors(2);
+  std::vector<size_t> decided(2);
+  runTogether(2, [&](int rank) {
+    Options options = rankOptions(job.rank(rank));
+    options.check = false;
+    Module module =
+        Module::fromBundle(stepBundle(), stepHost(rank), "step.tuna", options);
+    int64_t n = 256;
+    std::vector<float> x(n, 1.0f), y(n, 0.0f), z(n, 0.0f);
+    std::vector<std::string> order = {"first", "second"};
+    if (rank == 1)
+      std::swap(order[0], order[1]);
+    try {
+      for (const std::string &name : order)
+        module.kernel(name).launch(nullptr, memref(x.data(), {n}),
+                                   memref(y.data(), {n}), 2.0f, n);
+    } catch (const Error &e) {
+      errors[rank] = e.what();
+    }
+    decided[rank] = module.kernel("first").reports().size() +
+                    module.kernel("second").reports().size();
+  });
+  for (int rank = 0; rank < 2; ++rank) {
+    EXPECT_NE(errors[rank].find("the ranks are not deciding the same thing"),
+              std::string::npos)
+        << errors[rank];
+    EXPECT_NE(errors[rank].find("in the same order"), std::string::npos);
+    EXPECT_NE(
+        errors[rank].find("rank 1 has kernel \"second\", rank 0 \"first\""),
+        std::string::npos)
+        << errors[rank];
+    EXPECT_EQ(decided[rank], 0u);
+  }
+}
+
 TEST(AgreementTest, ADifferentBundleOnOneRankIsAnErrorNamingIt) {
   ThreadJob job(2);
   std::vector<std::string> errors(2);
@@ -214,6 +198,45 @@ TEST(AgreementTest, ADifferentBundleOnOneRankIsAnErrorNamingIt) {
   for (const std::string &error : errors)
     EXPECT_NE(error.find("rank 1 has bundle hash"), std::string::npos)
         << error;
+}
+
+TEST(AgreementTest, ADifferentSourceHashOnOneRankIsAnErrorNamingIt) {
+  ThreadJob job(3);
+  std::vector<std::string> errors(3);
+  runTogether(3, [&](int rank) {
+    Bundle bundle = axpyBundle();
+    if (rank == 2)
+      bundle.kernels[0].sourceHash = "fedcba9876543210";
+    Module module =
+        Module::fromBundle(std::move(bundle), perturbedHost(rank), "axpy.tuna",
+                           rankOptions(job.rank(rank)));
+    try {
+      launchAxpy(module.kernel("axpy"), 1024);
+    } catch (const Error &e) {
+      errors[rank] = e.what();
+    }
+  });
+  for (const std::string &error : errors)
+    EXPECT_NE(error.find("rank 2 has source hash \"fedcba9876543210\", rank 0"),
+              std::string::npos)
+        << error;
+}
+
+TEST(AgreementTest, RanksOnDifferentDeviceModelsAreAnErrorNamingThem) {
+  std::vector<RankResult> results = runRanks(
+      3, [](int, TunedKernel &kernel) { launchAxpy(kernel, 1024); }, {},
+      [](int rank) {
+        return rank == 1 ? scriptedHost({}, "Other CPU") : perturbedHost(rank);
+      });
+  for (const RankResult &result : results) {
+    EXPECT_NE(result.error.find("the ranks are not deciding the same thing"),
+              std::string::npos)
+        << result.error;
+    EXPECT_NE(result.error.find("rank 1 has device \"Other CPU ("),
+              std::string::npos)
+        << result.error;
+    EXPECT_TRUE(result.reports.empty()) << "nothing may be decided";
+  }
 }
 
 TEST(AgreementTest, ARankThatNeverJoinsIsAnErrorWithinTheTimeout) {
@@ -484,6 +507,21 @@ TEST(SpreadTest, ADeviceOfAnotherModelIsRefusedNamingIt) {
   options.tuningDevices = {own};
   EXPECT_THROW(Module::fromBundle(axpyBundle(), own, "axpy.tuna", options),
                Error);
+}
+
+TEST(SpreadTest, ADeviceListedTwiceIsRefusedNamingIt) {
+  Options options = fastOptions();
+  Device helper = scriptedHost({});
+  options.tuningDevices = {scriptedHost({}), helper, helper};
+  try {
+    Module::fromBundle(axpyBundle(), scriptedHost({}), "axpy.tuna", options);
+    FAIL() << "loaded";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("Options::tuningDevices[2] is "
+                                         "Options::tuningDevices[1] again"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(SpreadTest, ADeviceThatFailsMarksItsShareUnrunnable) {

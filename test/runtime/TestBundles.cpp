@@ -2,12 +2,15 @@
 
 #include "TestBundles.h"
 
+#include "tuna/runtime/Error.h"
 #include "tuna/runtime/MemRef.h"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -256,6 +259,34 @@ Device interactingHost(std::map<std::string, double> costMs,
                                                std::move(penalties)));
 }
 
+namespace {
+Kernel axpyNamed(const std::string &name, const std::string &fast,
+                 const std::string &slow) {
+  Kernel kernel = axpyKernel();
+  kernel.name = name;
+  kernel.variants = {axpyVariant(fast, 1), axpyVariant(slow, 2)};
+  return kernel;
+}
+} // namespace
+
+Bundle stepBundle() {
+  Bundle bundle = axpyBundle();
+  bundle.kernels = {axpyNamed("first", "axpy_work1", "axpy_work2"),
+                    axpyNamed("second", "axpy_work8", "axpy_work4")};
+  return bundle;
+}
+
+Device stepHost(int rank) {
+  Penalties penalties = {{{"axpy_work1", "axpy_work8"}, 4.0}};
+  if (rank % 2)
+    penalties[{"axpy_work2", "axpy_work8"}] = 4.0;
+  return interactingHost({{"axpy_work1", 1.0},
+                          {"axpy_work2", 1.5},
+                          {"axpy_work8", 1.0},
+                          {"axpy_work4", 2.0}},
+                         penalties);
+}
+
 Device perturbedHost(int rank, std::function<void()> onLaunch) {
   return scriptedHost({{"axpy_work0", 1.0 + 2.0 * rank},
                        {"axpy_work4", 2.5},
@@ -304,6 +335,50 @@ void runTogether(int count, const std::function<void(int)> &body) {
     });
   for (std::thread &thread : threads)
     thread.join();
+}
+
+class ThreadJob::Rank final : public Communicator {
+public:
+  Rank(ThreadJob &job, int rank) : job(job), me(rank) {}
+  int rank() const override { return me; }
+  int size() const override { return job.size; }
+  void allGather(const void *mine, size_t bytes, void *all,
+                 double timeoutMs) override {
+    std::unique_lock<std::mutex> lock(job.mutex);
+    std::vector<std::string> &round = job.rounds[calls++];
+    round.resize(job.size);
+    round[me].assign(static_cast<const char *>(mine), bytes);
+    round[me].push_back('\1'); // Present, even when empty.
+    job.changed.notify_all();
+    auto joined = [&] {
+      for (const std::string &part : round)
+        if (part.empty())
+          return false;
+      return true;
+    };
+    if (!job.changed.wait_for(
+            lock, std::chrono::duration<double, std::milli>(timeoutMs),
+            joined)) {
+      std::string missing;
+      for (int r = 0; r < job.size; ++r)
+        if (round[r].empty())
+          missing += " " + std::to_string(r);
+      throw Error(ErrorCode::Backend, "ranks" + missing +
+                                          " did not join within " +
+                                          std::to_string(timeoutMs) + " ms");
+    }
+    for (int r = 0; r < job.size; ++r)
+      std::memcpy(static_cast<char *>(all) + r * bytes, round[r].data(), bytes);
+  }
+
+private:
+  ThreadJob &job;
+  int me;
+  size_t calls = 0;
+};
+
+std::shared_ptr<Communicator> ThreadJob::rank(int rank) {
+  return std::make_shared<Rank>(*this, rank);
 }
 
 TempDir::TempDir() {

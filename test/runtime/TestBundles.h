@@ -2,14 +2,18 @@
 #ifndef TUNA_TEST_RUNTIME_TESTBUNDLES_H
 #define TUNA_TEST_RUNTIME_TESTBUNDLES_H
 
+#include "tuna/runtime/Communicator.h"
 #include "tuna/runtime/Device.h"
 #include "tuna/runtime/Kernel.h"
 #include "tuna/runtime/Manifest.h"
 #include "tuna/runtime/Module.h"
 #include "tuna/runtime/Options.h"
 
+#include <condition_variable>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -87,6 +91,20 @@ using Penalties = std::map<std::pair<std::string, std::string>, double>;
 Device interactingHost(std::map<std::string, double> costMs,
                        Penalties penalties);
 
+/// Kernels "first" (y += 2x; variants axpy_work1, axpy_work2) and "second"
+/// (z += 2y; axpy_work8, axpy_work4), axpy-like, for the step tests.
+Bundle stepBundle();
+
+/// An interacting host for stepBundle() on rank `rank` of a job: axpy_work1
+/// costs 1 ms, axpy_work2 1.5, axpy_work8 1 and axpy_work4 2, but
+/// axpy_work8 right after axpy_work1 costs 4 ms more, and on odd ranks also
+/// right after axpy_work2. A step of first then second: kernel by kernel
+/// (axpy_work1, axpy_work8) 6 ms everywhere; jointly, even ranks alone pick
+/// (axpy_work2, axpy_work8), 2.5 ms there but 6.5 ms on odd ranks, odd ranks
+/// (axpy_work1, axpy_work4), 3 ms everywhere: the ranks of a job agree on
+/// (axpy_work1, axpy_work4), whose slowest rank is fastest.
+Device stepHost(int rank = 0);
+
 /// A scripted host for rank `rank` of a job whose ranks time differently:
 /// axpy_work0 costs 1 + 2 * rank ms, axpy_work4 2.5 ms, axpy_work64 20 ms,
 /// axpy_wrong 0.5 ms (wrong: rejected with Options::check). Alone, rank 0
@@ -106,6 +124,22 @@ bool launchAxpyOnes(TunedKernel &kernel, int64_t n);
 /// Runs body(0) ... body(count - 1) on `count` threads released at once,
 /// and waits for them.
 void runTogether(int count, const std::function<void(int)> &body);
+
+/// The ranks of a job as threads of this process: rank(r) is rank r's
+/// Communicator, over shared memory; its allGather waits for the others at
+/// most its timeout, then throws naming the ranks that did not join.
+class ThreadJob {
+public:
+  explicit ThreadJob(int size) : size(size) {}
+  std::shared_ptr<Communicator> rank(int rank);
+
+private:
+  class Rank;
+  int size;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::map<size_t, std::vector<std::string>> rounds;
+};
 
 /// A fresh directory under $TMPDIR (or /tmp), removed with its files.
 struct TempDir {

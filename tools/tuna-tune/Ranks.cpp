@@ -2,6 +2,7 @@
 
 #include "Ranks.h"
 
+#include "tuna/runtime/Bundle.h"
 #include "tuna/runtime/Error.h"
 
 #include <nlohmann/json.hpp>
@@ -69,6 +70,59 @@ void Ranks::checkSameDevice(const DeviceInfo &info) {
     throw Error(ErrorCode::Unsupported,
                 "the ranks run on different device models (rank 0: " +
                     devices[0] + "); tuning is spread over one model only:" +
+                    differences);
+}
+
+void Ranks::checkSameWork(const Module &module,
+                          const std::vector<TunedKernel *> &kernels,
+                          const std::vector<std::vector<int64_t>> &shapes) {
+  if (!communicator)
+    return;
+  Json names = Json::array(), hashes = Json::array();
+  for (const TunedKernel *kernel : kernels) {
+    names.push_back(kernel->spec().name);
+    hashes.push_back(kernel->spec().sourceHash);
+  }
+  char bundle[17];
+  std::snprintf(
+      bundle, sizeof(bundle), "%016llx",
+      static_cast<unsigned long long>(fnv1a64(writeBundle(module.bundle()))));
+  Json mine = {{"kernels", names},
+               {"source hashes", hashes},
+               {"bundle", bundle},
+               {"shapes", shapes}};
+  std::vector<std::string> all =
+      allGatherStrings(*communicator, mine.dump(), kGatherTimeoutMs);
+  Json first = Json::parse(all[0]);
+  std::string differences;
+  for (size_t r = 1; r < all.size(); ++r) {
+    Json other = Json::parse(all[r]);
+    std::string rank = "\n  rank " + std::to_string(r);
+    if (other["kernels"] != first["kernels"])
+      differences += rank + " tunes kernels " + other["kernels"].dump() +
+                     ", rank 0 " + first["kernels"].dump();
+    else if (other["source hashes"] != first["source hashes"])
+      for (size_t k = 0; k < first["kernels"].size(); ++k) {
+        if (other["source hashes"][k] == first["source hashes"][k])
+          continue;
+        differences += rank + " has kernel " + first["kernels"][k].dump() +
+                       " of source hash " + other["source hashes"][k].dump() +
+                       ", rank 0 " + first["source hashes"][k].dump();
+        break;
+      }
+    else if (other["bundle"] != first["bundle"])
+      differences += rank + " has another bundle (content hash " +
+                     other["bundle"].get<std::string>() + ", rank 0 " +
+                     first["bundle"].get<std::string>() + ")";
+    else if (other["shapes"] != first["shapes"])
+      differences += rank + " has shapes " + other["shapes"].dump() +
+                     ", rank 0 " + first["shapes"].dump();
+  }
+  if (!differences.empty())
+    throw Error(ErrorCode::InvalidArgument,
+                "the ranks do not tune the same work (run every rank with "
+                "the same bundle, kernels and shapes: they split rank 0's "
+                "work, and rank 0 writes one database):" +
                     differences);
 }
 

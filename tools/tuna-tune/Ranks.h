@@ -5,7 +5,8 @@
 // buckets first appear, and that rank tunes every shape of it, exactly as a
 // single tuna-tune would. Rank 0 then gathers every rank's lines and
 // decisions, prints them in the single run's order, and alone writes the
-// database and the report. The ranks must run on one device model.
+// database and the report. The ranks must run on one device model, with the
+// same bundle, kernels and shapes (checked: the error names the ranks).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TUNA_TOOLS_TUNA_TUNE_RANKS_H
@@ -48,6 +49,14 @@ public:
 
   /// Throws tuna::Error naming the ranks whose device differs from rank 0's.
   void checkSameDevice(const DeviceInfo &info);
+
+  /// Throws tuna::Error, on every rank, naming the ranks that tune other
+  /// kernels (names, source hashes), another bundle (its content) or other
+  /// shapes than rank 0: the ranks split rank 0's work, and rank 0 writes
+  /// the database of every rank's decisions under its bundle's hashes.
+  void checkSameWork(const Module &module,
+                     const std::vector<TunedKernel *> &kernels,
+                     const std::vector<std::vector<int64_t>> &shapes);
 
   /// The rank that tunes each of `buckets` (one entry per item: an id of
   /// its kernel and bucket): round-robin over the distinct buckets.

@@ -1160,6 +1160,7 @@ int run(TuneCommand &command, Ranks &ranks) {
   loadReference(command.referenceSpec, device.info(), reference);
   referenceLoad.stop();
   std::vector<TunedKernel *> kernels = openKernels(module, command, reference);
+  ranks.checkSameWork(module, kernels, command.shapes);
   if (!command.timePicks.empty()) {
     if (ranks.size() > 1)
       fail("--time-picks times in one process: run it without mpirun");

@@ -18,6 +18,12 @@
 // keyed by the step's name, the device and every (kernel, source hash,
 // signature) it launches, in order.
 //
+// In a job of several ranks (Options::communicator of the first kernel's
+// module), every rank launches the same variants: the ranks check that they
+// tune the same step, take rank 0's persisted decision, or time every
+// rank's joint pick and keep the one whose slowest rank is fastest; only
+// rank 0 persists it (docs/runtime-api.md, "Tuning a step").
+//
 //===----------------------------------------------------------------------===//
 #ifndef TUNA_RUNTIME_STEP_H
 #define TUNA_RUNTIME_STEP_H
@@ -66,6 +72,10 @@ struct StepLaunch {
   std::vector<int64_t> signature; ///< Bucketed.
   int kernelByKernel = -1; ///< The variant tuned for it on its own.
   int chosen = -1;         ///< The variant chosen jointly.
+  /// In a job of several ranks: the variant this rank's own joint search
+  /// chose, before the ranks agreed on `chosen` (-1 when nothing was
+  /// searched).
+  int ownChoice = -1;
   std::string chosenName;
   std::vector<int> candidates; ///< The variants tried.
 };
@@ -80,6 +90,9 @@ struct StepReport {
   double jointMs = -1;
   int evaluations = 0;  ///< Combinations timed.
   bool cached = false;  ///< Taken from the tuning cache, nothing timed.
+  /// The ranks that decided the step together (Options::communicator of
+  /// the first kernel's module); 1 for a process alone.
+  int ranks = 1;
   double wallMs = 0;    ///< The whole decision.
 };
 
@@ -100,7 +113,9 @@ public:
   /// takes the persisted decision); so does a run after one that launched a
   /// signature no kernel had decided (the shapes changed). Tuning
   /// synchronizes `stream`. Throws tuna::Error when the step launches
-  /// nothing tuned, or fails while tuned (its message names the step).
+  /// nothing tuned, or fails while tuned (its message names the step); in a
+  /// job of several ranks also when the ranks tune different steps, a rank
+  /// fails or one does not join within Options::agreeTimeoutMs (naming it).
   void run(StreamHandle stream);
 
   /// Every joint decision, oldest first.

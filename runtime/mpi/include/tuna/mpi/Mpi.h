@@ -41,7 +41,9 @@ void enable(MPI_Comm comm = MPI_COMM_WORLD);
 extern "C" {
 #endif
 
-/* tuna::mpi::enable(comm); collective over `comm`. */
+/* tuna::mpi::enable(comm); collective over `comm`. On failure (an MPI call
+ * failed, with an error handler that returns errors) the message is
+ * tunaLastError(). */
 TunaStatus tunaMpiEnable(MPI_Comm comm);
 
 #ifdef __cplusplus
