@@ -56,7 +56,7 @@ search=("${args[@]}" --strategy exhaustive)
 timeout -k 5 120 "$mpiexec" --oversubscribe -np "$np" "$tune" "${search[@]}" \
   -o "$dir/search-many.json" >"$dir/search-many.txt"
 cat "$dir/search-many.txt"
-visits() { picks "$1" | sed -E '/^agreed on/d; s/^  check: .*/  check/; /^    rejected /d; s/: wrong result: .*/: wrong result/'; }
+visits() { picks "$1" | sed -E '/^agreed on/d; /^  timed: /d; s/^  check: .*/  check/; /^    rejected /d; s/: wrong result: .*/: wrong result/'; }
 diff <(visits "$dir/search-one.txt") <(visits "$dir/search-many.txt")
 diff <(entries "$dir/search-one.json") <(entries "$dir/search-many.json")
 grep -q "exhaustive search: 3 of 3 candidates" "$dir/search-many.txt"
