@@ -52,7 +52,9 @@ run_job() { # NAME RANKS [tuna-tune arguments...]
   local name=$1 ranks=$2
   shift 2
   local launcher=()
-  [ "$ranks" -gt 1 ] && launcher=(mpirun -np "$ranks")
+  # --bind-to none: OpenMPI would bind each of 2 ranks (and its worker) to
+  # one core (docs/toolchain-notes.md).
+  [ "$ranks" -gt 1 ] && launcher=(mpirun --bind-to none -np "$ranks")
   local start=$(date +%s%N)
   if ! "${launcher[@]}" "$tune" "$@" --device "$device" --no-cache -o "$out/$name.json" \
       > "$out/$name.log" 2>&1; then
