@@ -10,12 +10,13 @@
 //             enough from the faster ones to be in another basin, (3)
 //             measures, per leader, the unvisited neighbours the model
 //             predicts fastest (one or two parameters moved by up to two
-//             values), and for the fastest leader its best-predicted
-//             area-keeping neighbours (one parameter moved, a second one
-//             changed to keep their product), plus the configuration of
-//             the whole space the model predicts fastest and one random
-//             configuration. It stops when the best has not improved for a
-//             few rounds after the leaders' neighbourhoods are exhausted.
+//             values, or one parameter with many values moved by up to a
+//             quarter of its range), and for the fastest leader its
+//             best-predicted area-keeping neighbours (one parameter moved,
+//             a second one changed to keep their product), plus the
+//             configuration of the whole space the model predicts fastest and
+//             one random configuration. It stops when the best has not improved
+//             for a few rounds after the leaders' neighbourhoods are exhausted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -339,10 +340,12 @@ public:
   }
 
 private:
-  static constexpr size_t kLeaders = 4;    ///< Whose neighbours are searched.
-  static constexpr size_t kPerLeader = 2;  ///< Neighbours measured per round.
-  static constexpr double kSpread = 0.3; ///< distance() between leaders.
-  static constexpr int kPatience = 3;      ///< Idle rounds before stopping.
+  static constexpr size_t kLeaders = 4;   ///< Whose neighbours are searched.
+  static constexpr size_t kPerLeader = 2; ///< Neighbours measured per round.
+  static constexpr double kSpread = 0.3;  ///< distance() between leaders.
+  static constexpr int kPatience = 3;     ///< Idle rounds before stopping.
+  /// The longest step along a parameter: this fraction of its values.
+  static constexpr int kLongStepFraction = 4;
 
   size_t initialSample() const {
     return std::clamp<size_t>(space.size() / 200, 8, 32);
@@ -353,8 +356,7 @@ private:
   /// area-keeping neighbours too, which the additive model underrates.
   std::vector<size_t> closeNeighbours(const History &history) const {
     std::vector<size_t> batch;
-    auto take = [&](const std::vector<std::vector<int>> &moves,
-                    size_t count) {
+    auto take = [&](const std::vector<std::vector<int>> &moves, size_t count) {
       std::vector<size_t> unvisited;
       for (const std::vector<int> &indices : moves)
         if (std::optional<size_t> id = space.find(indices))
@@ -408,12 +410,12 @@ private:
     return sum;
   }
 
-  /// One parameter moved by up to two values, or two parameters moved by
-  /// up to two values each.
+  /// One parameter moved by up to two values (or further: longSteps), or
+  /// two parameters moved by up to two values each.
   std::vector<std::vector<int>> compassMoves(const std::vector<int> &at) const {
     std::vector<std::vector<int>> moves;
     for (size_t p = 0; p < space.rank(); ++p) {
-      for (int step : {-2, -1, 1, 2}) {
+      for (int step : longSteps(p)) {
         moves.push_back(at);
         moves.back()[p] += step;
       }
@@ -426,6 +428,20 @@ private:
           }
     }
     return moves;
+  }
+
+  /// Steps along parameter p: +-1 and +-2 values, and on a parameter with
+  /// many values, steps that double up to a quarter of its range, so that
+  /// a leader on a wide parameter (threads per row: 32 values) reaches the
+  /// next basin in a few rounds rather than a dozen.
+  std::vector<int> longSteps(size_t p) const {
+    std::vector<int> steps = {-2, -1, 1, 2};
+    int n = int(space.parameters()[p].values.size());
+    for (int step = 4; step <= n / kLongStepFraction; step *= 2) {
+      steps.push_back(-step);
+      steps.push_back(step);
+    }
+    return steps;
   }
 
   /// Moves of one parameter by one value with a second one changed to keep
