@@ -142,20 +142,25 @@ TEST(SearchReplayTest, LandscapesAreReadWhole) {
   }
 }
 
-// On the 12 replays with seeds 0-19: pattern picks within 1.02x in 233 of
-// 240 runs (worst 1.103x), random in 176 (worst 1.115x). The hard cases:
-// softmax_wide at 512 x 16384, where the few configurations within 1.02x
-// lie on a ridge one configuration wide (the row just fits in registers)
-// beside a broad plateau at 1.08-1.10x, and flat landscapes where the
-// measured noise is the size of the 2% margin. The bounds below fail a
-// pattern search with a plain per-value model and no area-keeping moves
-// (worst 1.27x, 16 of 20 on softmax_wide at 512 x 16384).
+// On the 12 replays with seeds 0-19: pattern picks within 1.02x in 236 of
+// 240 runs (worst 1.025x), random in 176 (worst 1.115x). Every softmax_wide
+// seed but one lands within 1.02x, including 512 x 16384, where the few
+// configurations within 1.02x lie on a ridge one configuration wide (the
+// row just fits in registers) beside a broad plateau at 1.08-1.10x: the
+// long steps along threads-per-row reach it from the plateau. The misses
+// are on matmul_f16_wgmma_wide at 8192 x 8192 x 1024 (0701), where only 5
+// configurations are within 1.02x and they differ by less than the noise.
+// The bounds (one seed of margin) fail the search without long steps
+// (worst 1.103x, 233 runs within 1.02x).
 TEST(SearchReplayTest, PatternFindsTheFastConfigurations) {
+  int within = 0;
   for (const MeasuredLandscape &landscape : measuredLandscapes()) {
     Picks picks = replay(landscape, "pattern", 20);
-    EXPECT_GE(picks.within(1.02), 17) << landscape.name;
-    EXPECT_LE(picks.worst(), 1.11) << landscape.name;
+    EXPECT_GE(picks.within(1.02), 16) << landscape.name;
+    EXPECT_LE(picks.worst(), 1.03) << landscape.name;
+    within += picks.within(1.02);
   }
+  EXPECT_GE(within, 235);
 }
 
 TEST(SearchReplayTest, PatternBeatsRandom) {
