@@ -10,7 +10,10 @@
 #include "tuna/runtime/SearchVariants.h"
 #include "tuna/runtime/Signature.h"
 
+#include <condition_variable>
 #include <deque>
+#include <functional>
+#include <thread>
 
 namespace tuna {
 

@@ -23,10 +23,6 @@
 
 #include "KernelImpl.h"
 
-#include <condition_variable>
-#include <functional>
-#include <thread>
-
 namespace tuna {
 
 /// Throws tuna::Error when `options.tuningDevices` holds `device` itself, a

@@ -363,18 +363,24 @@ size_t linesOf(const std::string &path) {
   return std::count(std::istreambuf_iterator<char>(file),
                     std::istreambuf_iterator<char>(), '\n');
 }
+
+/// Isolated options whose workers note each start in `log`, with budgets
+/// no sanitized or loaded machine reaches and no elimination of a slow
+/// candidate: every re-timing ends at its sample count.
+Options countedWorkerOptions(const TempDir &dir, const std::string &log) {
+  Options options = isolatedOptions();
+  options.workerPath = countingWorker(dir, log);
+  options.candidateBudgetMs = 60000;
+  options.totalBudgetMs = 60000;
+  options.eliminateFactor = 1e9;
+  return options;
+}
 } // namespace
 
 TEST(IsolationTest, OneWorkerServesEveryBatchOfASearch) {
   TempDir dir;
   std::string log = dir.path + "/starts";
-  Options options = isolatedOptions();
-  options.workerPath = countingWorker(dir, log);
-  // Budgets no sanitized or loaded machine reaches, and no elimination of
-  // a slow candidate: every re-timing ends at its sample count.
-  options.candidateBudgetMs = 60000;
-  options.totalBudgetMs = 60000;
-  options.eliminateFactor = 1e9;
+  Options options = countedWorkerOptions(dir, log);
   Module module = Module::fromBundle(axpyBundle(), Device::host(), "axpy.tuna",
                                      options);
   TunedKernel &kernel = module.kernel("axpy");
@@ -407,11 +413,7 @@ TEST(IsolationTest, OneWorkerServesEveryBatchOfASearch) {
 TEST(IsolationTest, OneWorkerPerTuningDeviceServesEveryBatch) {
   TempDir dir;
   std::string log = dir.path + "/starts";
-  Options options = isolatedOptions();
-  options.workerPath = countingWorker(dir, log);
-  options.candidateBudgetMs = 60000;
-  options.totalBudgetMs = 60000;
-  options.eliminateFactor = 1e9;
+  Options options = countedWorkerOptions(dir, log);
   options.tuningDevices = {Device(makeHostBackend())};
   Module module =
       Module::fromBundle(axpyBundle(), Device::host(), "axpy.tuna", options);

@@ -134,6 +134,23 @@ double number(const std::string &option, const std::string &text) {
   return value;
 }
 
+/// The items of `option`'s comma-separated `list`; an empty item fails,
+/// naming the expected form (`what`,`what`,...).
+std::vector<std::string> commaList(const std::string &option,
+                                   const std::string &list,
+                                   const std::string &what) {
+  std::vector<std::string> items;
+  for (size_t start = 0; start <= list.size();) {
+    size_t comma = std::min(list.find(',', start), list.size());
+    if (comma == start)
+      fail(option + " '" + list + "': expected " + what + "," + what +
+           ",... (no empty name)");
+    items.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
 /// `localRank`: this process's rank on its host, for cuda:local.
 Device parseDevice(const std::string &text, int localRank) {
   if (text == "host")
@@ -164,24 +181,15 @@ Device parseDevice(const std::string &text, int localRank) {
 /// entry a host backend of its own: the spread's code path on a machine
 /// without GPUs, the CPU's cores shared.
 std::vector<Device> parseDevices(const std::string &list, int localRank) {
-  std::vector<std::string> items;
+  std::vector<std::string> items = commaList("--device", list, "DEVICE");
   std::set<std::string> seen;
-  for (size_t start = 0; start <= list.size();) {
-    size_t comma = std::min(list.find(',', start), list.size());
-    std::string item = list.substr(start, comma - start);
-    start = comma + 1;
-    if (item.empty())
-      fail("--device '" + list +
-           "': expected DEVICE,DEVICE,... (no empty "
-           "name)");
+  for (const std::string &item : items)
     if (item != "host" && !seen.insert(item).second)
       fail("--device '" + list + "': '" + item + "' is listed twice");
-    items.push_back(item);
-  }
   if (items.size() > 1 && seen.count("cuda:local"))
     fail("--device '" + list +
-         "': cuda:local names one device per rank; it "
-         "takes no list");
+         "': cuda:local names one device per rank; "
+         "it takes no list");
   std::vector<Device> devices;
   for (const std::string &item : items)
     devices.push_back(item == "host" && !devices.empty()
@@ -735,14 +743,7 @@ bool readValueOption(const std::string &arg, tools::Arguments &arguments,
   } else if (arg == "--resume") {
     search.resumeFile = value();
   } else if (arg == "--time-picks") {
-    std::string list = value();
-    for (size_t start = 0; start <= list.size();) {
-      size_t comma = std::min(list.find(',', start), list.size());
-      if (comma == start)
-        fail("--time-picks '" + list + "': expected DB,DB,... (no empty name)");
-      command.timePicks.push_back(list.substr(start, comma - start));
-      start = comma + 1;
-    }
+    command.timePicks = commaList(arg, value(), "DB");
   } else {
     return false;
   }
