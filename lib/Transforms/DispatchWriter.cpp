@@ -125,7 +125,12 @@ DispatchOp expand::writeDispatchTable(ModuleOp module, const ResolvedSpace &rs,
                                       int64_t defaultVariant) {
   FunctionOpInterface kernel = rs.kernel;
   OpBuilder builder(module.getContext());
-  builder.setInsertionPointToEnd(module.getBody());
+  // Tables go last, but before an op that must end the block.
+  Block *body = module.getBody();
+  if (body->mightHaveTerminator())
+    builder.setInsertionPoint(body->getTerminator());
+  else
+    builder.setInsertionPointToEnd(body);
   ArrayAttr keys = builder.getArrayAttr(SmallVector<Attribute>(
       rs.space.getKey().begin(), rs.space.getKey().end()));
   SmallVector<StringRef> names(rs.names.begin(), rs.names.end());
@@ -171,9 +176,16 @@ FailureOr<PlannedVariant> expand::readTableEntry(const ResolvedSpace &rs,
   return plan;
 }
 
-void expand::eraseExpandedKernel(FunctionOpInterface kernel) {
+void expand::eraseExpandedKernel(const ResolvedSpace &space) {
+  Operation *kernel = space.kernel;
   Operation *parent = kernel->getParentOp();
+  auto module = kernel->getParentOfType<ModuleOp>();
   kernel->erase();
+  // The schedule goes before its gpu.module can take it along, so that no
+  // pointer to it outlives it.
+  if (Operation *schedule = space.schedule)
+    if (SymbolTable::symbolKnownUseEmpty(schedule, module))
+      schedule->erase();
   if (auto gpuModule = dyn_cast<gpu::GPUModuleOp>(parent))
     if (llvm::none_of(gpuModule.getOps<gpu::GPUFuncOp>(),
                       [](gpu::GPUFuncOp f) { return f.isKernel(); }))

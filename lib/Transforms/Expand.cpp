@@ -47,13 +47,9 @@ static FrozenRewritePatternSet collectCanonicalization(MLIRContext *context) {
   return FrozenRewritePatternSet(std::move(owning));
 }
 
-/// Erases the schedules of `schedules` that nothing uses any more: they
-/// have been applied and must not reach code generation.
-static void eraseAppliedSchedules(ModuleOp module,
-                                  ArrayRef<Operation *> schedules) {
-  for (Operation *schedule : schedules)
-    if (SymbolTable::symbolKnownUseEmpty(schedule, module))
-      schedule->erase();
+/// A module whose schedules have all been applied (and erased) no longer
+/// holds transform sequences.
+static void dropTransformSequenceMark(ModuleOp module) {
   if (module->hasAttr(
           transform::TransformDialect::kWithNamedSequenceAttrName) &&
       module.getOps<transform::NamedSequenceOp>().empty())
@@ -121,18 +117,6 @@ static LogicalResult verifyUniqueKernelNames(ArrayRef<TunableKernel> kernels) {
              << "two tunable kernels are named '" << kernel.getName()
              << "'; the runtime finds kernels by name";
   return success();
-}
-
-/// The schedules that `kernels` apply.
-static SetVector<Operation *>
-collectSchedules(ArrayRef<TunableKernel> kernels) {
-  SetVector<Operation *> schedules;
-  for (auto [kernel, space] : kernels)
-    if (SymbolRefAttr ref = space.getSchedule())
-      if (Operation *schedule =
-              SymbolTable::lookupNearestSymbolFrom(kernel, ref))
-        schedules.insert(schedule);
-  return schedules;
 }
 
 /// A GPU kernel's dispatch table takes the kernel's name at the top level,
@@ -298,7 +282,7 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
   for (BuiltVariant v : *variants)
     entries.push_back({v.func.getName().str(), v.plan});
   writeDispatchTable(getOperation(), *rs, entries, defaultVariant);
-  eraseExpandedKernel(kernel);
+  eraseExpandedKernel(*rs);
   return success();
 }
 
@@ -310,15 +294,11 @@ void TunaExpandPass::runOnOperation() {
       failed(verifyUniqueKernelNames(kernels)))
     return signalPassFailure();
 
-  // Schedules are collected before their kernels go (and kept, with them,
-  // when the kernels stay planned).
-  SetVector<Operation *> usedSchedules = collectSchedules(kernels);
   SymbolTable symbols(module);
   for (auto [kernel, space] : kernels)
     if (failed(expandKernel(kernel, space, symbols)))
       return signalPassFailure();
-  if (!planOnly)
-    eraseAppliedSchedules(module, usedSchedules.getArrayRef());
+  dropTransformSequenceMark(module);
 
   if (failed(verifyUniqueTopLevelNames(module)))
     return signalPassFailure();
@@ -347,12 +327,11 @@ lookupPlannedKernel(DispatchOp table, SymbolRefAttr ref) {
 }
 
 /// Instantiates the wanted entries of one planned table and erases its
-/// kernel; `schedules` collects the kernel's schedule.
+/// kernel.
 static LogicalResult
 instantiateTable(DispatchOp table, SymbolRefAttr kernelRef,
                  function_ref<bool(DispatchOp, size_t)> wanted,
-                 const FrozenRewritePatternSet &canonicalization,
-                 SetVector<Operation *> &schedules) {
+                 const FrozenRewritePatternSet &canonicalization) {
   FailureOr<std::pair<FunctionOpInterface, SpaceAttr>> kernel =
       lookupPlannedKernel(table, kernelRef);
   if (failed(kernel))
@@ -370,9 +349,7 @@ instantiateTable(DispatchOp table, SymbolRefAttr kernelRef,
     if (failed(instantiateVariant(*rs, *plan, name, canonicalization)))
       return failure();
   }
-  if (rs->schedule)
-    schedules.insert(rs->schedule);
-  eraseExpandedKernel(kernel->first);
+  eraseExpandedKernel(*rs);
   table->removeAttr(TunaDialect::getPlannedKernelAttrName());
   return success();
 }
@@ -381,13 +358,11 @@ LogicalResult mlir::tuna::instantiatePlannedVariants(
     ModuleOp module, function_ref<bool(DispatchOp, size_t)> wanted) {
   FrozenRewritePatternSet canonicalization =
       collectCanonicalization(module.getContext());
-  SetVector<Operation *> schedules;
   for (DispatchOp table : module.getOps<DispatchOp>())
     if (auto kernelRef = table->getAttrOfType<SymbolRefAttr>(
             TunaDialect::getPlannedKernelAttrName()))
-      if (failed(instantiateTable(table, kernelRef, wanted, canonicalization,
-                                  schedules)))
+      if (failed(instantiateTable(table, kernelRef, wanted, canonicalization)))
         return failure();
-  eraseAppliedSchedules(module, schedules.getArrayRef());
+  dropTransformSequenceMark(module);
   return success();
 }

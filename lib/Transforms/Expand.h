@@ -174,8 +174,10 @@ DispatchOp writeDispatchTable(ModuleOp module, const ResolvedSpace &space,
 FailureOr<PlannedVariant> readTableEntry(const ResolvedSpace &space,
                                          VariantOp entry);
 
-/// Erases the original kernel, and its gpu.module when no kernel is left.
-void eraseExpandedKernel(FunctionOpInterface kernel);
+/// Erases the original kernel of `space`, then its schedule when nothing
+/// uses it any more (an applied schedule must not reach code generation),
+/// then its gpu.module when no kernel is left there.
+void eraseExpandedKernel(const ResolvedSpace &space);
 
 } // namespace mlir::tuna::expand
 

@@ -44,7 +44,7 @@ using namespace mlir::tuna::expand;
 
 /// Clones the kernel as `name`: a GPU kernel goes into a gpu.module of its
 /// own with every non-kernel symbol of its original module (device
-/// functions, globals) it may use. Variants go before the original, in order.
+/// functions, globals) it may use; transform sequences stay behind. Variants go before the original, in order.
 static FunctionOpInterface cloneKernel(FunctionOpInterface kernelFunc,
                                        StringRef name, OpBuilder &builder) {
   Operation *kernel = kernelFunc.getOperation();
@@ -55,6 +55,7 @@ static FunctionOpInterface cloneKernel(FunctionOpInterface kernelFunc,
     auto module =
         cast<gpu::GPUModuleOp>(builder.cloneWithoutRegions(*original));
     module.setName(name);
+    module->removeAttr(transform::TransformDialect::kWithNamedSequenceAttrName);
     module.getBodyRegion().emplaceBlock();
     builder.setInsertionPointToStart(module.getBody());
     for (Operation &op : original.getBody()->getOperations()) {
@@ -63,7 +64,7 @@ static FunctionOpInterface cloneKernel(FunctionOpInterface kernelFunc,
         continue;
       }
       auto func = dyn_cast<gpu::GPUFuncOp>(op);
-      if ((func && func.isKernel()) ||
+      if ((func && func.isKernel()) || isa<transform::NamedSequenceOp>(op) ||
           op.hasAttr(TunaDialect::getSpaceAttrName()))
         continue;
       builder.clone(op);

@@ -212,8 +212,29 @@ func.func @host_with_grid() attributes {tuna.space = #tuna.space<params = [#tuna
 
 // -----
 
-// expected-error @+1 {{'tuna.space' must be attached to a function}}
+// expected-error @+1 {{'tuna.space' must be attached to a func.func or gpu.func}}
 "test.op"() {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}>} : () -> ()
+
+// -----
+
+// A transform sequence is a function too, but never a kernel.
+module attributes {transform.with_named_sequence} {
+  // expected-error @+1 {{'tuna.space' must be attached to a func.func or gpu.func}}
+  transform.named_sequence @tunable(%root: !transform.any_op {transform.readonly}) attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}>} {
+    transform.yield
+  }
+}
+
+// -----
+
+func.func @outer() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}>} {
+  "test.region"() ({
+    // expected-error @+1 {{a tunable kernel cannot be nested in another tunable kernel}}
+    func.func @inner() attributes {tuna.space = #tuna.space<params = [#tuna.param<"c", [1]>], defaults = {c = 1}>} { return }
+    "test.end"() : () -> ()
+  }) : () -> ()
+  return
+}
 
 // -----
 

@@ -624,8 +624,15 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
   if (!space)
     return op->emitError() << "'tuna.space' must be a #tuna.space attribute";
   auto func = dyn_cast<FunctionOpInterface>(op);
-  if (!func)
-    return op->emitError() << "'tuna.space' must be attached to a function";
+  if (!func || !(isa<gpu::GPUFuncOp>(op) ||
+                 op->getName().getStringRef() == "func.func"))
+    return op->emitError()
+           << "'tuna.space' must be attached to a func.func or gpu.func";
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (parent->hasAttr(getSpaceAttrName()))
+      return op->emitError() << "a tunable kernel cannot be nested in "
+                                "another tunable kernel";
 
   if (failed(verifyKeyArguments([&] { return op->emitError(); },
                                  space.getKey(), func.getArgumentTypes())))
