@@ -12,12 +12,14 @@
 # Usage: bash scripts/fuzz.sh [seconds-per-target] [build-dir]
 #   (default 60 s, build-fuzz/). TUNA_FUZZ_TARGETS="bundle cache" picks
 #   targets (default: bundle manifest cache expr expand); without expand the
-#   compiler is not built.
+#   compiler is not built. TUNA_FUZZ_SEED=N fixes libFuzzer's random seed
+#   (default 0: a new seed each run), so that a run can be repeated.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 build=${2:-$root/build-fuzz}
 targets=(${TUNA_FUZZ_TARGETS:-bundle manifest cache expr expand})
+seed=${TUNA_FUZZ_SEED:-0}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
 
 bash "$root/scripts/setup.sh"
@@ -51,7 +53,7 @@ for t in "${targets[@]}"; do
   [ -d "$root/test/fuzz/corpus/$t" ] && inputs+=("$root/test/fuzz/corpus/$t")
   log=$build/fuzz-$t.log
   status=0
-  "$build/bin/tuna-fuzz-$t" -max_total_time="$seconds" -timeout=10 \
+  "$build/bin/tuna-fuzz-$t" -max_total_time="$seconds" -seed="$seed" -timeout=10 \
     -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$findings/" \
     "${inputs[@]}" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

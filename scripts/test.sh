@@ -11,7 +11,8 @@ bash "$root/scripts/setup.sh"
 cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build"
 ctest --test-dir "$build" --output-on-failure
-# The runtime's tests under ASan + UBSan, and every fuzzer for 30 s
-# (docs/reliability.md), each in a build directory of its own.
+# The runtime's tests under ASan + UBSan, and every fuzzer for 30 s from a
+# fixed seed, so that a failure repeats with the same command
+# (docs/reliability.md); each in a build directory of its own.
 bash "$root/scripts/sanitize.sh" asan --runtime "$build-asan-runtime"
-bash "$root/scripts/fuzz.sh" 30 "$build-fuzz"
+TUNA_FUZZ_SEED=${TUNA_FUZZ_SEED:-1} bash "$root/scripts/fuzz.sh" 30 "$build-fuzz"
