@@ -41,13 +41,70 @@ void *PhaseTimingManager::nestTimer(void *handle, const void *,
   return &phases.back();
 }
 
+/// Where in `text` brackets first nest deeper than kMaxSourceNesting, or
+/// npos. Brackets in string literals and `//` comments do not count; a
+/// closing bracket never takes the depth below zero (`->` closes nothing).
+static size_t findTooDeepNesting(StringRef text) {
+  unsigned depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    switch (text[i]) {
+    case '"':
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      break;
+    case '/':
+      if (text.substr(i).starts_with("//")) {
+        i = text.find('\n', i);
+        if (i == StringRef::npos)
+          return StringRef::npos;
+      }
+      break;
+    case '(':
+    case '[':
+    case '{':
+    case '<':
+      if (++depth > kMaxSourceNesting)
+        return i;
+      break;
+    case ')':
+    case ']':
+    case '}':
+    case '>':
+      depth -= depth > 0;
+      break;
+    default:
+      break;
+    }
+  }
+  return StringRef::npos;
+}
+
+OwningOpRef<ModuleOp> mlir::tuna::parseTunaSource(llvm::SourceMgr &sourceMgr,
+                                                  MLIRContext &context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  StringRef text = buffer->getBuffer();
+  size_t tooDeep = findTooDeepNesting(text);
+  if (tooDeep != StringRef::npos) {
+    auto [line, column] = sourceMgr.getLineAndColumn(
+        llvm::SMLoc::getFromPointer(text.data() + tooDeep));
+    emitError(FileLineColLoc::get(&context, buffer->getBufferIdentifier(),
+                                  line, column))
+        << "brackets nest deeper than " << kMaxSourceNesting
+        << " levels here: MLIR's parser descends once per level and would "
+           "run out of stack";
+    return nullptr;
+  }
+  return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::tuna::parseAndExpand(llvm::SourceMgr &sourceMgr, MLIRContext &context,
                            const TunaExpandOptions &expandOptions,
                            TimingScope &timing) {
   TimingScope parseTiming = timing.nest("parse");
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  OwningOpRef<ModuleOp> module = parseTunaSource(sourceMgr, context);
   if (!module)
     return failure();
   parseTiming.stop();

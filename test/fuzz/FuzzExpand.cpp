@@ -1,8 +1,10 @@
 //===- FuzzExpand.cpp - libFuzzer target: tuna-expand on mutated kernels --===//
 //
-// The input is MLIR text. It is parsed with the Tuna dialect and every
-// upstream dialect tuna-opt registers; a module that parses (and so
-// verifies) goes through tuna-expand with every diagnostic captured. The
+// The input is MLIR text. It is parsed as tuna-compile and the JIT parse it
+// (parseTunaSource: nesting deeper than MLIR's recursive parser can take is
+// refused first), with the Tuna dialect and every upstream dialect tuna-opt
+// registers; a module that parses (and so verifies) goes through
+// tuna-expand with every diagnostic captured. The
 // pass may refuse the input, but it must not crash, and IR it accepts must
 // verify afterwards. Each input gets a fresh context, so that a finding
 // reproduces from its input alone.
@@ -12,9 +14,9 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "tuna/Pipelines/Pipelines.h"
+#include "tuna/Target/Compile.h"
 #include "tuna/Transforms/Passes.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -56,8 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       llvm::MemoryBuffer::getMemBufferCopy(
           llvm::StringRef(reinterpret_cast<const char *>(data), size)),
       llvm::SMLoc());
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = tuna::parseTunaSource(sourceMgr, context);
   if (!module)
     return 0;
 

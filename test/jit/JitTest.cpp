@@ -133,6 +133,29 @@ func.func @k(%x: memref<?xf64>, %n: index) attributes {
 }
 )";
 
+// MLIR's parser recurses once per bracket level: 100,000 levels would
+// overflow any thread's stack. The JIT refuses them before parsing, at the
+// place, in both modes (eager compiles and lazy plans parse alike).
+TEST(Jit, DeepNestingIsAnErrorNotACrash) {
+  const size_t levels = 100000;
+  std::string source = "func.func @k() attributes {a = " +
+                       std::string(levels, '[') + std::string(levels, ']') +
+                       "} { return }\n";
+  for (bool lazy : {false, true}) {
+    CompilerOptions options = hostOptions();
+    options.lazy = lazy;
+    Compiler jit(options);
+    std::vector<Diagnostic> diagnostics =
+        compileErrors([&] { jit.compile(source, "deep.mlir"); });
+    ASSERT_EQ(diagnostics.size(), 1u) << "lazy " << lazy;
+    EXPECT_EQ(diagnostics[0].line, 1u);
+    EXPECT_EQ(diagnostics[0].column, 287u); // The 257th level.
+    EXPECT_NE(diagnostics[0].message.find("nest deeper than 256"),
+              std::string::npos)
+        << diagnostics[0].message;
+  }
+}
+
 TEST(Jit, AnErrorOfEveryVariantIsReportedOnce) {
   for (unsigned threads : {1u, 4u}) {
     CompilerOptions options = hostOptions();

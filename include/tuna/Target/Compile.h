@@ -120,8 +120,19 @@ compileObjects(ModuleOp module, const ::tuna::Bundle &plan,
                ArrayRef<int> objects, const CompileOptions &options,
                CompileReport &report);
 
-/// Parses the main buffer of `sourceMgr` in `context` and runs tuna-expand
-/// with `expandOptions`, timed as the phases "parse" and "expand" nested in
+/// How deep brackets of MLIR text may nest: MLIR's parser recurses once
+/// per level (about 4,000 levels overflow an 8 MB stack; an app's thread
+/// that runs the JIT may have less).
+constexpr unsigned kMaxSourceNesting = 256;
+
+/// Parses the main buffer of `sourceMgr` in `context`, after refusing, with
+/// an error at the place, brackets nested deeper than kMaxSourceNesting.
+/// Errors are emitted as MLIR diagnostics in `context`.
+OwningOpRef<ModuleOp> parseTunaSource(llvm::SourceMgr &sourceMgr,
+                                      MLIRContext &context);
+
+/// Parses the main buffer of `sourceMgr` in `context` (parseTunaSource) and
+/// runs tuna-expand with `expandOptions`, timed as the phases "parse" and "expand" nested in
 /// `timing` (an empty scope times nothing). Errors are emitted as MLIR
 /// diagnostics in `context`.
 FailureOr<OwningOpRef<ModuleOp>>
