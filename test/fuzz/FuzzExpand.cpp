@@ -39,7 +39,7 @@ namespace {
 const DialectRegistry &registry() {
   static const DialectRegistry *registry = [] {
     auto *registry = new DialectRegistry;
-    tuna::registerTunaDialects(*registry);
+    mlir::tuna::registerTunaDialects(*registry);
     return registry;
   }();
   return *registry;
@@ -58,18 +58,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       llvm::MemoryBuffer::getMemBufferCopy(
           llvm::StringRef(reinterpret_cast<const char *>(data), size)),
       llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = tuna::parseTunaSource(sourceMgr, context);
+  OwningOpRef<ModuleOp> module =
+      mlir::tuna::parseTunaSource(sourceMgr, context);
   if (!module)
     return 0;
 
   // Fewer variants than the default 4096 keep one input under a second;
   // spaces above the limit are refused with an error, which is covered too.
-  tuna::TunaExpandOptions options;
+  mlir::tuna::TunaExpandOptions options;
   options.maxVariants = 64;
   options.reportDropped = true;
   PassManager pm(&context);
   pm.enableVerifier(false);
-  pm.addPass(tuna::createTunaExpand(options));
+  pm.addPass(mlir::tuna::createTunaExpand(options));
   if (succeeded(pm.run(*module)) && failed(verify(*module))) {
     std::fprintf(stderr, "fuzz-expand: tuna-expand produced invalid IR\n");
     std::abort();
