@@ -80,22 +80,27 @@ static size_t findTooDeepNesting(StringRef text) {
   return StringRef::npos;
 }
 
-OwningOpRef<ModuleOp> mlir::tuna::parseTunaSource(llvm::SourceMgr &sourceMgr,
-                                                  MLIRContext &context) {
+LogicalResult mlir::tuna::checkSourceNesting(llvm::SourceMgr &sourceMgr,
+                                             MLIRContext &context) {
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   StringRef text = buffer->getBuffer();
   size_t tooDeep = findTooDeepNesting(text);
-  if (tooDeep != StringRef::npos) {
-    auto [line, column] = sourceMgr.getLineAndColumn(
-        llvm::SMLoc::getFromPointer(text.data() + tooDeep));
-    emitError(FileLineColLoc::get(&context, buffer->getBufferIdentifier(),
-                                  line, column))
-        << "brackets nest deeper than " << kMaxSourceNesting
-        << " levels here: MLIR's parser descends once per level and would "
-           "run out of stack";
+  if (tooDeep == StringRef::npos)
+    return success();
+  auto [line, column] = sourceMgr.getLineAndColumn(
+      llvm::SMLoc::getFromPointer(text.data() + tooDeep));
+  return emitError(FileLineColLoc::get(&context, buffer->getBufferIdentifier(),
+                                       line, column))
+         << "brackets nest deeper than " << kMaxSourceNesting
+         << " levels here: MLIR's parser descends once per level and would "
+            "run out of stack";
+}
+
+OwningOpRef<ModuleOp> mlir::tuna::parseTunaSource(llvm::SourceMgr &sourceMgr,
+                                                  MLIRContext &context) {
+  if (failed(checkSourceNesting(sourceMgr, context)))
     return nullptr;
-  }
   return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
 }
 

@@ -125,9 +125,15 @@ compileObjects(ModuleOp module, const ::tuna::Bundle &plan,
 /// that runs the JIT may have less).
 constexpr unsigned kMaxSourceNesting = 256;
 
-/// Parses the main buffer of `sourceMgr` in `context`, after refusing, with
-/// an error at the place, brackets nested deeper than kMaxSourceNesting.
-/// Errors are emitted as MLIR diagnostics in `context`.
+/// Fails, with an error at the place emitted in `context`, where brackets
+/// of the main buffer of `sourceMgr` nest deeper than kMaxSourceNesting
+/// (those in string literals and `//` comments do not count).
+LogicalResult checkSourceNesting(llvm::SourceMgr &sourceMgr,
+                                 MLIRContext &context);
+
+/// Parses the main buffer of `sourceMgr` in `context` once
+/// checkSourceNesting passes. Errors are emitted as MLIR diagnostics in
+/// `context`.
 OwningOpRef<ModuleOp> parseTunaSource(llvm::SourceMgr &sourceMgr,
                                       MLIRContext &context);
 
