@@ -50,7 +50,7 @@ int run(int rank, int size) {
                      (long long)n, (long long)i, y[i]);
         return 1;
       }
-    const tuna::TuningReport &report = kernel.reports().back();
+    tuna::TuningReport report = kernel.reports().back();
     if (report.ranks != size || !allChose(report.chosen, rank, size)) {
       std::fprintf(stderr, "mpi_app: rank %d: n=%lld: the ranks disagree\n",
                    rank, (long long)n);

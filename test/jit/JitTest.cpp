@@ -873,7 +873,7 @@ TEST(Jit, LazyAmdgcnTunesOnAHipDeviceLoadingTheCodeItCompiles) {
   tuna::TunedKernel &kernel = module.kernel("scale");
   kernel.launch(nullptr, tuna::memref(x.data(), {n}),
                 tuna::memref(y.data(), {n}), 3.0f, n);
-  const tuna::TuningReport &report = kernel.reports().at(0);
+  tuna::TuningReport report = kernel.reports().at(0);
   EXPECT_EQ(report.source, tuna::DecisionSource::Tuned);
   size_t timed = 0;
   for (const tuna::CandidateResult &c : report.candidates) {
