@@ -105,15 +105,20 @@ Variant blockVariant(const std::string &name, int64_t block, int64_t lds) {
   return variant;
 }
 
-/// axpy with BLOCK and dynamic LDS as parameters, one hsaco for `target`.
-Bundle hipBundle(const std::string &target = "gfx942") {
-  Bundle bundle;
+/// The fake hsaco of fakeCodeObject for `target`, as a bundle object.
+Object hsacoObject(const std::string &target = "gfx942") {
   Object object;
   object.target = "amdgcn:" + target;
   object.format = "hsaco";
   object.triple = "amdgcn-amd-amdhsa";
   object.data = fakeCodeObject(target);
-  bundle.objects.push_back(object);
+  return object;
+}
+
+/// axpy with BLOCK and dynamic LDS as parameters, one hsaco for `target`.
+Bundle hipBundle(const std::string &target = "gfx942") {
+  Bundle bundle;
+  bundle.objects.push_back(hsacoObject(target));
   Kernel kernel = axpyKernel();
   kernel.params = {"BLOCK", "LDS"};
   kernel.variants = {blockVariant("axpy_b64", 64, 256),
@@ -561,10 +566,7 @@ TEST_F(HipBackendTest, LoadFailuresNameTheKernelAndTheCall) {
 
 TEST_F(HipBackendTest, LaunchPacksArgumentsAndGeometry) {
   auto hip = backend();
-  Object object;
-  object.target = "amdgcn:gfx942";
-  object.format = "hsaco";
-  object.data = fakeCodeObject("gfx942");
+  Object object = hsacoObject();
   ModuleHandle module = hip->loadModule(object, "axpy");
   FunctionHandle f = hip->getFunction(module, "axpy_b256", "axpy");
 
@@ -611,10 +613,7 @@ TEST_F(HipBackendTest, LaunchPacksArgumentsAndGeometry) {
 TEST_F(HipBackendTest, LaunchFromAnotherDevicesThreadSwitchesAndRestores) {
   fake().reset("gfx942:sramecc+:xnack-", 2, 65536, 64);
   auto hip = backend(1);
-  Object object;
-  object.target = "amdgcn:gfx942";
-  object.format = "hsaco";
-  object.data = fakeCodeObject("gfx942");
+  Object object = hsacoObject();
   ModuleHandle module = hip->loadModule(object, "axpy");
   FunctionHandle f = hip->getFunction(module, "axpy_b64", "axpy");
   EXPECT_EQ(fake().currentDevice(), 0) << "restored after loading";
@@ -691,10 +690,7 @@ TEST_F(HipBackendTest, AFailedDeviceSwitchIsAnErrorNotAnotherDevice) {
   // switch failed unnoticed, the call would run on device 0.
   fake().reset("gfx942:sramecc+:xnack-", 2, 65536, 64);
   auto hip = backend(1);
-  Object object;
-  object.target = "amdgcn:gfx942";
-  object.format = "hsaco";
-  object.data = fakeCodeObject("gfx942");
+  Object object = hsacoObject();
   ModuleHandle module = hip->loadModule(object, "kernel 'axpy'");
   FunctionHandle f =
       hip->getFunction(module, "axpy_b64", "kernel 'axpy' variant 'axpy_b64'");
