@@ -3,7 +3,8 @@
 // A WorkerSession (one launch's arguments: a first call's tuning, or every
 // batch of a search) makes one shared memory file (memfd) and starts a
 // worker at once, with a socket on descriptor 3 and the memory on
-// descriptor 4. The memory holds the bundle's header and manifest (no code,
+// descriptor 4, or takes the one the module's last session left idle
+// (with its memory: see "A second session" below). The memory holds the bundle's header and manifest (no code,
 // BundleParts.h); the first line says what to load:
 //
 //   {"origin": "k.tuna", "check": true, "device": {"platform": "cuda",
@@ -23,8 +24,9 @@
 //                  "low": 0, "at": N, "bytes": 4096}}, ...]},
 //    "objects": [{"index": 4, "at": N, "bytes": N}, ...]}
 //
-// "session" comes in a worker's first request only: the kernel, and the
-// arguments, whose contents the parent appends to the memory before it.
+// "session" comes in a session's first request to a worker: the kernel,
+// and the arguments, whose contents the parent appends to the memory
+// before it.
 // "objects" are the bundle objects (code) of the variants of "order" and
 // "voters" that this worker was not sent yet, appended to the memory once
 // per session; the worker checks each against the manifest's size and
@@ -42,6 +44,13 @@
 // phase times ("phases", PhaseTimes.h). It waits for the next request after
 // "done", unless a candidate failed (then it exits: the device may be
 // unusable), and exits when the parent closes the socket.
+//
+// A second session: a worker idle at the end of a session (it served its
+// requests, none failed) waits, with its memory, for the module's next
+// session (WorkerAfterSession::WaitsForTheNext). That session frees the
+// pages of the last one's arguments (the offsets go on growing), appends
+// its own and sends its "session" with its first request; the worker drops
+// the last session's kernel and buffers and keeps the code it was sent.
 //
 //===----------------------------------------------------------------------===//
 
@@ -255,6 +264,7 @@ public:
     std::vector<Region> regions;
     // The copies from the device go to one mapping of whole pages.
     size_t first = grow(0, static_cast<size_t>(::sysconf(_SC_PAGESIZE)));
+    argumentsBegin = first;
     size_t last = first;
     for (size_t i = 0; i < count; ++i) {
       const ArgValue &arg = args[i];
@@ -300,6 +310,21 @@ public:
     }
     for (const std::string &bytes : extra)
       placed.push_back({{"at", append(bytes)}, {"bytes", bytes.size()}});
+    argumentsEnd = end;
+  }
+
+  /// Makes room for another session's arguments: the pages of the last
+  /// session's arguments and reference outputs are freed (a hole in the
+  /// file; were that refused, they would only stay allocated), the objects
+  /// stay, as the worker that goes on was sent them.
+  void forgetArguments() {
+    if (argumentsEnd > argumentsBegin)
+      ::fallocate(fd.get(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                  static_cast<off_t>(argumentsBegin),
+                  static_cast<off_t>(argumentsEnd - argumentsBegin));
+    argumentsBegin = argumentsEnd = 0;
+    described = json::array();
+    placed = json::array();
   }
 
   /// Where object `index` of `module`'s bundle is, written on first use.
@@ -331,6 +356,8 @@ private:
   }
 
   size_t end = 0;
+  /// The bytes appendArguments wrote last.
+  size_t argumentsBegin = 0, argumentsEnd = 0;
   std::map<int, json> objects; ///< By index: {"index", "at", "bytes"}.
 };
 
@@ -631,6 +658,9 @@ public:
                                         memory.fd.get())) {
     worker->send(loadRequest(device, options, origin, memory));
   }
+  /// An idle worker of an ended session, with its memory.
+  StartedWorker(SharedMemory &&memory, std::unique_ptr<Worker> worker)
+      : memory(std::move(memory)), worker(std::move(worker)) {}
 
   SharedMemory memory;
   std::unique_ptr<Worker> worker;
@@ -653,15 +683,31 @@ StartedWorkerPtr startWorkerEarly(const Device &device, const Options &options,
 
 struct WorkerSession::State {
   State(TunedKernel::Impl &kernel, StreamHandle stream, const ArgValue *args,
-        size_t count, StartedWorker &&started)
+        size_t count, WorkerAfterSession after, StartedWorker &&started)
       : kernel(kernel), stream(stream), args(args), count(count),
-        path(workerPath(kernel.module.options)),
-        memory(std::move(started.memory)), worker(std::move(started.worker)) {}
+        after(after), path(workerPath(kernel.module.options)),
+        memory(std::move(started.memory)), worker(std::move(started.worker)) {
+    memory.forgetArguments();
+    if (worker)
+      worker->hasSession = false;
+  }
+
+  /// Leaves an idle, well worker to the module's next session when `after`
+  /// says so and no other worker waits there.
+  void leaveWorkerToTheModule() {
+    StartedWorkerPtr &slot = kernel.module.idleWorker;
+    if (after != WorkerAfterSession::WaitsForTheNext || !worker ||
+        !workerIdle || slot)
+      return;
+    slot = StartedWorkerPtr(
+        new StartedWorker(std::move(memory), std::move(worker)));
+  }
 
   TunedKernel::Impl &kernel;
   StreamHandle stream;
   const ArgValue *args;
   size_t count;
+  WorkerAfterSession after;
   std::string path;
   SharedMemory memory;
   /// Whether the arguments (and the first plan's reference outputs) are in
@@ -669,6 +715,9 @@ struct WorkerSession::State {
   bool argumentsWritten = false;
   /// Up and waiting for a request (or still starting), or null.
   std::unique_ptr<Worker> worker;
+  /// False while time() runs: a worker it left behind by an error may be
+  /// mid-request.
+  bool workerIdle = true;
 
   /// Starts a worker, which opens the device and reads the manifest while
   /// this process goes on.
@@ -701,28 +750,36 @@ struct WorkerSession::State {
 };
 
 namespace {
-/// The module's early worker if it has one, else one started now.
+/// The module's idle worker if it has one, else one started now.
 StartedWorker takeOrStartWorker(TunedKernel::Impl &kernel) {
   Module::Impl &module = kernel.module;
-  if (StartedWorkerPtr early = std::move(module.earlyWorker))
-    return std::move(*early);
+  if (StartedWorkerPtr idle = std::move(module.idleWorker))
+    return std::move(*idle);
   return StartedWorker(kernel.backend.info(), module.options, module.origin,
                        module.workerManifest());
 }
 } // namespace
 
 WorkerSession::WorkerSession(TunedKernel::Impl &kernel, StreamHandle stream,
-                             const ArgValue *args, size_t count)
-    : state(std::make_unique<State>(kernel, stream, args, count,
+                             const ArgValue *args, size_t count,
+                             WorkerAfterSession after)
+    : state(std::make_unique<State>(kernel, stream, args, count, after,
                                     takeOrStartWorker(kernel))) {
   ++started;
 }
 
-WorkerSession::~WorkerSession() = default;
+WorkerSession::~WorkerSession() {
+  try {
+    state->leaveWorkerToTheModule();
+  } catch (const std::exception &) {
+    // Out of memory for the hand-over: the worker ends, as without it.
+  }
+}
 
 void WorkerSession::time(const TimingPlan &plan, const Options &options,
                          TuningReport &report) {
   TunedKernel::Impl &kernel = state->kernel;
+  state->workerIdle = false;
   if (!state->argumentsWritten) {
     state->memory.appendArguments(kernel, state->stream, state->args,
                                   state->count, plan.referenceOutputs);
@@ -778,6 +835,7 @@ void WorkerSession::time(const TimingPlan &plan, const Options &options,
     failRunningCandidate(worker, run, kernel, state->path, report, remaining);
     state->worker.reset();
   }
+  state->workerIdle = true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1015,9 +1073,11 @@ private:
                     " was not sent to the tuning worker");
   }
 
+  /// The kernel and arguments of `session`, in place of the last
+  /// session's (whose buffers are freed first); the code stays loaded.
   void startSession(const json &session) {
-    if (kernel)
-      throw Error(ErrorCode::InvalidArgument, "a second session");
+    args.reset();
+    kernel.reset();
     std::string name = session.at("kernel").get<std::string>();
     auto spec = std::find_if(
         module.bundle.kernels.begin(), module.bundle.kernels.end(),

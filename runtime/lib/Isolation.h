@@ -66,7 +66,21 @@ StartedWorkerPtr startWorkerEarly(const Device &device, const Options &options,
                                   std::string_view origin,
                                   std::string_view manifest);
 
-/// The parent's half over one launch's arguments: starts a worker at once,
+/// What becomes of a session's worker when the session ends with it idle
+/// and well.
+enum class WorkerAfterSession {
+  /// It waits for the module's next session (Module::Impl::idleWorker),
+  /// which then skips a worker's start: the next signature's tuning or
+  /// search gets it, with the code it was sent.
+  WaitsForTheNext,
+  /// It ends with the session: a worker ends with the thread that started
+  /// it (PR_SET_PDEATHSIG), and the session's ends with the session
+  /// (a tuning device's, Spread.cpp).
+  Ends,
+};
+
+/// The parent's half over one launch's arguments: starts a worker at once
+/// (or takes the module's idle one),
 /// which opens the device and reads the bundle's manifest while the caller
 /// prepares its first plan; shares the arguments' contents (and the
 /// reference's outputs of the first plan) with it once, and with each
@@ -77,8 +91,11 @@ StartedWorkerPtr startWorkerEarly(const Device &device, const Options &options,
 class WorkerSession {
 public:
   /// Throws tuna::Error when the worker cannot be started.
-  WorkerSession(TunedKernel::Impl &kernel, StreamHandle stream,
-                const ArgValue *args, size_t count);
+  WorkerSession(
+      TunedKernel::Impl &kernel, StreamHandle stream, const ArgValue *args,
+      size_t count,
+      WorkerAfterSession after = WorkerAfterSession::WaitsForTheNext);
+  /// Ends the worker, or leaves it to the module (`after`).
   ~WorkerSession();
   WorkerSession(const WorkerSession &) = delete;
   WorkerSession &operator=(const WorkerSession &) = delete;

@@ -111,9 +111,10 @@ struct Module::Impl {
   Options options;
   ObjectProvider provider;
   std::string manifestBytes; ///< workerManifest(), once known.
-  /// Started when the module was loaded, for the first WorkerSession (see
-  /// startWorkerEarly); null once taken, or when none was started.
-  StartedWorkerPtr earlyWorker;
+  /// A tuning worker waiting for the module's next WorkerSession: started
+  /// when the module was loaded (startWorkerEarly), or left by the last
+  /// session (WorkerAfterSession::WaitsForTheNext); null when none waits.
+  StartedWorkerPtr idleWorker;
   std::vector<ModuleHandle> loaded; ///< Per object; nullptr until loaded.
   std::vector<std::unique_ptr<TunedKernel>> kernels;
   std::unique_ptr<DeviceComparison> comparison;

@@ -124,7 +124,7 @@ std::unique_ptr<Module::Impl> fromBytes(std::string_view bytes,
       readBundle(bytes, origin), std::string(origin), device, options);
   if (options.isolate)
     impl->manifestBytes = bundleHead(bytes);
-  impl->earlyWorker = std::move(early);
+  impl->idleWorker = std::move(early);
   return impl;
 }
 } // namespace

@@ -265,7 +265,8 @@ void CandidateSpread::startWorkerOn(size_t index, TunedKernel::Impl &other) {
   if (!state.session && other.module.options.isolate &&
       canIsolate(other.backend))
     state.session = std::make_unique<WorkerSession>(
-        other, nullptr, state.args.data(), state.args.size());
+        other, nullptr, state.args.data(), state.args.size(),
+        WorkerAfterSession::Ends);
 }
 
 void CandidateSpread::copyArgumentsTo(size_t index) {

@@ -121,6 +121,15 @@ const CandidateResult &candidate(const TuningReport &report,
   throw std::runtime_error("no candidate " + name);
 }
 
+/// y += alpha * x on the host: the application's reference for axpy.
+void hostAxpy(const ArgValue *args) {
+  const MemRefView &x = args[0].memref, &y = args[1].memref;
+  const float *in = static_cast<const float *>(x.aligned) + x.offset;
+  float *out = static_cast<float *>(y.aligned) + y.offset;
+  for (int64_t i = 0; i < args[3].intValue; ++i)
+    out[i] += static_cast<float>(args[2].floatValue) * in[i];
+}
+
 bool contains(const std::string &text, const std::string &part) {
   return text.find(part) != std::string::npos;
 }
@@ -242,11 +251,7 @@ TEST(IsolationTest, TheWorkerChecksAgainstTheApplicationsReference) {
   kernel.setReference(
       [&](StreamHandle, const ArgValue *args, size_t count) {
         ASSERT_EQ(count, 4u);
-        const MemRefView &x = args[0].memref, &y = args[1].memref;
-        const float *in = static_cast<const float *>(x.aligned) + x.offset;
-        float *out = static_cast<float *>(y.aligned) + y.offset;
-        for (int64_t i = 0; i < args[3].intValue; ++i)
-          out[i] += static_cast<float>(args[2].floatValue) * in[i];
+        hostAxpy(args);
         ++calls;
       },
       "host axpy");
@@ -688,12 +693,45 @@ TEST(IsolationTest, AModuleThatWillTuneStartsItsWorkerWhenLoaded) {
   EXPECT_EQ(linesOf(log), 1u);
   AxpyData data;
   data.launch(module.kernel("axpy"));
-  // The first tuning took that worker; the next signature starts another.
+  // The first tuning took that worker, and left it to the next signature.
   EXPECT_EQ(linesOf(log), 1u);
   EXPECT_EQ(kCorrect.count(module.kernel("axpy").reports().at(0).chosenName),
             1u);
   std::vector<float> x(16), y(16);
   module.kernel("axpy").launch(nullptr, memref(x.data(), {16}),
                                memref(y.data(), {16}), kAlpha, int64_t(16));
-  EXPECT_EQ(linesOf(log), 2u);
+  EXPECT_EQ(linesOf(log), 1u);
+}
+
+// A session that ends with its worker idle and well leaves it to the
+// module: the next signature's tuning takes it with arguments of its own,
+// which the check against the application's reference would catch were
+// they the last session's (another size and other contents).
+TEST(IsolationTest, TheNextSignatureTakesTheIdleWorkerWithItsOwnArguments) {
+  TempDir dir;
+  std::string log = dir.path + "/starts";
+  Module module = Module::fromBundle(axpyBundle(), Device::host(), "axpy.tuna",
+                                     countedWorkerOptions(dir, log));
+  TunedKernel &kernel = module.kernel("axpy");
+  kernel.setReference(
+      [](StreamHandle, const ArgValue *args, size_t) { hostAxpy(args); },
+      "host axpy");
+  AxpyData data;
+  data.launch(kernel);
+  EXPECT_EQ(data.y, data.expected);
+  std::vector<float> x(16, 2.0f), y(16, 1.0f);
+  kernel.launch(nullptr, memref(x.data(), {16}), memref(y.data(), {16}),
+                kAlpha, int64_t(16));
+  EXPECT_EQ(y[15], 1.0f + kAlpha * 2.0f);
+  EXPECT_EQ(linesOf(log), 1u);
+  std::vector<TuningReport> reports = kernel.reports();
+  ASSERT_EQ(reports.size(), 2u);
+  for (const TuningReport &report : reports) {
+    EXPECT_EQ(report.checkedAgainst, "the reference host axpy");
+    EXPECT_EQ(candidate(report, "axpy_wrong").status,
+              CandidateStatus::WrongResult);
+    for (const std::string &name : kCorrect)
+      EXPECT_EQ(candidate(report, name).status, CandidateStatus::Measured)
+          << name << ": " << candidate(report, name).reason;
+  }
 }
