@@ -47,7 +47,7 @@
 //
 // A second session: a worker idle at the end of a session (it served its
 // requests, none failed) waits, with its memory, for the module's next
-// session (WorkerAfterSession::WaitsForTheNext). That session frees the
+// session (Module::Impl::idleWorker). That session frees the
 // pages of the last one's arguments (the offsets go on growing), appends
 // its own and sends its "session" with its first request; the worker drops
 // the last session's kernel and buffers and keeps the code it was sent.
@@ -683,21 +683,20 @@ StartedWorkerPtr startWorkerEarly(const Device &device, const Options &options,
 
 struct WorkerSession::State {
   State(TunedKernel::Impl &kernel, StreamHandle stream, const ArgValue *args,
-        size_t count, WorkerAfterSession after, StartedWorker &&started)
+        size_t count, StartedWorker &&started)
       : kernel(kernel), stream(stream), args(args), count(count),
-        after(after), path(workerPath(kernel.module.options)),
+        path(workerPath(kernel.module.options)),
         memory(std::move(started.memory)), worker(std::move(started.worker)) {
     memory.forgetArguments();
     if (worker)
       worker->hasSession = false;
   }
 
-  /// Leaves an idle, well worker to the module's next session when `after`
-  /// says so and no other worker waits there.
+  /// Leaves an idle, well worker to the module's next session when no
+  /// other worker waits there.
   void leaveWorkerToTheModule() {
     StartedWorkerPtr &slot = kernel.module.idleWorker;
-    if (after != WorkerAfterSession::WaitsForTheNext || !worker ||
-        !workerIdle || slot)
+    if (!worker || !workerIdle || slot)
       return;
     slot = StartedWorkerPtr(
         new StartedWorker(std::move(memory), std::move(worker)));
@@ -707,7 +706,6 @@ struct WorkerSession::State {
   StreamHandle stream;
   const ArgValue *args;
   size_t count;
-  WorkerAfterSession after;
   std::string path;
   SharedMemory memory;
   /// Whether the arguments (and the first plan's reference outputs) are in
@@ -761,9 +759,8 @@ StartedWorker takeOrStartWorker(TunedKernel::Impl &kernel) {
 } // namespace
 
 WorkerSession::WorkerSession(TunedKernel::Impl &kernel, StreamHandle stream,
-                             const ArgValue *args, size_t count,
-                             WorkerAfterSession after)
-    : state(std::make_unique<State>(kernel, stream, args, count, after,
+                             const ArgValue *args, size_t count)
+    : state(std::make_unique<State>(kernel, stream, args, count,
                                     takeOrStartWorker(kernel))) {
   ++started;
 }

@@ -66,19 +66,6 @@ StartedWorkerPtr startWorkerEarly(const Device &device, const Options &options,
                                   std::string_view origin,
                                   std::string_view manifest);
 
-/// What becomes of a session's worker when the session ends with it idle
-/// and well.
-enum class WorkerAfterSession {
-  /// It waits for the module's next session (Module::Impl::idleWorker),
-  /// which then skips a worker's start: the next signature's tuning or
-  /// search gets it, with the code it was sent.
-  WaitsForTheNext,
-  /// It ends with the session: a worker ends with the thread that started
-  /// it (PR_SET_PDEATHSIG), and the session's ends with the session
-  /// (a tuning device's, Spread.cpp).
-  Ends,
-};
-
 /// The parent's half over one launch's arguments: starts a worker at once
 /// (or takes the module's idle one),
 /// which opens the device and reads the bundle's manifest while the caller
@@ -88,14 +75,17 @@ enum class WorkerAfterSession {
 /// to time() in that worker, which stays up between plans (the batches of a
 /// search) unless a candidate failed in it (the device may be unusable):
 /// then, or when it crashed or hung, a fresh worker goes on with the rest.
+/// A worker idle and well when the session ends waits for the module's next
+/// session (Module::Impl::idleWorker), which then skips a worker's start
+/// and finds the code it was sent loaded. It ends with the thread that
+/// started it (PR_SET_PDEATHSIG): a session that finds it gone starts
+/// another.
 class WorkerSession {
 public:
   /// Throws tuna::Error when the worker cannot be started.
-  WorkerSession(
-      TunedKernel::Impl &kernel, StreamHandle stream, const ArgValue *args,
-      size_t count,
-      WorkerAfterSession after = WorkerAfterSession::WaitsForTheNext);
-  /// Ends the worker, or leaves it to the module (`after`).
+  WorkerSession(TunedKernel::Impl &kernel, StreamHandle stream,
+                const ArgValue *args, size_t count);
+  /// Leaves an idle, well worker to the module, or ends it.
   ~WorkerSession();
   WorkerSession(const WorkerSession &) = delete;
   WorkerSession &operator=(const WorkerSession &) = delete;

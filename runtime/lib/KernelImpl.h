@@ -3,6 +3,7 @@
 #define TUNA_RUNTIME_LIB_KERNELIMPL_H
 
 #include "DeviceCompare.h"
+#include "JobThread.h"
 #include "SignatureTable.h"
 
 #include "tuna/runtime/Expr.h"
@@ -112,8 +113,8 @@ struct Module::Impl {
   ObjectProvider provider;
   std::string manifestBytes; ///< workerManifest(), once known.
   /// A tuning worker waiting for the module's next WorkerSession: started
-  /// when the module was loaded (startWorkerEarly), or left by the last
-  /// session (WorkerAfterSession::WaitsForTheNext); null when none waits.
+  /// when the module was loaded (startWorkerEarly), or left idle by the
+  /// last session; null when none waits.
   StartedWorkerPtr idleWorker;
   std::vector<ModuleHandle> loaded; ///< Per object; nullptr until loaded.
   std::vector<std::unique_ptr<TunedKernel>> kernels;
@@ -123,6 +124,10 @@ struct Module::Impl {
   /// tuning first spreads to it (Spread.h). Guarded by the device's tuning
   /// mutex.
   std::vector<std::unique_ptr<Module>> tuningHelpers;
+  /// Per Options::tuningDevices: the thread that times the device's shares
+  /// of every spread, made with its helper; its tuning worker, which ends
+  /// with it, waits in the helper's idleWorker from one spread to the next.
+  std::vector<std::unique_ptr<JobThread>> tuningThreads;
 };
 
 struct TunedKernel::Impl {

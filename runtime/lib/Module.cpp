@@ -27,7 +27,8 @@ Module::Impl::Impl(Bundle bundle, std::string origin, Device device,
 }
 
 Module::Impl::~Impl() {
-  tuningHelpers.clear();
+  tuningHelpers.clear(); // Their idle workers end before their threads.
+  tuningThreads.clear();
   kernels.clear();
   for (ModuleHandle handle : loaded)
     if (handle)

@@ -10,11 +10,6 @@
 #include "tuna/runtime/SearchVariants.h"
 #include "tuna/runtime/Signature.h"
 
-#include <condition_variable>
-#include <deque>
-#include <functional>
-#include <thread>
-
 namespace tuna {
 
 namespace {
@@ -35,67 +30,9 @@ public:
   void *data;
 };
 
-/// A thread that runs the jobs given to it in order until it is destroyed.
-class JobThread {
-public:
-  JobThread() : thread([this] { loop(); }) {}
-  /// Ends after the job that runs; the ones still queued are dropped.
-  ~JobThread() {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      stopping = true;
-    }
-    changed.notify_all();
-    thread.join();
-  }
-  JobThread(const JobThread &) = delete;
-  JobThread &operator=(const JobThread &) = delete;
-
-  /// Queues `job`.
-  void start(std::function<void()> job) {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      jobs.push_back(std::move(job));
-    }
-    changed.notify_all();
-  }
-  /// Waits until every queued job is done.
-  void wait() {
-    std::unique_lock<std::mutex> lock(mutex);
-    changed.wait(lock, [this] { return jobs.empty() && !running; });
-  }
-
-private:
-  void loop() {
-    std::unique_lock<std::mutex> lock(mutex);
-    while (true) {
-      changed.wait(lock, [this] { return stopping || !jobs.empty(); });
-      if (stopping)
-        return;
-      std::function<void()> job = std::move(jobs.front());
-      jobs.pop_front();
-      running = true;
-      lock.unlock();
-      job();
-      lock.lock();
-      running = false;
-      changed.notify_all();
-    }
-  }
-
-  std::mutex mutex;
-  std::condition_variable changed;
-  std::deque<std::function<void()>> jobs;
-  bool running = false;
-  bool stopping = false;
-  std::thread thread;
-};
 } // namespace
 
 struct CandidateSpread::DeviceState {
-  /// Declared first, destroyed last: the worker and the buffers go while
-  /// the thread that made them still runs.
-  JobThread thread;
   bool copied = false;
   std::vector<std::unique_ptr<DeviceBuffer>> buffers;
   std::vector<ArgValue> args;
@@ -147,7 +84,7 @@ CandidateSpread::CandidateSpread(TunedKernel::Impl &kernel, StreamHandle stream,
   for (size_t d = 0; d < devices; ++d) {
     TunedKernel::Impl &other = *helperKernel(d).impl;
     deviceStates[d] = std::make_unique<DeviceState>();
-    deviceStates[d]->thread.start([this, d, &other] {
+    threadOf(d).start([this, d, &other] {
       try {
         startWorkerOn(d, other);
       } catch (const std::exception &) {
@@ -159,9 +96,9 @@ CandidateSpread::CandidateSpread(TunedKernel::Impl &kernel, StreamHandle stream,
 
 CandidateSpread::~CandidateSpread() {
   // Every device's jobs, its first (the worker's start) too.
-  for (const std::unique_ptr<DeviceState> &state : deviceStates)
-    if (state)
-      state->thread.wait();
+  for (size_t d = 0; d < deviceStates.size(); ++d)
+    if (deviceStates[d])
+      threadOf(d).wait();
 }
 
 std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
@@ -211,8 +148,7 @@ std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
   for (Helper &helper : helpers)
     helper.kernel = &helperKernel(helper.device - 1);
   for (Helper &helper : helpers)
-    deviceStates[helper.device - 1]->thread.start(
-        [this, &helper] { run(helper); });
+    threadOf(helper.device - 1).start([this, &helper] { run(helper); });
   return here;
 }
 
@@ -228,6 +164,15 @@ void CandidateSpread::copyArguments() {
       kernel.backend.copy(copy.data(), extent.first, extent.bytes,
                           CopyKind::DeviceToHost, stream);
   }
+}
+
+JobThread &CandidateSpread::threadOf(size_t index) {
+  Module::Impl &module = kernel.module;
+  module.tuningThreads.resize(module.options.tuningDevices.size());
+  std::unique_ptr<JobThread> &thread = module.tuningThreads[index];
+  if (!thread)
+    thread = std::make_unique<JobThread>();
+  return *thread;
 }
 
 TunedKernel &CandidateSpread::helperKernel(size_t index) {
@@ -265,8 +210,7 @@ void CandidateSpread::startWorkerOn(size_t index, TunedKernel::Impl &other) {
   if (!state.session && other.module.options.isolate &&
       canIsolate(other.backend))
     state.session = std::make_unique<WorkerSession>(
-        other, nullptr, state.args.data(), state.args.size(),
-        WorkerAfterSession::Ends);
+        other, nullptr, state.args.data(), state.args.size());
 }
 
 void CandidateSpread::copyArgumentsTo(size_t index) {
@@ -317,7 +261,7 @@ void CandidateSpread::run(Helper &helper) {
 
 void CandidateSpread::join() {
   for (Helper &helper : helpers)
-    deviceStates[helper.device - 1]->thread.wait();
+    threadOf(helper.device - 1).wait();
 }
 
 std::vector<int> CandidateSpread::end(TuningReport &report) {

@@ -85,10 +85,13 @@ private:
     bool busy = false; ///< Its device was tuning: nothing was timed.
   };
   /// What tuningDevices[index] keeps for every batch of the spread: the
-  /// thread that times its shares, the launch's arguments copied there
-  /// and, when isolated, its worker (which lives as long as the thread
-  /// that started it: PR_SET_PDEATHSIG).
+  /// launch's arguments copied there and, when isolated, its worker
+  /// session (whose worker waits for the next spread when it ends well).
   struct DeviceState;
+  /// The thread that times tuningDevices[index]'s shares, made on first
+  /// need and kept by the module (Module::Impl::tuningThreads): a worker
+  /// lives as long as the thread that started it (PR_SET_PDEATHSIG).
+  JobThread &threadOf(size_t index);
   /// The module of the kernel's bundle on tuningDevices[index], made on
   /// first need and kept by the module.
   TunedKernel &helperKernel(size_t index);

@@ -415,7 +415,7 @@ TEST(IsolationTest, OneWorkerServesEveryBatchOfASearch) {
 // A tuning device's share of each batch goes to one worker for the whole
 // search: the thread that starts it lives as long as the search (a worker
 // ends with the thread that started it, PR_SET_PDEATHSIG).
-TEST(IsolationTest, OneWorkerPerTuningDeviceServesEveryBatch) {
+TEST(IsolationTest, OneWorkerPerTuningDeviceServesEveryBatchOfEverySearch) {
   TempDir dir;
   std::string log = dir.path + "/starts";
   Options options = countedWorkerOptions(dir, log);
@@ -439,6 +439,21 @@ TEST(IsolationTest, OneWorkerPerTuningDeviceServesEveryBatch) {
   // Re-timed candidates (close to the best) were timed here last.
   EXPECT_GE(elsewhere, 1);
   EXPECT_EQ(data.y, AxpyData().y);
+
+  // The next search, on other arguments, finds both workers waiting.
+  std::vector<float> x(16, 2.0f), y(16, 1.0f);
+  const ArgValue others[] = {toArg(memref(x.data(), {16})),
+                             toArg(memref(y.data(), {16})), toArg(kAlpha),
+                             toArg(int64_t(16))};
+  SearchOutcome next = kernel.search(nullptr, others, 4, searching);
+  EXPECT_EQ(linesOf(log), 2u);
+  int measured = 0, there = 0;
+  for (const CandidateResult &c : next.report.candidates) {
+    measured += c.status == CandidateStatus::Measured;
+    there += c.timedOn.rfind("device 1", 0) == 0;
+  }
+  EXPECT_EQ(measured, 3); // All but axpy_wrong, which the check rejects.
+  EXPECT_GE(there, 1);
 }
 
 TEST(IsolationTest, ASearchReplacesAWorkerAfterAFailure) {
