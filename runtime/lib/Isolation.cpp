@@ -46,11 +46,12 @@
 // unusable), and exits when the parent closes the socket.
 //
 // A second session: a worker idle at the end of a session (it served its
-// requests, none failed) waits, with its memory, for the module's next
-// session (Module::Impl::idleWorker). That session frees the
-// pages of the last one's arguments (the offsets go on growing), appends
-// its own and sends its "session" with its first request; the worker drops
-// the last session's kernel and buffers and keeps the code it was sent.
+// requests, none failed) is sent {"release": true}, on which it frees the
+// session's kernel and buffers (no answer), and waits, with its memory and
+// the code it was sent, for the module's next session
+// (Module::Impl::idleWorker). That session frees the pages of the last
+// one's arguments (the offsets go on growing), appends its own and sends
+// its "session" with its first request.
 //
 //===----------------------------------------------------------------------===//
 
@@ -692,11 +693,11 @@ struct WorkerSession::State {
       worker->hasSession = false;
   }
 
-  /// Leaves an idle, well worker to the module's next session when no
-  /// other worker waits there.
+  /// Leaves an idle, well worker to the module's next session, its device
+  /// buffers freed, when no other worker waits there.
   void leaveWorkerToTheModule() {
     StartedWorkerPtr &slot = kernel.module.idleWorker;
-    if (!worker || !workerIdle || slot)
+    if (!worker || !workerIdle || slot || !worker->send({{"release", true}}))
       return;
     slot = StartedWorkerPtr(
         new StartedWorker(std::move(memory), std::move(worker)));
@@ -1048,6 +1049,12 @@ public:
       checkCode(v);
   }
 
+  /// Frees the session's buffers and kernel; the code stays loaded.
+  void release() {
+    args.reset();
+    kernel.reset();
+  }
+
   TunedKernel::Impl &tunedKernel() { return *kernel; }
   const std::vector<ArgValue> &arguments() const { return args->values; }
 
@@ -1071,10 +1078,9 @@ private:
   }
 
   /// The kernel and arguments of `session`, in place of the last
-  /// session's (whose buffers are freed first); the code stays loaded.
+  /// session's.
   void startSession(const json &session) {
-    args.reset();
-    kernel.reset();
+    release();
     std::string name = session.at("kernel").get<std::string>();
     auto spec = std::find_if(
         module.bundle.kernels.begin(), module.bundle.kernels.end(),
@@ -1148,6 +1154,10 @@ void serve() {
   WorkerState state(load);
   answer(withPhases({{"ready", true}}));
   while (std::optional<json> request = readRequest(/*loaded=*/true)) {
+    if (request->value("release", false)) {
+      state.release();
+      continue;
+    }
     Reporter reporter;
     TimedPhase phase("request");
     state.accept(*request);

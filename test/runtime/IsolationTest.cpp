@@ -693,6 +693,45 @@ TEST(IsolationTest, AWorkerTimesWhatItWasSent) {
             "a request before the session (the kernel and the arguments)");
 }
 
+/// Reads a worker's answers to one request until "done"; the variants it
+/// timed. An error fails the test.
+std::set<int> timedUntilDone(DirectWorker &worker) {
+  std::set<int> timed;
+  for (nlohmann::json message = worker.receive();
+       message.is_object() && !message.contains("done");
+       message = worker.receive()) {
+    EXPECT_FALSE(message.contains("error")) << message.dump();
+    if (message.contains("result"))
+      timed.insert(message.at("result").at("variant").get<int>());
+  }
+  return timed;
+}
+
+// A session's end releases the worker's kernel and buffers ("release": no
+// answer); the code it was sent stays for the next session, which brings
+// arguments of its own.
+TEST(IsolationTest, AReleasedWorkerKeepsItsCodeForTheNextSession) {
+  Bundle bundle = axpyBundle();
+  DirectWorker worker(bundle);
+  const std::string &code = bundle.objects[0].data;
+  size_t at = worker.appendShared(code);
+  worker.send(worker.request(
+      {0},
+      {{"objects", {{{"index", 0}, {"at", at}, {"bytes", code.size()}}}}}));
+  EXPECT_TRUE(worker.receive().contains("ready"));
+  EXPECT_EQ(timedUntilDone(worker), (std::set<int>{0}));
+  worker.send({{"release", true}});
+  worker.send(worker.request({0, 2}, nlohmann::json::object()));
+  EXPECT_EQ(timedUntilDone(worker), (std::set<int>{0, 2}));
+  // Released, it has no session until a request brings one.
+  worker.send({{"release", true}});
+  nlohmann::json sessionless = worker.request({0}, nlohmann::json::object());
+  sessionless.erase("session");
+  worker.send(sessionless);
+  EXPECT_EQ(errorOf(worker.receive()),
+            "a request before the session (the kernel and the arguments)");
+}
+
 TEST(IsolationTest, AModuleThatWillTuneStartsItsWorkerWhenLoaded) {
   TempDir dir;
   std::string log = dir.path + "/starts";
