@@ -71,18 +71,23 @@ void History::record(size_t id, const Measurement &measurement) {
 
 namespace {
 
+/// How many configurations exhaustive and random propose at a time: their
+/// proposals do not depend on what was measured, so the driver's batch size
+/// alone sets how many are timed between two looks at the budgets (a batch
+/// spread over devices holds several batches' worth).
+constexpr size_t kProposal = 256;
+
 class Exhaustive : public Strategy {
 public:
   std::vector<size_t> next(const History &history) override {
     std::vector<size_t> batch;
-    for (; cursor < history.space.size() && batch.size() < kBatch; ++cursor)
+    for (; cursor < history.space.size() && batch.size() < kProposal; ++cursor)
       if (!history.visited(cursor))
         batch.push_back(cursor);
     return batch;
   }
 
 private:
-  static constexpr size_t kBatch = 16;
   size_t cursor = 0;
 };
 
@@ -124,11 +129,10 @@ class Random : public Strategy {
 public:
   Random(const Space &space, uint64_t seed) : shuffle(space.size(), seed) {}
   std::vector<size_t> next(const History &history) override {
-    return shuffle.draw(history, kBatch);
+    return shuffle.draw(history, kProposal);
   }
 
 private:
-  static constexpr size_t kBatch = 16;
   Shuffle shuffle;
 };
 

@@ -10,6 +10,9 @@
 #include "tuna/runtime/SearchVariants.h"
 #include "tuna/runtime/Signature.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace tuna {
 
 namespace {
@@ -29,6 +32,27 @@ public:
   Backend &backend;
   void *data;
 };
+
+/// Which of `ranks` ranks times each of `count` positions: every rank
+/// `count / ranks` or one more, in an order fixed by the positions alone
+/// (every rank computes the same) and unrelated to them, so that the
+/// values of no parameter gather on one rank.
+std::vector<int> dealOut(size_t count, int ranks) {
+  std::vector<size_t> order(count);
+  std::iota(order.begin(), order.end(), size_t(0));
+  auto scramble = [](uint64_t x) { // splitmix64's finalizer
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  };
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return scramble(a) < scramble(b); });
+  std::vector<int> owners(count);
+  for (size_t i = 0; i < count; ++i)
+    owners[order[i]] = static_cast<int>(i % ranks);
+  return owners;
+}
 
 } // namespace
 
@@ -102,54 +126,60 @@ CandidateSpread::~CandidateSpread() {
 }
 
 std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
-                                        TuningReport &report, int samples) {
+                                        TuningReport &report, int samples,
+                                        size_t chunk) {
   join();
   all = candidates;
   mine.clear();
   this->samples = samples;
   int ranks = communicator ? communicator->size() : 1;
   int rank = communicator ? communicator->rank() : 0;
+  std::vector<int> owners = dealOut(candidates.size(), ranks);
   for (size_t k = 0; k < candidates.size(); ++k) {
-    int owner = static_cast<int>(k % ranks);
-    if (owner == rank)
+    if (owners[k] == rank)
       mine.push_back(candidates[k]);
     else
       report.candidates[candidates[k]].reason =
-          "timed on rank " + std::to_string(owner);
+          "timed on rank " + std::to_string(owners[k]);
   }
   size_t devices = 1 + kernel.module.options.tuningDevices.size();
-  std::vector<int> here;
-  helpers = std::vector<Helper>(devices - 1);
-  for (size_t j = 0; j < mine.size(); ++j) {
-    if (j % devices == 0)
-      here.push_back(mine[j]);
-    else
-      helpers[j % devices - 1].share.push_back(mine[j]);
+  next = 0;
+  this->chunk = std::max<size_t>(
+      1, chunk ? chunk : (mine.size() + devices - 1) / devices);
+  helpers.clear();
+  // Each device's first chunk is its own; the later ones go to whichever
+  // device is free first.
+  std::vector<int> first = take();
+  for (size_t h = 0; h + 1 < devices && next < mine.size(); ++h) {
+    Helper &helper = helpers.emplace_back();
+    helper.device = static_cast<int>(h + 1);
+    helper.first = take();
   }
-  for (size_t h = 0; h < helpers.size(); ++h)
-    helpers[h].device = static_cast<int>(h + 1);
-  helpers.erase(std::remove_if(helpers.begin(), helpers.end(),
-                               [](const Helper &h) { return h.share.empty(); }),
-                helpers.end());
   if (helpers.empty())
-    return here;
+    return first;
   // The helpers load code from the module's bundle: a provider's bytes are
   // asked for now, by this thread, which holds the device's tuning mutex.
   std::vector<int> objects;
-  for (const Helper &helper : helpers)
-    for (int v : helper.share) {
-      const VariantState &variant = kernel.variants[v];
-      if (variant.code >= 0)
-        objects.push_back(variant.spec->code[variant.code].object);
-    }
+  for (int v : std::vector<int>(mine.begin() + first.size(), mine.end())) {
+    const VariantState &variant = kernel.variants[v];
+    if (variant.code >= 0)
+      objects.push_back(variant.spec->code[variant.code].object);
+  }
   kernel.module.prepare(objects);
   if (!copied)
     copyArguments();
-  for (Helper &helper : helpers)
+  for (Helper &helper : helpers) {
     helper.kernel = &helperKernel(helper.device - 1);
-  for (Helper &helper : helpers)
     threadOf(helper.device - 1).start([this, &helper] { run(helper); });
-  return here;
+  }
+  return first;
+}
+
+std::vector<int> CandidateSpread::take() {
+  std::lock_guard<std::mutex> lock(chunks);
+  size_t first = std::min(next, mine.size());
+  next = std::min(first + chunk, mine.size());
+  return std::vector<int>(mine.begin() + first, mine.begin() + next);
 }
 
 void CandidateSpread::copyArguments() {
@@ -196,9 +226,9 @@ TunedKernel &CandidateSpread::helperKernel(size_t index) {
           bytes.push_back(primary->bundle.objects[object].data);
         return bytes;
       };
-    helper = std::make_unique<Module>(Module::fromBundle(
-        module.bundle, module.options.tuningDevices[index], module.origin,
-        options, std::move(provider)));
+    helper = std::make_unique<Module>(
+        Module::fromBundle(module.bundle, module.options.tuningDevices[index],
+                           module.origin, options, std::move(provider)));
   }
   return helper->kernel(kernel.spec.name);
 }
@@ -251,9 +281,18 @@ void CandidateSpread::run(Helper &helper) {
     int64_t keyValues[kMaxKey];
     int64_t signature[kMaxKey];
     other.computeKey(copies.data(), keyValues, signature);
-    helper.report = other.measureLocked(nullptr, copies.data(), copies.size(),
-                                        keyValues, signature, helper.share,
-                                        samples, state.session.get());
+    helper.report.candidates.resize(kernel.variants.size());
+    for (std::vector<int> share = helper.first; !share.empty();
+         share = take()) {
+      helper.taken.insert(helper.taken.end(), share.begin(), share.end());
+      TuningReport timed =
+          other.measureLocked(nullptr, copies.data(), copies.size(), keyValues,
+                              signature, share, samples, state.session.get());
+      for (int v : share)
+        helper.report.candidates[v] = std::move(timed.candidates[v]);
+      addCheck(timed, helper.report);
+      helper.timed = helper.taken.size();
+    }
   } catch (const std::exception &e) {
     helper.error = e.what();
   }
@@ -269,24 +308,27 @@ std::vector<int> CandidateSpread::end(TuningReport &report) {
   std::vector<int> back;
   for (const Helper &helper : helpers) {
     if (helper.busy) {
-      back.insert(back.end(), helper.share.begin(), helper.share.end());
+      back.insert(back.end(), helper.first.begin(), helper.first.end());
       continue;
     }
     const Device &device =
         kernel.module.options.tuningDevices[helper.device - 1];
     std::string where = "device " + std::to_string(helper.device) + " (" +
                         device.info().name + ")";
-    for (int v : helper.share) {
+    for (size_t k = 0; k < helper.taken.size(); ++k) {
+      int v = helper.taken[k];
       CandidateResult &result = report.candidates[v];
-      if (!helper.error.empty()) {
+      if (k < helper.timed) {
+        result = helper.report.candidates[v];
+      } else {
         result.status = CandidateStatus::Unrunnable;
         result.reason = "on tuning " + where + ": " + helper.error;
-      } else {
-        result = helper.report.candidates[v];
       }
       result.timedOn = where;
     }
+    addCheck(helper.report, report);
   }
+  helpers.clear();
   return back;
 }
 

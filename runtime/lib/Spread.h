@@ -1,16 +1,21 @@
-//===- Spread.h - A tuning's candidates timed on several devices -*- C++ -*-===//
+//===- Spread.h - A tuning's candidates timed on several devices -*- C++
+//-*-===//
 //
 // Options::spreadOverRanks and Options::tuningDevices split the candidates
 // of one new signature (docs/runtime-api.md, "Tuning spread over devices"):
 //
-//  - over the ranks of a job: position k of the candidate list (which every
-//    rank computes alike) belongs to rank k % size; each rank times its
-//    share and the Agreement's outcome exchange gathers every rank's times
-//    (Agreement.h), so all decide from the same numbers;
-//  - over the devices of this process: of this rank's share, position j
-//    belongs to device j % (1 + tuningDevices.size()); device 0 is the
-//    module's own and is timed by the tuning thread itself, the others each
-//    by a thread of their own, on copies of the launch's arguments, through
+//  - over the ranks of a job: the candidate list (which every rank computes
+//    alike) is dealt out in a fixed pseudo-random order, evenly, so that no
+//    parameter's values gather on one rank (with position k % size, a
+//    parameter of two values would give every odd position, and its cost,
+//    to rank 1); each rank times its share and the Agreement's outcome
+//    exchange gathers every rank's times (Agreement.h), so all decide from
+//    the same numbers;
+//  - over the devices of this process: the devices take this rank's share
+//    a chunk at a time, each its next chunk as soon as it is free, so a
+//    slow chunk or device delays nobody else. Device 0 is the module's own
+//    and is timed by the tuning thread itself (take()), the others each by
+//    a thread of their own, on copies of the launch's arguments, through
 //    TunedKernel::measure of a module of the same bundle on that device.
 //
 // A search (TunedKernel::search) splits each batch of its visits so, one
@@ -22,6 +27,8 @@
 #define TUNA_RUNTIME_LIB_SPREAD_H
 
 #include "KernelImpl.h"
+
+#include <mutex>
 
 namespace tuna {
 
@@ -46,17 +53,25 @@ public:
   CandidateSpread(const CandidateSpread &) = delete;
   CandidateSpread &operator=(const CandidateSpread &) = delete;
 
-  /// Splits `candidates`, starts the other devices' shares (each timed
-  /// with at least `samples` samples; 0: the usual number) and returns the
-  /// variants to time on the module's device. The candidates other ranks
-  /// time stay NotTimed, their reason says where.
+  /// Splits `candidates` over the ranks and starts the other devices on
+  /// this rank's share, which the devices take `chunk` candidates at a
+  /// time (0: one chunk per device), each timed with at least `samples`
+  /// samples (0: the usual number): every device its first chunk, then
+  /// each the next one as soon as it is free. Returns the module's
+  /// device's first chunk. The candidates other ranks time stay NotTimed,
+  /// their reason says where.
   std::vector<int> begin(const std::vector<int> &candidates,
-                         TuningReport &report, int samples = 0);
+                         TuningReport &report, int samples = 0,
+                         size_t chunk = 0);
+  /// The next chunk of this rank's share for the module's device to time;
+  /// empty once every chunk is taken.
+  std::vector<int> take();
   /// Waits for the other devices and writes their results into `report`
-  /// (a device that failed makes its share Unrunnable, saying why). Returns
-  /// the shares of the devices that were busy tuning for another module
-  /// (they never wait: modules whose devices list each other cannot
-  /// deadlock), for the module's device to time now.
+  /// (a device that failed makes the chunk it was timing Unrunnable, saying
+  /// why, and takes no more). Returns the first chunks of the devices that
+  /// were busy tuning for another module, for the module's device to time
+  /// now (they never wait: modules whose devices list each other cannot
+  /// deadlock).
   std::vector<int> end(TuningReport &report);
 
   /// Over the ranks, after end(): sends the results of this rank's share of
@@ -79,10 +94,12 @@ private:
   struct Helper {
     int device = 0; ///< 1-based position: tuningDevices[device - 1].
     TunedKernel *kernel = nullptr; ///< Of the bundle, on that device.
-    std::vector<int> share;
-    TuningReport report;
+    std::vector<int> first;        ///< Its first chunk.
+    bool busy = false;             ///< Its device was tuning: it timed nothing.
+    std::vector<int> taken;        ///< The candidates of the chunks it took.
+    size_t timed = 0;              ///< How many of `taken` it timed.
+    TuningReport report;           ///< Their results and its checks.
     std::string error;
-    bool busy = false; ///< Its device was tuning: nothing was timed.
   };
   /// What tuningDevices[index] keeps for every batch of the spread: the
   /// launch's arguments copied there and, when isolated, its worker
@@ -111,6 +128,9 @@ private:
   std::vector<int> all;
   std::vector<int> mine; ///< This rank's share of `all`.
   int samples = 0;
+  std::mutex chunks; ///< Guards `next`.
+  size_t next = 0;   ///< The first position of `mine` not taken.
+  size_t chunk = 1;
   /// Host copies of the memref arguments (empty for scalars), taken before
   /// the other devices first start.
   std::vector<std::string> hostCopies;

@@ -416,9 +416,14 @@ private:
       if (!share.empty())
         timeAll(share, voters);
     };
-    timeShare(spread ? spread->begin(candidates, report) : candidates);
-    if (spread)
+    if (spread) {
+      for (std::vector<int> share = spread->begin(candidates, report);
+           !share.empty(); share = spread->take())
+        timeShare(share);
       timeShare(spread->end(report));
+    } else {
+      timeShare(candidates);
+    }
     for (int v : candidates) {
       const CandidateResult &result = report.candidates[v];
       if (result.status == CandidateStatus::Measured &&

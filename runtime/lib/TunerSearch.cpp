@@ -29,15 +29,19 @@ namespace tuna {
 
 namespace {
 
+/// How many chunks of a search's batch size each device gets in one batch
+/// of a spread search.
+constexpr int kChunksPerDevice = 4;
+
 /// Times `variants` with `spread`: this rank's share here and on the
-/// tuning devices, the others' gathered. Every rank returns the same
-/// results.
+/// tuning devices, `chunk` at a time, the others' gathered. Every rank returns
+/// the same results.
 TuningReport measureSpread(TunedKernel::Impl &kernel, CandidateSpread &spread,
                            StreamHandle stream, const ArgValue *args,
                            size_t count, const int64_t *keyValues,
                            const int64_t *signature,
                            const std::vector<int> &variants, int samples,
-                           WorkerSession *worker) {
+                           size_t chunk, WorkerSession *worker) {
   TuningReport report;
   size_t keySize = kernel.spec.key.size();
   report.keyValues.assign(keyValues, keyValues + keySize);
@@ -54,7 +58,10 @@ TuningReport measureSpread(TunedKernel::Impl &kernel, CandidateSpread &spread,
   };
   std::string error;
   try {
-    timeHere(spread.begin(variants, report, samples));
+    for (std::vector<int> share =
+             spread.begin(variants, report, samples, chunk);
+         !share.empty(); share = spread.take())
+      timeHere(share);
     timeHere(spread.end(report));
   } catch (const Error &e) {
     if (!spread.overRanks())
@@ -85,18 +92,22 @@ SearchOutcome TunedKernel::Impl::searchCandidates(
                             : nullptr;
   std::optional<CandidateSpread> spread;
   search::SearchOptions batches = options;
+  size_t chunk = 0;
   if (ranks || !settings.tuningDevices.empty()) {
     spread.emplace(*this, stream, args, count, ranks);
-    // A batch's worth for every device that times: as few waits for the
-    // slowest device as on one.
-    batches.batchSize *= (ranks ? ranks->size() : 1) *
+    // The devices take a batch's worth (`chunk`) at a time, as one device
+    // alone would, and a spread batch holds several for each: a device
+    // that ends a chunk takes the next one, and waits for the others only
+    // at the spread batch's end.
+    chunk = static_cast<size_t>(options.batchSize);
+    batches.batchSize *= kChunksPerDevice * (ranks ? ranks->size() : 1) *
                          static_cast<int>(1 + settings.tuningDevices.size());
   }
   VariantEvaluator evaluator(
       space, [&](const std::vector<int> &variants, int samples) {
         if (spread)
           return measureSpread(*this, *spread, stream, args, count, keyValues,
-                               signature, variants, samples, worker);
+                               signature, variants, samples, chunk, worker);
         return measureLocked(stream, args, count, keyValues, signature,
                              variants, samples, worker);
       });

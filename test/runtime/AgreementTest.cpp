@@ -459,7 +459,7 @@ TEST(SpreadTest, ARankThatStopsMidWayIsAnErrorWithinTheTimeout) {
       << results[1].error;
 }
 
-TEST(SpreadTest, DevicesOfOneProcessTimeOneShareEach) {
+TEST(SpreadTest, DevicesOfOneProcessTakeAChunkEach) {
   std::map<std::string, double> costs = {{"axpy_work0", 1.0},
                                          {"axpy_work4", 2.0},
                                          {"axpy_work64", 20.0},
@@ -473,6 +473,7 @@ TEST(SpreadTest, DevicesOfOneProcessTimeOneShareEach) {
   launchAxpy(kernel, 4096);
   std::vector<TuningReport> reports = kernel.reports();
   ASSERT_EQ(reports.size(), 2u);
+  std::string device = " (" + module.device().info().name + ")";
   for (const TuningReport &report : reports) {
     EXPECT_EQ(report.chosenName, "axpy_work0");
     std::map<std::string, int> perDevice;
@@ -480,12 +481,40 @@ TEST(SpreadTest, DevicesOfOneProcessTimeOneShareEach) {
       EXPECT_NE(c.status, CandidateStatus::NotTimed) << c.name;
       ++perDevice[c.timedOn];
     }
-    // 4 candidates round-robin over 3 devices: 2 here, 1 on each other.
+    // 4 candidates over 3 devices: 2 chunks of 2 (one chunk per device,
+    // rounded up), the first chunks of the first two devices.
     EXPECT_EQ(perDevice[""], 2);
-    EXPECT_EQ(perDevice["device 1 (" + module.device().info().name + ")"], 1);
-    EXPECT_EQ(perDevice["device 2 (" + module.device().info().name + ")"], 1);
+    EXPECT_EQ(perDevice["device 1" + device], 2);
     // The check ran on every device: axpy_wrong was rejected wherever.
     EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
+  }
+}
+
+TEST(SpreadTest, ADeviceBusyTuningForAnotherModuleGivesItsChunkBack) {
+  // Module b tunes on device b, its launches held (5 s at most) until
+  // module a, which lists device b as a tuning device, has decided.
+  std::atomic<bool> bTuning{false}, aDecided{false};
+  Device b = scriptedHost({}, "", [&] {
+    bTuning = true;
+    for (int ms = 0; !aDecided && ms < 5000; ++ms)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  Options options = fastOptions();
+  options.tuningDevices = {b};
+  Module a =
+      Module::fromBundle(axpyBundle(), scriptedHost(), "axpy.tuna", options);
+  Module onB = Module::fromBundle(axpyBundle(), b, "axpy.tuna", fastOptions());
+  std::thread tuningB([&] { launchAxpy(onB.kernel("axpy"), 512); });
+  while (!bTuning)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  launchAxpy(a.kernel("axpy"), 1024);
+  aDecided = true;
+  tuningB.join();
+  const TuningReport report = a.kernel("axpy").reports().at(0);
+  EXPECT_EQ(report.chosenName, "axpy_work0");
+  for (const CandidateResult &c : report.candidates) {
+    EXPECT_NE(c.status, CandidateStatus::NotTimed) << c.name;
+    EXPECT_EQ(c.timedOn, "") << c.name;
   }
 }
 
@@ -524,7 +553,7 @@ TEST(SpreadTest, ADeviceListedTwiceIsRefusedNamingIt) {
   }
 }
 
-TEST(SpreadTest, ADeviceThatFailsMarksItsShareUnrunnable) {
+TEST(SpreadTest, ADeviceThatFailsMarksItsChunkUnrunnable) {
   Options options = fastOptions();
   options.check = false;
   options.tuningDevices = {scriptedHost({}, "", [] {
@@ -619,6 +648,29 @@ TEST(SpreadSearchTest, RanksVisitAndPickAsOneRankDoes) {
   }
 }
 
+TEST(SpreadSearchTest, AFreeDeviceTakesTheNextChunk) {
+  // The tuning device is slow (every launch sleeps), the module's own fast:
+  // the tuning device times its first chunk (one candidate) while the
+  // module's device takes every other.
+  Options options = fastOptions();
+  options.tuningDevices = {searchHost(
+      [] { std::this_thread::sleep_for(std::chrono::milliseconds(20)); })};
+  Module module = Module::fromBundle(axpySearchBundle(), searchHost(),
+                                     "axpy.tuna", options);
+  search::SearchOptions searching = shortSearch("exhaustive", 1);
+  searching.budgetEvaluations = 7;
+  searching.retimeMax = 0;
+  SearchOutcome outcome = searchAxpy(module, searching);
+  EXPECT_EQ(outcome.report.chosenName, "axpy_work2");
+  std::map<std::string, int> perDevice;
+  for (const CandidateResult &c : outcome.report.candidates) {
+    EXPECT_NE(c.status, CandidateStatus::NotTimed) << c.name;
+    ++perDevice[c.timedOn];
+  }
+  EXPECT_EQ(perDevice[""], 6);
+  EXPECT_EQ(perDevice["device 1 (" + module.device().info().name + ")"], 1);
+}
+
 TEST(SpreadSearchTest, ARankThatStopsIsAnErrorWithinTheTimeout) {
   // Rank 1 stops at its first launch until rank 0 has given up on it.
   std::atomic<bool> rank0Done{false};
@@ -651,11 +703,10 @@ TEST(SpreadSearchTest, ARankThatStopsIsAnErrorWithinTheTimeout) {
 }
 
 TEST(SpreadSearchTest, RanksThatBatchOtherwiseAreAnErrorNamingThem) {
-  // Rank 1's batches are smaller: its first batch is not rank 0's (a batch
-  // holds batchSize candidates for each of the 2 ranks).
+  // Rank 1's budget is smaller: its first batch is not rank 0's.
   std::vector<RankSearch> ranks = searchOnRanks(2, 0, [](int rank) {
     search::SearchOptions searching = shortSearch("exhaustive", 3);
-    searching.batchSize = rank == 1 ? 2 : 3;
+    searching.budgetEvaluations = rank == 1 ? 4 : 6;
     return searching;
   });
   EXPECT_NE(ranks[0].error.find("the ranks split different candidates"),

@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <future>
 #include <map>
 #include <optional>
 #include <set>
@@ -151,12 +152,18 @@ std::vector<std::string> commaList(const std::string &option,
   return items;
 }
 
+/// A --device entry: a platform (host, cuda or hip) and an ordinal.
+struct DeviceName {
+  std::string platform;
+  int ordinal = 0;
+};
+
 /// `localRank`: this process's rank on its host, for cuda:local.
-Device parseDevice(const std::string &text, int localRank) {
+DeviceName parseDeviceName(const std::string &text, int localRank) {
   if (text == "host")
-    return Device::host();
+    return {"host", 0};
   if (text == "cuda:local")
-    return Device::cuda(localRank);
+    return {"cuda", localRank};
   std::string platform = text.substr(0, text.find(':'));
   if (platform == "cuda" || platform == "hip") {
     long ordinal = 0;
@@ -168,11 +175,19 @@ Device parseDevice(const std::string &text, int localRank) {
         ordinal = -1;
     }
     if (ordinal >= 0)
-      return platform == "cuda" ? Device::cuda(static_cast<int>(ordinal))
-                                : Device::hip(static_cast<int>(ordinal));
+      return {platform, static_cast<int>(ordinal)};
   }
   fail("--device '" + text + "': expected host, cuda, cuda:N, hip, hip:N or "
        "cuda:local");
+}
+
+/// Opens `name`; `ownHost`: a host backend of its own rather than the
+/// process's host device.
+Device openDevice(const DeviceName &name, bool ownHost) {
+  if (name.platform == "host")
+    return ownHost ? Device(makeHostBackend()) : Device::host();
+  return name.platform == "cuda" ? Device::cuda(name.ordinal)
+                                 : Device::hip(name.ordinal);
 }
 
 /// The devices of --device's comma-separated list: the first is the one
@@ -190,11 +205,18 @@ std::vector<Device> parseDevices(const std::string &list, int localRank) {
     fail("--device '" + list +
          "': cuda:local names one device per rank; "
          "it takes no list");
-  std::vector<Device> devices;
+  std::vector<DeviceName> names;
   for (const std::string &item : items)
-    devices.push_back(item == "host" && !devices.empty()
-                          ? Device(makeHostBackend())
-                          : parseDevice(item, localRank));
+    names.push_back(parseDeviceName(item, localRank));
+  // Opened at once, each in a thread of its own: a GPU's context takes a
+  // tenth of a second or more to make.
+  std::vector<std::future<Device>> opening;
+  for (size_t i = 0; i < names.size(); ++i)
+    opening.push_back(std::async(std::launch::async, openDevice,
+                                 std::cref(names[i]), i > 0));
+  std::vector<Device> devices;
+  for (std::future<Device> &device : opening)
+    devices.push_back(device.get());
   return devices;
 }
 
