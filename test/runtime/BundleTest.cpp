@@ -140,6 +140,29 @@ TEST(BundleTest, EveryBitFlipIsReported) {
   }
 }
 
+TEST(BundleTest, ManyObjectsAreCheckedAndReadWhole) {
+  // Enough objects for the parallel hash check and copy to use threads.
+  Bundle bundle = axpyBundle();
+  for (int k = 0; k < 200; ++k) {
+    Object object = bundle.objects[0];
+    object.data = std::string(1000 + k, static_cast<char>(k));
+    bundle.objects.push_back(object);
+  }
+  std::string bytes = writeBundle(bundle);
+  Bundle read = readBundle(bytes, "test.tuna");
+  ASSERT_EQ(read.objects.size(), bundle.objects.size());
+  for (size_t i = 0; i < read.objects.size(); ++i)
+    EXPECT_EQ(read.objects[i].data, bundle.objects[i].data) << i;
+  // Two damaged objects: the first is named.
+  for (int k : {150, 40}) {
+    size_t at = bytes.find(std::string(1000 + k, static_cast<char>(k)));
+    ASSERT_NE(at, std::string::npos);
+    bytes[at + 500] ^= 1;
+  }
+  expectBadBundle(bytes, "damaged: object 41 (host elf-so) does not match its "
+                         "content hash");
+}
+
 TEST(BundleTest, GarbageIsReported) {
   std::mt19937 random(42);
   for (int round = 0; round < 200; ++round) {
