@@ -144,8 +144,10 @@ std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
   }
   size_t devices = 1 + kernel.module.options.tuningDevices.size();
   next = 0;
-  this->chunk = std::max<size_t>(
-      1, chunk ? chunk : (mine.size() + devices - 1) / devices);
+  // Never more than an even share: a small batch still keeps every device
+  // busy.
+  size_t share = (mine.size() + devices - 1) / devices;
+  this->chunk = std::max<size_t>(1, chunk ? std::min(chunk, share) : share);
   helpers.clear();
   // Each device's first chunk is its own; the later ones go to whichever
   // device is free first.

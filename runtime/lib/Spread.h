@@ -55,7 +55,7 @@ public:
 
   /// Splits `candidates` over the ranks and starts the other devices on
   /// this rank's share, which the devices take `chunk` candidates at a
-  /// time (0: one chunk per device), each timed with at least `samples`
+  /// time (at most an even share; 0: one chunk per device), each timed with at least `samples`
   /// samples (0: the usual number): every device its first chunk, then
   /// each the next one as soon as it is free. Returns the module's
   /// device's first chunk. The candidates other ranks time stay NotTimed,

@@ -671,6 +671,25 @@ TEST(SpreadSearchTest, AFreeDeviceTakesTheNextChunk) {
   EXPECT_EQ(perDevice["device 1 (" + module.device().info().name + ")"], 1);
 }
 
+TEST(SpreadSearchTest, ABatchSmallerThanAChunkIsSharedEvenly) {
+  // 4 candidates, a chunk of 8 (the batch size): each of the 2 devices
+  // takes an even share, 2.
+  Options options = fastOptions();
+  options.tuningDevices = {searchHost()};
+  Module module = Module::fromBundle(axpySearchBundle(), searchHost(),
+                                     "axpy.tuna", options);
+  search::SearchOptions searching = shortSearch("exhaustive", 8);
+  searching.budgetEvaluations = 4;
+  searching.retimeMax = 0;
+  SearchOutcome outcome = searchAxpy(module, searching);
+  std::map<std::string, int> perDevice;
+  for (const CandidateResult &c : outcome.report.candidates)
+    if (c.status != CandidateStatus::NotTimed)
+      ++perDevice[c.timedOn];
+  EXPECT_EQ(perDevice[""], 2);
+  EXPECT_EQ(perDevice["device 1 (" + module.device().info().name + ")"], 2);
+}
+
 TEST(SpreadSearchTest, ARankThatStopsIsAnErrorWithinTheTimeout) {
   // Rank 1 stops at its first launch until rank 0 has given up on it.
   std::atomic<bool> rank0Done{false};
