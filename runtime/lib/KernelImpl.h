@@ -101,6 +101,17 @@ struct Module::Impl {
   /// (BundleParts.h): kept from the bundle's bytes when loaded from bytes
   /// with Options::isolate, else written on first use.
   const std::string &workerManifest();
+  /// The bundle loaded on Options::tuningDevices[index], made on first
+  /// need (Spread.h).
+  Module &tuningHelper(size_t index);
+  /// The thread that times Options::tuningDevices[index]'s shares, made on
+  /// first need: a tuning worker lives as long as the thread that started
+  /// it (PR_SET_PDEATHSIG).
+  JobThread &tuningThread(size_t index);
+  /// Starts a tuning worker for every tuning device, each on its device's
+  /// thread, to wait in its helper's idleWorker for the first spread, as
+  /// the module's own device's does (startWorkerEarly).
+  void startTuningWorkers();
   /// The check's comparison on this device, loaded on first use; nullptr
   /// where outputs are compared on the host (and then never tried again).
   /// Call with the device's tuning mutex held.
@@ -121,8 +132,8 @@ struct Module::Impl {
   std::unique_ptr<DeviceComparison> comparison;
   bool comparisonTried = false;
   /// Per Options::tuningDevices: the bundle loaded there, made when a
-  /// tuning first spreads to it (Spread.h). Guarded by the device's tuning
-  /// mutex.
+  /// tuning first spreads to it or the module starts its tuning workers.
+  /// Guarded by the device's tuning mutex.
   std::vector<std::unique_ptr<Module>> tuningHelpers;
   /// Per Options::tuningDevices: the thread that times the device's shares
   /// of every spread, made with its helper; its tuning worker, which ends

@@ -27,6 +27,10 @@ Module::Impl::Impl(Bundle bundle, std::string origin, Device device,
 }
 
 Module::Impl::~Impl() {
+  // A tuning worker may still be starting for a helper.
+  for (std::unique_ptr<JobThread> &thread : tuningThreads)
+    if (thread)
+      thread->wait();
   tuningHelpers.clear(); // Their idle workers end before their threads.
   tuningThreads.clear();
   kernels.clear();
@@ -62,6 +66,56 @@ const std::string &Module::Impl::workerManifest() {
   if (manifestBytes.empty())
     manifestBytes = writeBundleManifest(bundle);
   return manifestBytes;
+}
+
+Module &Module::Impl::tuningHelper(size_t index) {
+  tuningHelpers.resize(options.tuningDevices.size());
+  std::unique_ptr<Module> &helper = tuningHelpers[index];
+  if (helper)
+    return *helper;
+  Options own = options;
+  own.communicator = nullptr;
+  own.spreadOverRanks = false;
+  own.tuningDevices.clear();
+  own.cacheDir.clear();
+  own.databases.clear();
+  own.verbose = false;
+  ObjectProvider fromHere;
+  if (provider)
+    fromHere = [this](const std::vector<int> &objects) {
+      std::vector<std::string> bytes;
+      for (int object : objects)
+        bytes.push_back(bundle.objects[object].data);
+      return bytes;
+    };
+  helper = std::make_unique<Module>(Module::fromBundle(
+      bundle, options.tuningDevices[index], origin, own, std::move(fromHere)));
+  helper->impl->manifestBytes = manifestBytes;
+  return *helper;
+}
+
+JobThread &Module::Impl::tuningThread(size_t index) {
+  tuningThreads.resize(options.tuningDevices.size());
+  std::unique_ptr<JobThread> &thread = tuningThreads[index];
+  if (!thread)
+    thread = std::make_unique<JobThread>();
+  return *thread;
+}
+
+void Module::Impl::startTuningWorkers() {
+  for (size_t d = 0; d < options.tuningDevices.size(); ++d) {
+    Module::Impl &helper = *tuningHelper(d).impl;
+    if (!canIsolate(helper.device.backend()))
+      continue;
+    // The helper's idle worker is only ever touched on this thread (the
+    // spreads' sessions take and leave it there) or after joining it.
+    tuningThread(d).start([&helper] {
+      if (!helper.idleWorker)
+        helper.idleWorker = startWorkerEarly(
+            helper.device, helper.options, helper.origin,
+            helper.workerManifest());
+    });
+  }
 }
 
 DeviceComparison *Module::Impl::deviceComparison() {
@@ -126,6 +180,8 @@ std::unique_ptr<Module::Impl> fromBytes(std::string_view bytes,
   if (options.isolate)
     impl->manifestBytes = bundleHead(bytes);
   impl->idleWorker = std::move(early);
+  if (impl->idleWorker)
+    impl->startTuningWorkers();
   return impl;
 }
 } // namespace

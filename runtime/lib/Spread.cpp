@@ -199,40 +199,11 @@ void CandidateSpread::copyArguments() {
 }
 
 JobThread &CandidateSpread::threadOf(size_t index) {
-  Module::Impl &module = kernel.module;
-  module.tuningThreads.resize(module.options.tuningDevices.size());
-  std::unique_ptr<JobThread> &thread = module.tuningThreads[index];
-  if (!thread)
-    thread = std::make_unique<JobThread>();
-  return *thread;
+  return kernel.module.tuningThread(index);
 }
 
 TunedKernel &CandidateSpread::helperKernel(size_t index) {
-  Module::Impl &module = kernel.module;
-  module.tuningHelpers.resize(module.options.tuningDevices.size());
-  std::unique_ptr<Module> &helper = module.tuningHelpers[index];
-  if (!helper) {
-    Options options = module.options;
-    options.communicator = nullptr;
-    options.spreadOverRanks = false;
-    options.tuningDevices.clear();
-    options.cacheDir.clear();
-    options.databases.clear();
-    options.verbose = false;
-    Module::Impl *primary = &module;
-    ObjectProvider provider;
-    if (module.provider)
-      provider = [primary](const std::vector<int> &objects) {
-        std::vector<std::string> bytes;
-        for (int object : objects)
-          bytes.push_back(primary->bundle.objects[object].data);
-        return bytes;
-      };
-    helper = std::make_unique<Module>(
-        Module::fromBundle(module.bundle, module.options.tuningDevices[index],
-                           module.origin, options, std::move(provider)));
-  }
-  return helper->kernel(kernel.spec.name);
+  return kernel.module.tuningHelper(index).kernel(kernel.spec.name);
 }
 
 void CandidateSpread::startWorkerOn(size_t index, TunedKernel::Impl &other) {

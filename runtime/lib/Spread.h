@@ -105,12 +105,9 @@ private:
   /// launch's arguments copied there and, when isolated, its worker
   /// session (whose worker waits for the next spread when it ends well).
   struct DeviceState;
-  /// The thread that times tuningDevices[index]'s shares, made on first
-  /// need and kept by the module (Module::Impl::tuningThreads): a worker
-  /// lives as long as the thread that started it (PR_SET_PDEATHSIG).
+  /// Module::Impl::tuningThread(index).
   JobThread &threadOf(size_t index);
-  /// The module of the kernel's bundle on tuningDevices[index], made on
-  /// first need and kept by the module.
+  /// The kernel in Module::Impl::tuningHelper(index).
   TunedKernel &helperKernel(size_t index);
   /// Copies the launch's arguments to tuningDevices[index] on first need.
   void copyArgumentsTo(size_t index);

@@ -757,6 +757,36 @@ TEST(IsolationTest, AModuleThatWillTuneStartsItsWorkerWhenLoaded) {
   EXPECT_EQ(linesOf(log), 1u);
 }
 
+TEST(IsolationTest, AModuleThatWillTuneStartsItsTuningDevicesWorkersToo) {
+  TempDir dir;
+  std::string log = dir.path + "/starts";
+  Options options = isolatedOptions();
+  options.mode = TuneMode::Always;
+  options.workerPath = countingWorker(dir, log);
+  options.tuningDevices = {Device(makeHostBackend())};
+  Module module = Module::loadMemory(writeBundle(axpyBundle()), Device::host(),
+                                     "axpy.tuna", options);
+  // One for the module's device, one for the tuning device, before any
+  // launch.
+  for (int waited = 0; linesOf(log) < 2 && waited < 600; ++waited)
+    ::usleep(100000);
+  EXPECT_EQ(linesOf(log), 2u);
+  AxpyData data;
+  data.launch(module.kernel("axpy"));
+  // The first tuning took both and left them to the next signature.
+  EXPECT_EQ(linesOf(log), 2u);
+  const TuningReport report = module.kernel("axpy").reports().at(0);
+  EXPECT_EQ(kCorrect.count(report.chosenName), 1u);
+  int there = 0;
+  for (const CandidateResult &c : report.candidates)
+    there += c.timedOn.rfind("device 1", 0) == 0;
+  EXPECT_GE(there, 1);
+  std::vector<float> x(16), y(16);
+  module.kernel("axpy").launch(nullptr, memref(x.data(), {16}),
+                               memref(y.data(), {16}), kAlpha, int64_t(16));
+  EXPECT_EQ(linesOf(log), 2u);
+}
+
 // A session that ends with its worker idle and well leaves it to the
 // module: the next signature's tuning takes it with arguments of its own,
 // which the check against the application's reference would catch were
