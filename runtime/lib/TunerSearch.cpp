@@ -31,7 +31,7 @@ namespace {
 
 /// How many chunks of a search's batch size each device gets in one batch
 /// of a spread search.
-constexpr int kChunksPerDevice = 4;
+constexpr int kChunksPerDevice = 8;
 
 /// Times `variants` with `spread`: this rank's share here and on the
 /// tuning devices, `chunk` at a time, the others' gathered. Every rank returns
