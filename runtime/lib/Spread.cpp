@@ -125,6 +125,18 @@ CandidateSpread::~CandidateSpread() {
       threadOf(d).wait();
 }
 
+void CandidateSpread::time(
+    const std::vector<int> &candidates, TuningReport &report,
+    const std::function<void(const std::vector<int> &)> &timeHere,
+    int samples, size_t chunk) {
+  for (std::vector<int> share = begin(candidates, report, samples, chunk);
+       !share.empty(); share = take())
+    timeHere(share);
+  std::vector<int> back = end(report);
+  if (!back.empty())
+    timeHere(back);
+}
+
 std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
                                         TuningReport &report, int samples,
                                         size_t chunk) {
@@ -162,8 +174,8 @@ std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
   // The helpers load code from the module's bundle: a provider's bytes are
   // asked for now, by this thread, which holds the device's tuning mutex.
   std::vector<int> objects;
-  for (int v : std::vector<int>(mine.begin() + first.size(), mine.end())) {
-    const VariantState &variant = kernel.variants[v];
+  for (size_t j = first.size(); j < mine.size(); ++j) {
+    const VariantState &variant = kernel.variants[mine[j]];
     if (variant.code >= 0)
       objects.push_back(variant.spec->code[variant.code].object);
   }

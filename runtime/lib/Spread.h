@@ -1,5 +1,4 @@
-//===- Spread.h - A tuning's candidates timed on several devices -*- C++
-//-*-===//
+//===- Spread.h - A tuning's candidates timed on several devices -*- C++ -*-===//
 //
 // Options::spreadOverRanks and Options::tuningDevices split the candidates
 // of one new signature (docs/runtime-api.md, "Tuning spread over devices"):
@@ -12,14 +11,15 @@
 //    exchange gathers every rank's times (Agreement.h), so all decide from
 //    the same numbers;
 //  - over the devices of this process: the devices take this rank's share
-//    a chunk at a time, each its next chunk as soon as it is free, so a
-//    slow chunk or device delays nobody else. Device 0 is the module's own
-//    and is timed by the tuning thread itself (take()), the others each by
-//    a thread of their own, on copies of the launch's arguments, through
-//    TunedKernel::measure of a module of the same bundle on that device.
+//    a chunk at a time, each its own first chunk, then each the next chunk
+//    as soon as it is free, so a slow chunk or device delays nobody else.
+//    Device 0 is the module's own and is timed by the tuning thread
+//    itself, the others each by a thread of their own, on copies of the
+//    launch's arguments, through TunedKernel::measure of a module of the
+//    same bundle on that device.
 //
 // A search (TunedKernel::search) splits each batch of its visits so, one
-// begin()/end() per batch, and gathers the ranks' results after each with
+// time() per batch, and gathers the ranks' results after each with
 // gatherRanks(): every rank's strategy sees the same measurements.
 //
 //===----------------------------------------------------------------------===//
@@ -28,6 +28,7 @@
 
 #include "KernelImpl.h"
 
+#include <functional>
 #include <mutex>
 
 namespace tuna {
@@ -53,29 +54,23 @@ public:
   CandidateSpread(const CandidateSpread &) = delete;
   CandidateSpread &operator=(const CandidateSpread &) = delete;
 
-  /// Splits `candidates` over the ranks and starts the other devices on
-  /// this rank's share, which the devices take `chunk` candidates at a
-  /// time (at most an even share; 0: one chunk per device), each timed with at least `samples`
-  /// samples (0: the usual number): every device its first chunk, then
-  /// each the next one as soon as it is free. Returns the module's
-  /// device's first chunk. The candidates other ranks time stay NotTimed,
-  /// their reason says where.
-  std::vector<int> begin(const std::vector<int> &candidates,
-                         TuningReport &report, int samples = 0,
-                         size_t chunk = 0);
-  /// The next chunk of this rank's share for the module's device to time;
-  /// empty once every chunk is taken.
-  std::vector<int> take();
-  /// Waits for the other devices and writes their results into `report`
-  /// (a device that failed makes the chunk it was timing Unrunnable, saying
-  /// why, and takes no more). Returns the first chunks of the devices that
-  /// were busy tuning for another module, for the module's device to time
-  /// now (they never wait: modules whose devices list each other cannot
-  /// deadlock).
-  std::vector<int> end(TuningReport &report);
+  /// Splits `candidates` over the ranks and times this rank's share on
+  /// the devices, which take it `chunk` candidates at a time (at most an
+  /// even share; 0: one chunk per device), each timed with at least
+  /// `samples` samples (0: the usual number): every device its first
+  /// chunk, then each the next one as soon as it is free. `timeHere` times
+  /// the module's device's chunks on this thread, then the chunks of the
+  /// devices that were busy tuning for another module (they never wait:
+  /// modules whose devices list each other cannot deadlock). Writes the
+  /// other devices' results into `report` (a device that failed makes the
+  /// chunk it was timing Unrunnable, saying why, and takes no more); the
+  /// candidates other ranks time stay NotTimed, their reason says where.
+  void time(const std::vector<int> &candidates, TuningReport &report,
+            const std::function<void(const std::vector<int> &)> &timeHere,
+            int samples = 0, size_t chunk = 0);
 
-  /// Over the ranks, after end(): sends the results of this rank's share of
-  /// begin()'s candidates and what its check did, or `error` (why this rank
+  /// Over the ranks, after time(): sends the results of this rank's share of
+  /// time()'s candidates and what its check did, or `error` (why this rank
   /// could not time its share), and writes every other rank's results into
   /// `report` (CandidateResult::timedOn "rank R"), its check's the sum of
   /// every rank's (addCheck, in rank order): every rank ends with the same
@@ -87,10 +82,18 @@ public:
   /// Whether other ranks time some candidates (the decision is then the
   /// Agreement's).
   bool overRanks() const { return communicator != nullptr; }
-  /// The candidate list begin() split.
+  /// The candidate list time() split.
   const std::vector<int> &candidates() const { return all; }
 
 private:
+  /// time()'s steps: the split, starting the other devices, returns the
+  /// module's device's first chunk; its next ones; the wait for the other
+  /// devices, which returns the busy devices' first chunks.
+  std::vector<int> begin(const std::vector<int> &candidates,
+                         TuningReport &report, int samples, size_t chunk);
+  std::vector<int> take();
+  std::vector<int> end(TuningReport &report);
+
   struct Helper {
     int device = 0; ///< 1-based position: tuningDevices[device - 1].
     TunedKernel *kernel = nullptr; ///< Of the bundle, on that device.

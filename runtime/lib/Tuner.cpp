@@ -416,14 +416,10 @@ private:
       if (!share.empty())
         timeAll(share, voters);
     };
-    if (spread) {
-      for (std::vector<int> share = spread->begin(candidates, report);
-           !share.empty(); share = spread->take())
-        timeShare(share);
-      timeShare(spread->end(report));
-    } else {
+    if (spread)
+      spread->time(candidates, report, timeShare);
+    else
       timeShare(candidates);
-    }
     for (int v : candidates) {
       const CandidateResult &result = report.candidates[v];
       if (result.status == CandidateStatus::Measured &&

@@ -34,8 +34,8 @@ namespace {
 constexpr int kChunksPerDevice = 8;
 
 /// Times `variants` with `spread`: this rank's share here and on the
-/// tuning devices, `chunk` at a time, the others' gathered. Every rank returns
-/// the same results.
+/// tuning devices, `chunk` at a time, the others' gathered. Every rank
+/// returns the same results.
 TuningReport measureSpread(TunedKernel::Impl &kernel, CandidateSpread &spread,
                            StreamHandle stream, const ArgValue *args,
                            size_t count, const int64_t *keyValues,
@@ -48,8 +48,6 @@ TuningReport measureSpread(TunedKernel::Impl &kernel, CandidateSpread &spread,
   report.signature.assign(signature, signature + keySize);
   report.candidates.resize(kernel.spec.variants.size());
   auto timeHere = [&](const std::vector<int> &share) {
-    if (share.empty())
-      return;
     TuningReport timed = kernel.measureLocked(
         stream, args, count, keyValues, signature, share, samples, worker);
     for (int v : share)
@@ -58,11 +56,7 @@ TuningReport measureSpread(TunedKernel::Impl &kernel, CandidateSpread &spread,
   };
   std::string error;
   try {
-    for (std::vector<int> share =
-             spread.begin(variants, report, samples, chunk);
-         !share.empty(); share = spread.take())
-      timeHere(share);
-    timeHere(spread.end(report));
+    spread.time(variants, report, timeHere, samples, chunk);
   } catch (const Error &e) {
     if (!spread.overRanks())
       throw;
