@@ -677,12 +677,14 @@ TimedPerDevice searchOnTwoDevices(Device tuning, int batchSize, int budget) {
 } // namespace
 
 TEST(SpreadSearchTest, AFreeDeviceTakesTheNextChunk) {
-  // The tuning device is slow (every launch sleeps), the module's own fast:
-  // the tuning device times its first chunk (one candidate) while the
-  // module's device takes every other.
+  // The tuning device is slow (every launch sleeps 100 ms, and its first
+  // chunk, one candidate, takes several launches), the module's own fast
+  // (scripted times, no sleep): the tuning device times its first chunk
+  // while the module's device takes every other, with a margin of 100x
+  // for a loaded machine or a sanitizer.
   TimedPerDevice timed = searchOnTwoDevices(
       searchHost(
-          [] { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }),
+          [] { std::this_thread::sleep_for(std::chrono::milliseconds(100)); }),
       /*batchSize=*/1, /*budget=*/7);
   EXPECT_EQ(timed.chosen, "axpy_work2");
   EXPECT_EQ(timed.here, 6);

@@ -732,59 +732,50 @@ TEST(IsolationTest, AReleasedWorkerKeepsItsCodeForTheNextSession) {
             "a request before the session (the kernel and the arguments)");
 }
 
-TEST(IsolationTest, AModuleThatWillTuneStartsItsWorkerWhenLoaded) {
+namespace {
+/// Loads axpy in a module that will tune (isolated, mode always) with
+/// `tuningDevices` and checks that it starts one worker per device before
+/// any launch (each writes its line when it runs: waited for as long as a
+/// loaded machine may need), and that the tunings of two signatures start
+/// no other: the first takes them and leaves them to the next. Returns the
+/// first tuning's report.
+TuningReport tuneWithWorkersStartedAtLoad(std::vector<Device> tuningDevices) {
   TempDir dir;
   std::string log = dir.path + "/starts";
   Options options = isolatedOptions();
   options.mode = TuneMode::Always; // Every new signature is tuned.
   options.workerPath = countingWorker(dir, log);
+  size_t workers = 1 + tuningDevices.size();
+  options.tuningDevices = std::move(tuningDevices);
   Module module = Module::loadMemory(writeBundle(axpyBundle()), Device::host(),
                                      "axpy.tuna", options);
-  // Started before any launch (it writes its line when it runs: wait for
-  // it, as long as a loaded machine may need).
-  for (int waited = 0; linesOf(log) == 0 && waited < 600; ++waited)
+  for (int waited = 0; linesOf(log) < workers && waited < 600; ++waited)
     ::usleep(100000);
-  EXPECT_EQ(linesOf(log), 1u);
+  EXPECT_EQ(linesOf(log), workers);
   AxpyData data;
   data.launch(module.kernel("axpy"));
-  // The first tuning took that worker, and left it to the next signature.
-  EXPECT_EQ(linesOf(log), 1u);
-  EXPECT_EQ(kCorrect.count(module.kernel("axpy").reports().at(0).chosenName),
-            1u);
+  EXPECT_EQ(linesOf(log), workers);
+  TuningReport report = module.kernel("axpy").reports().at(0);
+  EXPECT_EQ(kCorrect.count(report.chosenName), 1u);
   std::vector<float> x(16), y(16);
   module.kernel("axpy").launch(nullptr, memref(x.data(), {16}),
                                memref(y.data(), {16}), kAlpha, int64_t(16));
-  EXPECT_EQ(linesOf(log), 1u);
+  EXPECT_EQ(linesOf(log), workers);
+  return report;
+}
+} // namespace
+
+TEST(IsolationTest, AModuleThatWillTuneStartsItsWorkerWhenLoaded) {
+  tuneWithWorkersStartedAtLoad({});
 }
 
 TEST(IsolationTest, AModuleThatWillTuneStartsItsTuningDevicesWorkersToo) {
-  TempDir dir;
-  std::string log = dir.path + "/starts";
-  Options options = isolatedOptions();
-  options.mode = TuneMode::Always;
-  options.workerPath = countingWorker(dir, log);
-  options.tuningDevices = {Device(makeHostBackend())};
-  Module module = Module::loadMemory(writeBundle(axpyBundle()), Device::host(),
-                                     "axpy.tuna", options);
-  // One for the module's device, one for the tuning device, before any
-  // launch.
-  for (int waited = 0; linesOf(log) < 2 && waited < 600; ++waited)
-    ::usleep(100000);
-  EXPECT_EQ(linesOf(log), 2u);
-  AxpyData data;
-  data.launch(module.kernel("axpy"));
-  // The first tuning took both and left them to the next signature.
-  EXPECT_EQ(linesOf(log), 2u);
-  const TuningReport report = module.kernel("axpy").reports().at(0);
-  EXPECT_EQ(kCorrect.count(report.chosenName), 1u);
+  TuningReport report =
+      tuneWithWorkersStartedAtLoad({Device(makeHostBackend())});
   int there = 0;
   for (const CandidateResult &c : report.candidates)
     there += c.timedOn.rfind("device 1", 0) == 0;
   EXPECT_GE(there, 1);
-  std::vector<float> x(16), y(16);
-  module.kernel("axpy").launch(nullptr, memref(x.data(), {16}),
-                               memref(y.data(), {16}), kAlpha, int64_t(16));
-  EXPECT_EQ(linesOf(log), 2u);
 }
 
 // A session that ends with its worker idle and well leaves it to the
