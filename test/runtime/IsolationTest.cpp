@@ -582,6 +582,17 @@ public:
     return line.empty() ? nlohmann::json() : nlohmann::json::parse(line);
   }
 
+  /// Writes `code` into the shared memory as the bundle's object #0 and
+  /// sends a request to time `order` that carries it; the worker is ready.
+  void requestWithObjectZero(const std::vector<int> &order,
+                             const std::string &code) {
+    size_t at = appendShared(code);
+    send(request(
+        order,
+        {{"objects", {{{"index", 0}, {"at", at}, {"bytes", code.size()}}}}}));
+    EXPECT_TRUE(receive().contains("ready"));
+  }
+
   /// A request to time `order` of axpy on arrays of kN floats written in
   /// the shared memory, with `extra` merged in.
   nlohmann::json request(const std::vector<int> &order,
@@ -656,41 +667,9 @@ TEST(IsolationTest, AWorkerRefusesAnObjectThatIsNotTheManifests) {
   Bundle bundle = axpyBundle();
   DirectWorker worker(bundle);
   std::string other = bundle.objects[0].data + "?";
-  size_t at = worker.appendShared(other);
-  worker.send(worker.request(
-      {0},
-      {{"objects", {{{"index", 0}, {"at", at}, {"bytes", other.size()}}}}}));
-  EXPECT_TRUE(worker.receive().contains("ready"));
+  worker.requestWithObjectZero({0}, other);
   EXPECT_EQ(errorOf(worker.receive()),
             "object #0 is not the one the manifest describes");
-}
-
-TEST(IsolationTest, AWorkerTimesWhatItWasSent) {
-  Bundle bundle = axpyBundle();
-  DirectWorker worker(bundle);
-  const std::string &code = bundle.objects[0].data;
-  size_t at = worker.appendShared(code);
-  worker.send(worker.request(
-      {0, 2},
-      {{"objects", {{{"index", 0}, {"at", at}, {"bytes", code.size()}}}}}));
-  EXPECT_TRUE(worker.receive().contains("ready"));
-  std::set<int> timed;
-  for (nlohmann::json message = worker.receive();
-       message.is_object() && !message.contains("done");
-       message = worker.receive()) {
-    ASSERT_FALSE(message.contains("error")) << message.dump();
-    if (message.contains("result"))
-      timed.insert(message.at("result").at("variant").get<int>());
-  }
-  EXPECT_EQ(timed, (std::set<int>{0, 2}));
-  // A request without a session first is refused.
-  DirectWorker fresh(bundle);
-  nlohmann::json sessionless = fresh.request({0}, nlohmann::json::object());
-  sessionless.erase("session");
-  fresh.send(sessionless);
-  EXPECT_TRUE(fresh.receive().contains("ready"));
-  EXPECT_EQ(errorOf(fresh.receive()),
-            "a request before the session (the kernel and the arguments)");
 }
 
 /// Reads a worker's answers to one request until "done"; the variants it
@@ -707,6 +686,22 @@ std::set<int> timedUntilDone(DirectWorker &worker) {
   return timed;
 }
 
+TEST(IsolationTest, AWorkerTimesWhatItWasSent) {
+  Bundle bundle = axpyBundle();
+  DirectWorker worker(bundle);
+  const std::string &code = bundle.objects[0].data;
+  worker.requestWithObjectZero({0, 2}, code);
+  EXPECT_EQ(timedUntilDone(worker), (std::set<int>{0, 2}));
+  // A request without a session first is refused.
+  DirectWorker fresh(bundle);
+  nlohmann::json sessionless = fresh.request({0}, nlohmann::json::object());
+  sessionless.erase("session");
+  fresh.send(sessionless);
+  EXPECT_TRUE(fresh.receive().contains("ready"));
+  EXPECT_EQ(errorOf(fresh.receive()),
+            "a request before the session (the kernel and the arguments)");
+}
+
 // A session's end releases the worker's kernel and buffers ("release": no
 // answer); the code it was sent stays for the next session, which brings
 // arguments of its own.
@@ -714,11 +709,7 @@ TEST(IsolationTest, AReleasedWorkerKeepsItsCodeForTheNextSession) {
   Bundle bundle = axpyBundle();
   DirectWorker worker(bundle);
   const std::string &code = bundle.objects[0].data;
-  size_t at = worker.appendShared(code);
-  worker.send(worker.request(
-      {0},
-      {{"objects", {{{"index", 0}, {"at", at}, {"bytes", code.size()}}}}}));
-  EXPECT_TRUE(worker.receive().contains("ready"));
+  worker.requestWithObjectZero({0}, code);
   EXPECT_EQ(timedUntilDone(worker), (std::set<int>{0}));
   worker.send({{"release", true}});
   worker.send(worker.request({0, 2}, nlohmann::json::object()));
