@@ -16,7 +16,8 @@
 // matmul_e4m3_wgmma follows matmul_f16_wgmma (matmul_wgmma.mlir, whose
 // header describes the pipeline: the cp.async ring of `stages` buffers,
 // `stages - 2 + deep` tiles in flight, the peeled tile 0 with scale-d 0, the
-// grouped block order, mask = 0/1); what differs for 8-bit inputs:
+// grouped block order, mask = 0/1) and its split-K; what differs for 8-bit
+// inputs:
 //  - One wgmma is m64n256k32: 32 bytes of K, as for fp16's k16. A bk-deep
 //    tile (bk = 128 or 256 bytes) is bk / 128 column blocks of 128-byte
 //    rows, four wgmma each.
@@ -27,16 +28,30 @@
 //    rows), swizzle 128 B; the k32 slices advance 32 bytes along the rows,
 //    the next column block is 128 bm (A) or 32 KiB (B) bytes on.
 //  - The epilogue multiplies by scale_a scale_b before the bf16 rounding.
+// split > 1 (split-K, for skinny M and K-heavy shapes) is matmul_f16_wgmma's
+// scheme, unchanged (see its header): `split` blocks (grid z) form one
+// thread block cluster (the `cluster` map, 1 x 1 x split) and share a tile
+// of C, block z taking k tiles [z T / split, (z + 1) T / split); after a
+// cluster barrier block z sums its bm / split rows of every block's fp32
+// tile through distributed shared memory (mapa, ld.shared::cluster), in
+// block order. The scale multiplies that sum, once, before the rounding.
+// Constraints: K > (split - 1) bk and split divides 16; more than 8 blocks
+// are dropped at compile time.
 // Shapes: mask = 0 variants need M, N and K multiples of bm, 256 and bk;
 // mask = 1 variants take any M, any N multiple of 8 and any K multiple of 16
 // (a 16-byte copy never straddles the end of a row): rows past M or N and
 // chunks past K read nothing and zero-fill, stores past M or N are skipped.
-// The default is a mask = 1 variant. Needs sm_90a and
-// `--max-shared-memory=232448`.
+// The default is a mask = 1 variant (split = 1). Needs sm_90a and
+// `--max-shared-memory=232448`. 6 of the 16 configurations below have
+// split > 1: bm = 64 (M <= 64) with mask = 1 and split 2, 4, 8 and with
+// mask = 0 and split 4, 8; bm = 128, split = 8 for 256 x 256 x 65536.
 
-#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 8 == 0, k mod 16 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
+#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, split] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 8 == 0, k mod 16 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
+// split > 1: every block of a cluster has at least one k tile, and the
+// epilogue's 16 passes of 2 bm chunks divide among the cluster's blocks.
+#split = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, split] : (k - (split - 1) * bk - 1 >= 0, 16 mod split == 0)>
 // The epilogue's fp32 tile (bm rows of 264 floats) reuses the stages' bytes.
-#epilogue = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask] : (stages * (bm + 256) * bk - bm * 1056 >= 0)>
+#epilogue = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, split] : (stages * (bm + 256) * bk - bm * 1056 >= 0)>
 !acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 
 module attributes {gpu.container_module} {
@@ -46,23 +61,30 @@ module attributes {gpu.container_module} {
                                 %scale_a: f32, %scale_b: f32) kernel attributes {
       tuna.space = #tuna.space<
         params = [#tuna.param<"bm">, #tuna.param<"bk">, #tuna.param<"stages">, #tuna.param<"gm">,
-                  #tuna.param<"deep">, #tuna.param<"mask">],
-        configs = [{bm = 128, bk = 128, stages = 4, gm = 8, deep = 0, mask = 0},
-                   {bm = 128, bk = 128, stages = 4, gm = 1, deep = 0, mask = 0},
-                   {bm = 128, bk = 128, stages = 4, gm = 8, deep = 1, mask = 0},
-                   {bm = 128, bk = 128, stages = 3, gm = 8, deep = 1, mask = 0},
-                   {bm = 64, bk = 128, stages = 4, gm = 8, deep = 1, mask = 0},
-                   {bm = 64, bk = 256, stages = 2, gm = 8, deep = 1, mask = 0},
-                   {bm = 128, bk = 256, stages = 2, gm = 8, deep = 1, mask = 0},
-                   {bm = 128, bk = 128, stages = 4, gm = 8, deep = 0, mask = 1},
-                   {bm = 128, bk = 128, stages = 4, gm = 8, deep = 1, mask = 1},
-                   {bm = 64, bk = 128, stages = 4, gm = 8, deep = 1, mask = 1}],
-        defaults = {bm = 128, bk = 128, stages = 4, gm = 8, deep = 0, mask = 1},
-        constraints = [#tiles, #epilogue],
+                  #tuna.param<"deep">, #tuna.param<"mask">, #tuna.param<"split">],
+        configs = [{bm = 128, bk = 128, stages = 4, gm = 8, deep = 0, mask = 0, split = 1},
+                   {bm = 128, bk = 128, stages = 4, gm = 1, deep = 0, mask = 0, split = 1},
+                   {bm = 128, bk = 128, stages = 4, gm = 8, deep = 1, mask = 0, split = 1},
+                   {bm = 128, bk = 128, stages = 3, gm = 8, deep = 1, mask = 0, split = 1},
+                   {bm = 64, bk = 128, stages = 4, gm = 8, deep = 1, mask = 0, split = 1},
+                   {bm = 64, bk = 256, stages = 2, gm = 8, deep = 1, mask = 0, split = 1},
+                   {bm = 128, bk = 256, stages = 2, gm = 8, deep = 1, mask = 0, split = 1},
+                   {bm = 128, bk = 128, stages = 4, gm = 8, deep = 0, mask = 1, split = 1},
+                   {bm = 128, bk = 128, stages = 4, gm = 8, deep = 1, mask = 1, split = 1},
+                   {bm = 64, bk = 128, stages = 4, gm = 8, deep = 1, mask = 1, split = 1},
+                   {bm = 64, bk = 128, stages = 4, gm = 8, deep = 1, mask = 1, split = 2},
+                   {bm = 64, bk = 128, stages = 4, gm = 8, deep = 1, mask = 1, split = 4},
+                   {bm = 64, bk = 128, stages = 4, gm = 8, deep = 1, mask = 1, split = 8},
+                   {bm = 64, bk = 128, stages = 4, gm = 8, deep = 1, mask = 0, split = 4},
+                   {bm = 64, bk = 128, stages = 4, gm = 8, deep = 1, mask = 0, split = 8},
+                   {bm = 128, bk = 128, stages = 4, gm = 8, deep = 1, mask = 0, split = 8}],
+        defaults = {bm = 128, bk = 128, stages = 4, gm = 8, deep = 0, mask = 1, split = 1},
+        constraints = [#tiles, #epilogue, #split],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
-        grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (n ceildiv 256, m ceildiv bm)>,
-        block = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (bm * 2)>,
-        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask] -> (stages * (bm + 256) * bk + 1024)>,
+        grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, split] -> (n ceildiv 256, m ceildiv bm, split)>,
+        block = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, split] -> (bm * 2)>,
+        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, split] -> (stages * (bm + 256) * bk + 1024)>,
+        cluster = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, split] -> (1, 1, split)>,
         targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]
       >} {
       %bm = tuna.param "bm" : index
@@ -71,6 +93,7 @@ module attributes {gpu.container_module} {
       %gm = tuna.param "gm" : index
       %deep = tuna.param "deep" : index
       %mask = tuna.param "mask" : index
+      %split = tuna.param "split" : index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -81,6 +104,7 @@ module attributes {gpu.container_module} {
       %c32 = arith.constant 32 : index
       %c128 = arith.constant 128 : index
       %c256 = arith.constant 256 : index
+      %c264 = arith.constant 264 : index
       %c1024 = arith.constant 1024 : index
       %c8192 = arith.constant 8192 : index
       %bn = arith.constant 256 : index
@@ -147,7 +171,19 @@ module attributes {gpu.container_module} {
       %b_cbo = arith.muli %tcb, %bcb : index
       %a_tso = arith.addi %a_cbo, %tscol : index
       %b_tso = arith.addi %b_cbo, %tscol : index
-      %ktiles = arith.ceildivui %k, %bk : index
+      // split > 1: block z of a cluster takes k tiles
+      // [z T / split, (z + 1) T / split) of the T tiles of K, as in
+      // matmul_f16_wgmma.
+      %ktiles_all = arith.ceildivui %k, %bk : index
+      %bz = gpu.block_id z
+      %splitting = arith.cmpi ne, %split, %c1 : index
+      %kfirst0 = arith.muli %bz, %ktiles_all : index
+      %kfirst1 = arith.divui %kfirst0, %split : index
+      %klast0 = arith.addi %kfirst0, %ktiles_all : index
+      %klast1 = arith.divui %klast0, %split : index
+      %kfirst = arith.select %splitting, %kfirst1, %c0 : index
+      %klast = arith.select %splitting, %klast1, %ktiles_all : index
+      %ktiles = arith.subi %klast, %kfirst : index
       %pre0 = arith.subi %stages, %c2 : index
       %pre = arith.addi %pre0, %deep : index
       %deep1 = arith.cmpi eq, %deep, %c1 : index
@@ -158,7 +194,8 @@ module attributes {gpu.container_module} {
       scf.for %s = %c0 to %pre step %c1 {
         %live = arith.cmpi ult, %s, %ktiles : index
         scf.if %live {
-          %ka = arith.muli %s, %bk : index
+          %kg = arith.addi %kfirst, %s : index
+          %ka = arith.muli %kg, %bk : index
           %ra_base = arith.muli %s, %sa_size : index
           %rb_base = arith.muli %s, %sb_size : index
           scf.for %i = %c0 to %a_iters step %c1 {
@@ -303,7 +340,8 @@ module attributes {gpu.container_module} {
         %live = arith.cmpi ult, %nxt, %ktiles : index
         scf.if %live {
           %rs = arith.remui %nxt, %stages : index
-          %ka = arith.muli %nxt, %bk : index
+          %kg = arith.addi %kfirst, %nxt : index
+          %ka = arith.muli %kg, %bk : index
           %ra_base = arith.muli %rs, %sa_size : index
           %rb_base = arith.muli %rs, %sb_size : index
           scf.for %i = %c0 to %a_iters step %c1 {
@@ -438,20 +476,55 @@ module attributes {gpu.container_module} {
       %cs64 = memref.reinterpret_cast %cs to offset: [0], sizes: [64, 256], strides: [264, 1] : memref<128x264xf32, #gpu.address_space<workgroup>> to memref<64x256xf32, strided<[264, 1]>, #gpu.address_space<workgroup>>
       nvgpu.warpgroup.mma.store %accw, %cs64 : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to memref<64x256xf32, strided<[264, 1]>, #gpu.address_space<workgroup>>
       gpu.barrier
+      // split > 1: the cluster's blocks meet once every tile is in shared
+      // memory, then block z sums rows [z bm / split, (z + 1) bm / split) of
+      // the split tiles through distributed shared memory, in block order
+      // (matmul_f16_wgmma's reduction); the scale multiplies the sum.
+      scf.if %splitting {
+        nvvm.cluster.arrive {aligned}
+        nvvm.cluster.wait {aligned}
+      }
       %scale = arith.mulf %scale_a, %scale_b : f32
       %scale8 = vector.broadcast %scale : f32 to vector<8xf32>
       %out_chunks = arith.muli %bm, %c32 : index
-      %out_iters = arith.divui %out_chunks, %nthreads : index
+      %out_passes = arith.divui %out_chunks, %nthreads : index
+      %out_iters = arith.divui %out_passes, %split : index
+      %out_first0 = arith.muli %bz, %out_chunks : index
+      %out_first1 = arith.divui %out_first0, %split : index
+      %out_first = arith.select %splitting, %out_first1, %c0 : index
+      %zero8 = arith.constant dense<0.0> : vector<8xf32>
       scf.for %i = %c0 to %out_iters step %c1 {
         %ci = arith.muli %i, %nthreads : index
-        %ch = arith.addi %ci, %tid : index
+        %ch0 = arith.addi %ci, %tid : index
+        %ch = arith.addi %out_first, %ch0 : index
         %r = arith.divui %ch, %c32 : index
         %cc = arith.remui %ch, %c32 : index
         %col = arith.muli %cc, %c8 : index
         %col4 = arith.addi %col, %c4 : index
-        %v0 = vector.load %cs[%r, %col] : memref<128x264xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-        %v1 = vector.load %cs[%r, %col4] : memref<128x264xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-        %v = vector.shuffle %v0, %v1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
+        %v = scf.if %splitting -> (vector<8xf32>) {
+          %ro = arith.muli %r, %c264 : index
+          %eo = arith.addi %ro, %col : index
+          %bo = arith.muli %eo, %c4 : index
+          %ea = arith.addi %saddr, %bo : index
+          %ea64 = arith.index_cast %ea : index to i64
+          %lp = llvm.inttoptr %ea64 : i64 to !llvm.ptr<3>
+          %sum = scf.for %q = %c0 to %split step %c1 iter_args(%part = %zero8) -> (vector<8xf32>) {
+            %q32 = arith.index_cast %q : index to i32
+            %rp = nvvm.mapa %lp, %q32 : !llvm.ptr<3> -> !llvm.ptr<7>
+            %rp4 = llvm.getelementptr %rp[16] : (!llvm.ptr<7>) -> !llvm.ptr<7>, i8
+            %w0 = llvm.load %rp {alignment = 16 : i64} : !llvm.ptr<7> -> vector<4xf32>
+            %w1 = llvm.load %rp4 {alignment = 16 : i64} : !llvm.ptr<7> -> vector<4xf32>
+            %w = vector.shuffle %w0, %w1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
+            %next = arith.addf %part, %w : vector<8xf32>
+            scf.yield %next : vector<8xf32>
+          } {tuna.unroll}
+          scf.yield %sum : vector<8xf32>
+        } else {
+          %v0 = vector.load %cs[%r, %col] : memref<128x264xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+          %v1 = vector.load %cs[%r, %col4] : memref<128x264xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+          %vl = vector.shuffle %v0, %v1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
+          scf.yield %vl : vector<8xf32>
+        }
         %vs = arith.mulf %v, %scale8 : vector<8xf32>
         %h = arith.truncf %vs : vector<8xf32> to vector<8xbf16>
         %gr = arith.addi %row0, %r : index
@@ -466,6 +539,12 @@ module attributes {gpu.container_module} {
           vector.store %h, %c[%gi] {alignment = 16} : memref<?xbf16>, vector<8xbf16>
         }
       } {tuna.unroll}
+      // No block of the cluster leaves (and frees its shared memory) while
+      // another may still read its tile.
+      scf.if %splitting {
+        nvvm.cluster.arrive {aligned}
+        nvvm.cluster.wait {aligned}
+      }
       gpu.return
     }
   }

@@ -11,6 +11,14 @@
 // BF16-NOT: spill {{[1-9]}}
 // BF16:     compiled nvptx:sm_90a: 20 variants
 
-// FP8:     kernel matmul_e4m3_wgmma: 10 variants
+// The e4m3 kernel's split-K variants (clusters of 2, 4 and 8) are kept and
+// compiled too.
+// FP8:     kernel matmul_e4m3_wgmma: 16 variants
 // FP8-NOT: spill {{[1-9]}}
-// FP8:     compiled nvptx:sm_90a: 10 variants
+// FP8:     bm=64 bk=128 stages=4 gm=8 deep=1 mask=1 split=2 {{.*}} spill 0 B
+// FP8-NOT: spill {{[1-9]}}
+// FP8:     bm=64 bk=128 stages=4 gm=8 deep=1 mask=1 split=8 {{.*}} spill 0 B
+// FP8-NOT: spill {{[1-9]}}
+// FP8:     bm=128 bk=128 stages=4 gm=8 deep=1 mask=0 split=8 {{.*}} spill 0 B
+// FP8-NOT: spill {{[1-9]}}
+// FP8:     compiled nvptx:sm_90a: 16 variants
