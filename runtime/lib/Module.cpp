@@ -88,8 +88,11 @@ Module &Module::Impl::tuningHelper(size_t index) {
         bytes.push_back(bundle.objects[object].data);
       return bytes;
     };
-  helper = std::make_unique<Module>(Module::fromBundle(
-      bundle, options.tuningDevices[index], origin, own, std::move(fromHere)));
+  // The bundle was validated when this module was made; the helper's worker
+  // starts on its device's thread (startTuningWorkers) or with its first
+  // spread.
+  helper.reset(new Module(std::make_unique<Impl>(
+      bundle, origin, options.tuningDevices[index], own, std::move(fromHere))));
   helper->impl->manifestBytes = manifestBytes;
   return *helper;
 }
@@ -163,26 +166,56 @@ Module Module::load(const std::string &path, const Device &device) {
 }
 
 namespace {
+/// Whether a module made with `options` on `device` tunes its first calls in
+/// a worker process: then it starts the worker first, which gets ready
+/// while this process reads the bundle and sets up the kernels.
+bool tunesInWorkers(const Device &device, const Options &options) {
+  return options.isolate && options.mode == TuneMode::Always &&
+         canIsolate(device.backend());
+}
+
+/// `impl` with its early worker (and so its tuning devices' workers too).
+std::unique_ptr<Module::Impl>
+withEarlyWorkers(std::unique_ptr<Module::Impl> impl, StartedWorkerPtr early) {
+  impl->idleWorker = std::move(early);
+  if (impl->idleWorker)
+    impl->startTuningWorkers();
+  return impl;
+}
+
 /// The module of the bundle `bytes`; keeps its manifest for the tuning
 /// workers when they may be needed.
 std::unique_ptr<Module::Impl> fromBytes(std::string_view bytes,
                                         std::string_view origin,
                                         const Device &device,
                                         const Options &options) {
-  // A module that will tune starts its worker first: it gets ready while
-  // this process parses the bundle, and then validates it alike.
   StartedWorkerPtr early;
-  if (options.isolate && options.mode == TuneMode::Always &&
-      canIsolate(device.backend()) && bytes.size() >= kBundleHeadSize)
+  if (tunesInWorkers(device, options) && bytes.size() >= kBundleHeadSize)
     early = startWorkerEarly(device, options, origin, bundleHead(bytes));
   auto impl = std::make_unique<Module::Impl>(
       readBundle(bytes, origin), std::string(origin), device, options);
   if (options.isolate)
     impl->manifestBytes = bundleHead(bytes);
-  impl->idleWorker = std::move(early);
-  if (impl->idleWorker)
-    impl->startTuningWorkers();
-  return impl;
+  return withEarlyWorkers(std::move(impl), std::move(early));
+}
+
+/// The module of a parsed bundle, validated here.
+std::unique_ptr<Module::Impl> fromParsed(Bundle bundle, const Device &device,
+                                         std::string_view origin,
+                                         const Options &options,
+                                         ObjectProvider provider) {
+  validateBundle(bundle, origin);
+  std::string manifest;
+  StartedWorkerPtr early;
+  if (tunesInWorkers(device, options)) {
+    manifest = writeBundleManifest(bundle);
+    early = startWorkerEarly(device, options, origin, manifest);
+  }
+  auto impl = std::make_unique<Module::Impl>(
+      std::move(bundle), std::string(origin), device, options,
+      std::move(provider));
+  impl->manifestBytes = std::move(manifest);
+  return withEarlyWorkers(std::move(impl), std::move(early));
 }
 } // namespace
 
@@ -203,17 +236,15 @@ Module Module::loadMemory(std::string_view bytes, const Device &device,
 
 Module Module::fromBundle(Bundle bundle, const Device &device,
                           std::string_view origin, const Options &options) {
-  validateBundle(bundle, origin);
-  return Module(std::make_unique<Impl>(std::move(bundle), std::string(origin),
-                                       device, options));
+  return Module(
+      fromParsed(std::move(bundle), device, origin, options, nullptr));
 }
 
 Module Module::fromBundle(Bundle bundle, const Device &device,
                           std::string_view origin, const Options &options,
                           ObjectProvider provider) {
-  validateBundle(bundle, origin);
-  return Module(std::make_unique<Impl>(std::move(bundle), std::string(origin),
-                                       device, options, std::move(provider)));
+  return Module(fromParsed(std::move(bundle), device, origin, options,
+                           std::move(provider)));
 }
 
 TunedKernel &Module::kernel(std::string_view name) {

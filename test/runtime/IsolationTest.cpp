@@ -724,13 +724,18 @@ TEST(IsolationTest, AReleasedWorkerKeepsItsCodeForTheNextSession) {
 }
 
 namespace {
+/// How the module of tuneWithWorkersStartedAtLoad is made.
+enum class MadeFrom { Bytes, ParsedBundle };
+
 /// Loads axpy in a module that will tune (isolated, mode always) with
-/// `tuningDevices` and checks that it starts one worker per device before
+/// `tuningDevices`, from the bundle's bytes or from the parsed bundle
+/// (Module::fromBundle), and checks that it starts one worker per device before
 /// any launch (each writes its line when it runs: waited for as long as a
 /// loaded machine may need), and that the tunings of two signatures start
 /// no other: the first takes them and leaves them to the next. Returns the
 /// first tuning's report.
-TuningReport tuneWithWorkersStartedAtLoad(std::vector<Device> tuningDevices) {
+TuningReport tuneWithWorkersStartedAtLoad(std::vector<Device> tuningDevices,
+                                          MadeFrom madeFrom = MadeFrom::Bytes) {
   TempDir dir;
   std::string log = dir.path + "/starts";
   Options options = isolatedOptions();
@@ -738,8 +743,12 @@ TuningReport tuneWithWorkersStartedAtLoad(std::vector<Device> tuningDevices) {
   options.workerPath = countingWorker(dir, log);
   size_t workers = 1 + tuningDevices.size();
   options.tuningDevices = std::move(tuningDevices);
-  Module module = Module::loadMemory(writeBundle(axpyBundle()), Device::host(),
-                                     "axpy.tuna", options);
+  Module module =
+      madeFrom == MadeFrom::Bytes
+          ? Module::loadMemory(writeBundle(axpyBundle()), Device::host(),
+                               "axpy.tuna", options)
+          : Module::fromBundle(axpyBundle(), Device::host(), "axpy.tuna",
+                               options);
   for (int waited = 0; linesOf(log) < workers && waited < 600; ++waited)
     ::usleep(100000);
   EXPECT_EQ(linesOf(log), workers);
@@ -767,6 +776,11 @@ TEST(IsolationTest, AModuleThatWillTuneStartsItsTuningDevicesWorkersToo) {
   for (const CandidateResult &c : report.candidates)
     there += c.timedOn.rfind("device 1", 0) == 0;
   EXPECT_GE(there, 1);
+}
+
+TEST(IsolationTest, AModuleOfAParsedBundleStartsItsWorkersWhenMadeToo) {
+  tuneWithWorkersStartedAtLoad({Device(makeHostBackend())},
+                               MadeFrom::ParsedBundle);
 }
 
 // A session that ends with its worker idle and well leaves it to the

@@ -16,6 +16,7 @@
 #include "SearchShape.h"
 #include "Shapes.h"
 
+#include "tuna/runtime/Bundle.h"
 #include "tuna/runtime/Cache.h"
 #include "tuna/runtime/PhaseTimes.h"
 #include "tuna/runtime/Runtime.h"
@@ -27,6 +28,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <future>
 #include <map>
@@ -195,7 +197,8 @@ Device openDevice(const DeviceName &name, bool ownHost) {
 /// candidates (Options::tuningDevices). `host` twice or more gives each
 /// entry a host backend of its own: the spread's code path on a machine
 /// without GPUs, the CPU's cores shared.
-std::vector<Device> parseDevices(const std::string &list, int localRank) {
+std::vector<DeviceName> parseDeviceNames(const std::string &list,
+                                         int localRank) {
   std::vector<std::string> items = commaList("--device", list, "DEVICE");
   std::set<std::string> seen;
   for (const std::string &item : items)
@@ -208,8 +211,12 @@ std::vector<Device> parseDevices(const std::string &list, int localRank) {
   std::vector<DeviceName> names;
   for (const std::string &item : items)
     names.push_back(parseDeviceName(item, localRank));
-  // Opened at once, each in a thread of its own: a GPU's context takes a
-  // tenth of a second or more to make.
+  return names;
+}
+
+/// Opens `names` at once, each in a thread of its own: a GPU's context
+/// takes a tenth of a second or more to make.
+std::vector<Device> openDevices(const std::vector<DeviceName> &names) {
   std::vector<std::future<Device>> opening;
   for (size_t i = 0; i < names.size(); ++i)
     opening.push_back(std::async(std::launch::async, openDevice,
@@ -1161,6 +1168,31 @@ int timeDatabasePicks(const TuneCommand &command,
   return failures ? 1 : 0;
 }
 
+/// The bundle, read while `devices` open (a GPU's context takes a tenth of
+/// a second or more). A device that cannot be opened is reported before a
+/// bundle that cannot be read, as when one came after the other.
+Bundle readBundleWhileDevicesOpen(const TuneCommand &command,
+                                  const Ranks &ranks,
+                                  std::vector<Device> &devices) {
+  std::vector<DeviceName> names =
+      parseDeviceNames(command.deviceName, ranks.localRank());
+  std::future<std::vector<Device>> opening =
+      std::async(std::launch::async, openDevices, std::cref(names));
+  Bundle bundle;
+  std::exception_ptr unreadable;
+  try {
+    TimedPhase phase("bundle load");
+    bundle = readBundleFile(command.bundlePath);
+  } catch (...) {
+    unreadable = std::current_exception();
+  }
+  TimedPhase phase("device open (the wait after the bundle load)");
+  devices = opening.get();
+  if (unreadable)
+    std::rethrow_exception(unreadable);
+  return bundle;
+}
+
 /// Tunes what the command asks for; returns the exit status.
 int run(TuneCommand &command, Ranks &ranks) {
   if (spreadsSearches(command, ranks) &&
@@ -1168,16 +1200,15 @@ int run(TuneCommand &command, Ranks &ranks) {
     fail("--resume FILE keeps the search of one process; under mpirun the "
          "ranks search together: run without --resume");
   Options options = runtimeOptions(command, ranks);
-  TimedPhase deviceOpen("device open");
-  std::vector<Device> devices =
-      parseDevices(command.deviceName, ranks.localRank());
+  std::vector<Device> devices;
+  Bundle bundle = readBundleWhileDevicesOpen(command, ranks, devices);
   Device device = devices.front();
   options.tuningDevices.assign(devices.begin() + 1, devices.end());
-  deviceOpen.stop();
   ranks.checkSameDevice(device.info());
-  TimedPhase bundleLoad("bundle load");
-  Module module = Module::load(command.bundlePath, device, options);
-  bundleLoad.stop();
+  TimedPhase moduleSetup("module setup");
+  Module module = Module::fromBundle(std::move(bundle), device,
+                                     command.bundlePath, options);
+  moduleSetup.stop();
   Reference reference;
   TimedPhase referenceLoad("reference load");
   loadReference(command.referenceSpec, device.info(), reference);
