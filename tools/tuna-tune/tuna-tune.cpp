@@ -16,7 +16,6 @@
 #include "SearchShape.h"
 #include "Shapes.h"
 
-#include "tuna/runtime/Bundle.h"
 #include "tuna/runtime/Cache.h"
 #include "tuna/runtime/PhaseTimes.h"
 #include "tuna/runtime/Runtime.h"
@@ -28,7 +27,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
 #include <fstream>
 #include <future>
 #include <map>
@@ -197,8 +195,7 @@ Device openDevice(const DeviceName &name, bool ownHost) {
 /// candidates (Options::tuningDevices). `host` twice or more gives each
 /// entry a host backend of its own: the spread's code path on a machine
 /// without GPUs, the CPU's cores shared.
-std::vector<DeviceName> parseDeviceNames(const std::string &list,
-                                         int localRank) {
+std::vector<Device> parseDevices(const std::string &list, int localRank) {
   std::vector<std::string> items = commaList("--device", list, "DEVICE");
   std::set<std::string> seen;
   for (const std::string &item : items)
@@ -211,12 +208,8 @@ std::vector<DeviceName> parseDeviceNames(const std::string &list,
   std::vector<DeviceName> names;
   for (const std::string &item : items)
     names.push_back(parseDeviceName(item, localRank));
-  return names;
-}
-
-/// Opens `names` at once, each in a thread of its own: a GPU's context
-/// takes a tenth of a second or more to make.
-std::vector<Device> openDevices(const std::vector<DeviceName> &names) {
+  // Opened at once, each in a thread of its own: a GPU's context takes a
+  // tenth of a second or more to make.
   std::vector<std::future<Device>> opening;
   for (size_t i = 0; i < names.size(); ++i)
     opening.push_back(std::async(std::launch::async, openDevice,
@@ -1168,31 +1161,6 @@ int timeDatabasePicks(const TuneCommand &command,
   return failures ? 1 : 0;
 }
 
-/// The bundle, read while `devices` open (a GPU's context takes a tenth of
-/// a second or more). A device that cannot be opened is reported before a
-/// bundle that cannot be read, as when one came after the other.
-Bundle readBundleWhileDevicesOpen(const TuneCommand &command,
-                                  const Ranks &ranks,
-                                  std::vector<Device> &devices) {
-  std::vector<DeviceName> names =
-      parseDeviceNames(command.deviceName, ranks.localRank());
-  std::future<std::vector<Device>> opening =
-      std::async(std::launch::async, openDevices, std::cref(names));
-  Bundle bundle;
-  std::exception_ptr unreadable;
-  try {
-    TimedPhase phase("bundle load");
-    bundle = readBundleFile(command.bundlePath);
-  } catch (...) {
-    unreadable = std::current_exception();
-  }
-  TimedPhase phase("device open (the wait after the bundle load)");
-  devices = opening.get();
-  if (unreadable)
-    std::rethrow_exception(unreadable);
-  return bundle;
-}
-
 /// Tunes what the command asks for; returns the exit status.
 int run(TuneCommand &command, Ranks &ranks) {
   if (spreadsSearches(command, ranks) &&
@@ -1200,15 +1168,16 @@ int run(TuneCommand &command, Ranks &ranks) {
     fail("--resume FILE keeps the search of one process; under mpirun the "
          "ranks search together: run without --resume");
   Options options = runtimeOptions(command, ranks);
-  std::vector<Device> devices;
-  Bundle bundle = readBundleWhileDevicesOpen(command, ranks, devices);
+  TimedPhase deviceOpen("device open");
+  std::vector<Device> devices =
+      parseDevices(command.deviceName, ranks.localRank());
   Device device = devices.front();
   options.tuningDevices.assign(devices.begin() + 1, devices.end());
+  deviceOpen.stop();
   ranks.checkSameDevice(device.info());
-  TimedPhase moduleSetup("module setup");
-  Module module = Module::fromBundle(std::move(bundle), device,
-                                     command.bundlePath, options);
-  moduleSetup.stop();
+  TimedPhase bundleLoad("bundle load");
+  Module module = Module::load(command.bundlePath, device, options);
+  bundleLoad.stop();
   Reference reference;
   TimedPhase referenceLoad("reference load");
   loadReference(command.referenceSpec, device.info(), reference);
