@@ -35,16 +35,16 @@
 // cluster barrier block z sums its bm / split rows of every block's fp32
 // tile through distributed shared memory (mapa, ld.shared::cluster), in
 // block order. The scale multiplies that sum, once, before the rounding.
-// Constraints: K > (split - 1) bk and split divides 16; more than 8 blocks
-// are dropped at compile time.
+// Constraints: K > (split - 1) bk and split divides 16.
 // Shapes: mask = 0 variants need M, N and K multiples of bm, 256 and bk;
 // mask = 1 variants take any M, any N multiple of 8 and any K multiple of 16
 // (a 16-byte copy never straddles the end of a row): rows past M or N and
 // chunks past K read nothing and zero-fill, stores past M or N are skipped.
 // The default is a mask = 1 variant (split = 1). Needs sm_90a and
-// `--max-shared-memory=232448`. 6 of the 16 configurations below have
-// split > 1: bm = 64 (M <= 64) with mask = 1 and split 2, 4, 8 and with
-// mask = 0 and split 4, 8; bm = 128, split = 8 for 256 x 256 x 65536.
+// `--max-shared-memory=232448`. 9 of the 19 configurations below have
+// split > 1: bm = 64 (M <= 64) with mask = 1 and split 2, 4, 8, 16 and with
+// mask = 0 and split 4, 8, 16; bm = 128, split = 8 and 16 for
+// 256 x 256 x 65536.
 
 #tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, split] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 8 == 0, k mod 16 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
 // split > 1: every block of a cluster has at least one k tile, and the
@@ -77,7 +77,10 @@ module attributes {gpu.container_module} {
                    {bm = 64, bk = 128, stages = 4, gm = 8, deep = 1, mask = 1, split = 8},
                    {bm = 64, bk = 128, stages = 4, gm = 8, deep = 1, mask = 0, split = 4},
                    {bm = 64, bk = 128, stages = 4, gm = 8, deep = 1, mask = 0, split = 8},
-                   {bm = 128, bk = 128, stages = 4, gm = 8, deep = 1, mask = 0, split = 8}],
+                   {bm = 128, bk = 128, stages = 4, gm = 8, deep = 1, mask = 0, split = 8},
+                   {bm = 64, bk = 128, stages = 4, gm = 8, deep = 1, mask = 1, split = 16},
+                   {bm = 64, bk = 128, stages = 4, gm = 8, deep = 1, mask = 0, split = 16},
+                   {bm = 128, bk = 128, stages = 4, gm = 8, deep = 1, mask = 0, split = 16}],
         defaults = {bm = 128, bk = 128, stages = 4, gm = 8, deep = 0, mask = 1, split = 1},
         constraints = [#tiles, #epilogue, #split],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],

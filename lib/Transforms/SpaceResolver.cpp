@@ -478,9 +478,10 @@ static DropReason planLaunchMaps(const ResolvedSpace &rs,
   return {};
 }
 
-/// Blocks in a cluster that every sm_90 device can launch (larger clusters
-/// need an opt-in attribute that a plain launch does not set).
-static constexpr int64_t kMaxPortableClusterBlocks = 8;
+/// Blocks in a cluster that Hopper (sm_90) can launch. Over 8 (the portable
+/// size) a function launches only with the non-portable attribute set,
+/// which the runtime sets when it loads such a function.
+static constexpr int64_t kMaxClusterBlocks = 16;
 
 /// The static limits: threads per block, blocks per cluster and shared
 /// memory, where the configuration makes them constant.
@@ -499,11 +500,11 @@ static DropReason checkLimits(const ResolvedSpace &rs,
     return {};
   if (plan.cluster) {
     std::optional<int64_t> blocks = constantProduct(plan.cluster);
-    if (!blocks || *blocks > kMaxPortableClusterBlocks)
+    if (!blocks || *blocks > kMaxClusterBlocks)
       return "its cluster has " +
              (blocks ? std::to_string(*blocks) : "more than 2^63") +
-             " blocks, over the portable limit of " +
-             std::to_string(kMaxPortableClusterBlocks);
+             " blocks, over sm_90's limit of " +
+             std::to_string(kMaxClusterBlocks);
   }
   std::optional<int64_t> dynamicBytes =
       plan.smem ? constantProduct(plan.smem) : std::optional<int64_t>(0);

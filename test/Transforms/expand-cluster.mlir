@@ -3,15 +3,17 @@
 
 // The space's `cluster` map becomes each variant's known cluster size (the
 // PTX's .reqnctapercluster) where it has more than one block; a cluster of
-// one block leaves the kernel as it was; more than 8 blocks (the portable
-// limit) drop the configuration. The dispatch table keeps the constant map,
-// so that a variant instantiated later from the table gets it too.
+// one block leaves the kernel as it was; up to 16 blocks are kept (over the
+// portable 8, the runtime allows the function its non-portable cluster when
+// it loads it), more than 16 (sm_90's limit) drop the configuration. The
+// dispatch table keeps the constant map, so that a variant instantiated
+// later from the table gets it too.
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    // expected-remark @+1 {{kernel 'splitk': dropped configuration {s = 16}: its cluster has 16 blocks, over the portable limit of 8}}
+    // expected-remark @+1 {{kernel 'splitk': dropped configuration {s = 32}: its cluster has 32 blocks, over sm_90's limit of 16}}
     gpu.func @splitk(%n: index) kernel attributes {tuna.space = #tuna.space<
-        params = [#tuna.param<"s", [1, 4, 16]>], defaults = {s = 1},
+        params = [#tuna.param<"s", [1, 4, 16, 32]>], defaults = {s = 1},
         key = [#tuna.key<arg = 0>],
         grid = affine_map<(n)[s] -> (n ceildiv 64, 1, s)>,
         block = affine_map<(n)[s] -> (128)>,
@@ -28,9 +30,13 @@ module attributes {gpu.container_module} {
 // CHECK-LABEL: gpu.module @splitk__v1
 // CHECK:       gpu.func @splitk__v1
 // CHECK-SAME:  known_cluster_size = array<i32: 1, 1, 4>
+// CHECK-LABEL: gpu.module @splitk__v2
+// CHECK:       gpu.func @splitk__v2
+// CHECK-SAME:  known_cluster_size = array<i32: 1, 1, 16>
 // CHECK:       tuna.dispatch @splitk
 // CHECK-NEXT:  tuna.variant @splitk__v0::@splitk__v0 config {s = 1 : i64} {{.*}} cluster #{{.*}}
 // CHECK-NEXT:  tuna.variant @splitk__v1::@splitk__v1 config {s = 4 : i64} {{.*}} cluster #{{.*}}
+// CHECK-NEXT:  tuna.variant @splitk__v2::@splitk__v2 config {s = 16 : i64} {{.*}} cluster #{{.*}}
 // CHECK-NOT:   tuna.variant
 
 // PLAN: tuna.variant @splitk__v1::@splitk__v1 config {s = 4 : i64} grid {{.*}} cluster #{{.*}}

@@ -4,6 +4,6 @@
 
 // ptxas keeps every variant's wgmma asynchronous: no "Potential Performance
 // Loss" warning (C7515, wgmma serialized), no spills.
-// CHECK:     kernel matmul_f16_wgmma: 20 variants
+// CHECK:     kernel matmul_f16_wgmma: 23 variants
 // CHECK-NOT: spill {{[1-9]}}
-// CHECK:     compiled nvptx:sm_90a: 20 variants
+// CHECK:     compiled nvptx:sm_90a: 23 variants

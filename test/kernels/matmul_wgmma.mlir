@@ -7,6 +7,7 @@
 // RUN: FileCheck %s --check-prefix=BK128 --input-file=%t/matmul_f16_wgmma.bm=128,bk=128,stages=2,gm=8,deep=1,mask=0,order=0,l1=0,split=1.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=MASK --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=1,order=0,l1=0,split=1.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=SPLIT --input-file=%t/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=1,order=0,l1=0,split=8.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=SPLIT16 --input-file=%t/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=1,order=0,l1=0,split=16.sm_90a.ptx
 // A split variant instantiated later from the planned table (as the JIT and
 // --variants do) is compiled with its cluster too.
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
@@ -16,7 +17,7 @@
 // RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   -o %t.small.tuna 2>&1 | FileCheck %s --check-prefix=SMALL
 
-// CHECK:      kernel matmul_f16_wgmma: 20 variants, default [[MATMUL_F16_WGMMA_DEFAULT:matmul_f16_wgmma__v[0-9]+]]
+// CHECK:      kernel matmul_f16_wgmma: 23 variants, default [[MATMUL_F16_WGMMA_DEFAULT:matmul_f16_wgmma__v[0-9]+]]
 // CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=0
 // CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=64 stages=4 gm=8 deep=1 mask=0
 // CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=64 stages=3 gm=8 deep=1 mask=0
@@ -24,7 +25,10 @@
 // CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=128 stages=2 gm=8 deep=1 mask=0
 // CHECK:      [[MATMUL_F16_WGMMA_DEFAULT]] {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=1
 // CHECK:      {{matmul_f16_wgmma__v16}} {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1 mask=1 order=0 l1=0 split=8
-// CHECK:      compiled nvptx:sm_90a: 20 variants
+// CHECK:      {{matmul_f16_wgmma__v20}} {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1 mask=1 order=0 l1=0 split=16
+// CHECK:      {{matmul_f16_wgmma__v21}} {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1 mask=0 order=0 l1=0 split=16
+// CHECK:      {{matmul_f16_wgmma__v22}} {{ *}}bm=128 bk=64 stages=4 gm=8 deep=1 mask=0 order=0 l1=0 split=16
+// CHECK:      compiled nvptx:sm_90a: 23 variants
 
 // SMALL: kernel 'matmul_f16_wgmma': every configuration breaks a constraint or a limit
 
@@ -129,6 +133,19 @@
 // SPLIT:         barrier.cluster.arrive.aligned;
 // SPLIT-NEXT:    barrier.cluster.wait.aligned;
 // SPLIT-NOT:     .local
+
+// split = 16: a cluster of 16, over the portable 8 (the runtime allows it
+// when it loads the function); each block sums 4 rows of the 16 blocks'
+// tiles.
+// SPLIT16:          .explicitcluster
+// SPLIT16-NEXT:     .reqnctapercluster 1, 1, 16
+// SPLIT16:          barrier.cluster.arrive.aligned;
+// SPLIT16-NEXT:     barrier.cluster.wait.aligned;
+// SPLIT16-COUNT-16: mapa.shared::cluster.u64
+// SPLIT16:          st.global.v4.b32
+// SPLIT16:          barrier.cluster.arrive.aligned;
+// SPLIT16-NEXT:     barrier.cluster.wait.aligned;
+// SPLIT16-NOT:      .local
 
 // wgmma exists on sm_90a only, and the kernel says so: sm_90 (no `a`) and
 // AMD GPUs are clear errors naming it.

@@ -6,6 +6,7 @@
 // RUN: FileCheck %s --check-prefix=SPLIT --input-file=%t/matmul_e4m3_wgmma.bm=64,bk=128,stages=4,gm=8,deep=1,mask=1,split=8.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=SPLIT --input-file=%t/matmul_e4m3_wgmma.bm=128,bk=128,stages=4,gm=8,deep=1,mask=0,split=8.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=SPLIT4 --input-file=%t/matmul_e4m3_wgmma.bm=64,bk=128,stages=4,gm=8,deep=1,mask=0,split=4.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=SPLIT16 --input-file=%t/matmul_e4m3_wgmma.bm=64,bk=128,stages=4,gm=8,deep=1,mask=1,split=16.sm_90a.ptx
 // A split variant instantiated later from the planned table (as the JIT and
 // --variants do) is compiled with its cluster too.
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma_fp8.mlir --target=nvptx:sm_90a --no-ptxas \
@@ -15,8 +16,8 @@
 // RUN:   --max-shared-memory=232448 -o %t.amd.tuna 2>&1 | FileCheck %s --check-prefix=AMD
 // AMD: error: nothing to put in the bundle: no kernel has variants for the requested targets (amdgcn:gfx90a, amdgcn:gfx942, amdgcn:gfx1100); kernel 'matmul_e4m3_wgmma' supports only nvptx (sm_90a), not amdgcn:gfx90a, amdgcn:gfx942, amdgcn:gfx1100
 
-// The 10 split = 1 configurations, then the 6 split-K ones.
-// CHECK: kernel matmul_e4m3_wgmma: 16 variants, default [[DEFAULT:matmul_e4m3_wgmma__v[0-9]+]]
+// The 10 split = 1 configurations, then the 9 split-K ones.
+// CHECK: kernel matmul_e4m3_wgmma: 19 variants, default [[DEFAULT:matmul_e4m3_wgmma__v[0-9]+]]
 // CHECK: {{matmul_e4m3_wgmma__v[0-9]+}} {{ *}}bm=64 bk=256 stages=2 gm=8 deep=1 mask=0 split=1
 // CHECK: [[DEFAULT]] {{ *}}bm=128 bk=128 stages=4 gm=8 deep=0 mask=1 split=1
 // CHECK: {{matmul_e4m3_wgmma__v10}} {{ *}}bm=64 bk=128 stages=4 gm=8 deep=1 mask=1 split=2
@@ -25,7 +26,10 @@
 // CHECK: {{matmul_e4m3_wgmma__v13}} {{ *}}bm=64 bk=128 stages=4 gm=8 deep=1 mask=0 split=4
 // CHECK: {{matmul_e4m3_wgmma__v14}} {{ *}}bm=64 bk=128 stages=4 gm=8 deep=1 mask=0 split=8
 // CHECK: {{matmul_e4m3_wgmma__v15}} {{ *}}bm=128 bk=128 stages=4 gm=8 deep=1 mask=0 split=8
-// CHECK: compiled nvptx:sm_90a: 16 variants
+// CHECK: {{matmul_e4m3_wgmma__v16}} {{ *}}bm=64 bk=128 stages=4 gm=8 deep=1 mask=1 split=16
+// CHECK: {{matmul_e4m3_wgmma__v17}} {{ *}}bm=64 bk=128 stages=4 gm=8 deep=1 mask=0 split=16
+// CHECK: {{matmul_e4m3_wgmma__v18}} {{ *}}bm=128 bk=128 stages=4 gm=8 deep=1 mask=0 split=16
+// CHECK: compiled nvptx:sm_90a: 19 variants
 
 // 8-bit wgmma: k = 32, both operands K-major (no transpose immediates after
 // the scales: `p, 1, 1;`), the descriptors of A and B both K-major
@@ -122,3 +126,17 @@
 // SPLIT4:      barrier.cluster.arrive.aligned;
 // SPLIT4-NEXT: barrier.cluster.wait.aligned;
 // SPLIT4-NOT:  .local
+
+// split = 16: a cluster of 16 (over the portable 8); the scale still
+// multiplies the whole sum, once.
+// SPLIT16:          .reqnctapercluster 1, 1, 16
+// SPLIT16:          barrier.cluster.arrive.aligned;
+// SPLIT16-NEXT:     barrier.cluster.wait.aligned;
+// SPLIT16-NOT:      mul.rn.f32
+// SPLIT16-COUNT-16: mapa.shared::cluster.u64
+// SPLIT16-NOT:      mul.rn.f32
+// SPLIT16:          add.rn.f32
+// SPLIT16:          mul.rn.f32
+// SPLIT16:          cvt.rn.bf16x2.f32
+// SPLIT16:          st.global.v4.b32
+// SPLIT16-NOT:      .local

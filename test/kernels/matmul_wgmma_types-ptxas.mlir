@@ -7,13 +7,13 @@
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma_fp8.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.fp8.tuna 2>&1 | FileCheck %s --check-prefix=FP8 --implicit-check-not=warning
 
-// BF16:     kernel matmul_bf16_wgmma: 20 variants
+// BF16:     kernel matmul_bf16_wgmma: 23 variants
 // BF16-NOT: spill {{[1-9]}}
-// BF16:     compiled nvptx:sm_90a: 20 variants
+// BF16:     compiled nvptx:sm_90a: 23 variants
 
-// The e4m3 kernel's split-K variants (clusters of 2, 4 and 8) are kept and
-// compiled too.
-// FP8:     kernel matmul_e4m3_wgmma: 16 variants
+// The e4m3 kernel's split-K variants (clusters of 2, 4, 8 and 16) are kept
+// and compiled too.
+// FP8:     kernel matmul_e4m3_wgmma: 19 variants
 // FP8-NOT: spill {{[1-9]}}
 // FP8:     bm=64 bk=128 stages=4 gm=8 deep=1 mask=1 split=2 {{.*}} spill 0 B
 // FP8-NOT: spill {{[1-9]}}
@@ -21,4 +21,6 @@
 // FP8-NOT: spill {{[1-9]}}
 // FP8:     bm=128 bk=128 stages=4 gm=8 deep=1 mask=0 split=8 {{.*}} spill 0 B
 // FP8-NOT: spill {{[1-9]}}
-// FP8:     compiled nvptx:sm_90a: 16 variants
+// FP8:     bm=64 bk=128 stages=4 gm=8 deep=1 mask=1 split=16 {{.*}} spill 0 B
+// FP8-NOT: spill {{[1-9]}}
+// FP8:     compiled nvptx:sm_90a: 19 variants

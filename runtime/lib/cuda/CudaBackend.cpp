@@ -30,6 +30,9 @@ namespace cuda {
 /// Shared memory (static and dynamic together) every function may use
 /// without opting in.
 constexpr uint32_t kDefaultSharedLimit = 48 * 1024;
+/// The blocks of a cluster every chip with clusters runs; Hopper runs up to
+/// 16 in a function that allows it.
+constexpr int kPortableClusterBlocks = 8;
 
 struct CudaBackend::Function {
   CUfunction function = nullptr;
@@ -188,6 +191,24 @@ void CudaBackend::unloadModule(ModuleHandle module) noexcept {
   delete static_cast<LoadedModule *>(module);
 }
 
+void CudaBackend::allowLargeCluster(Function &f) {
+  int blocks = 1;
+  for (CUfunction_attribute dimension :
+       {CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH,
+        CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT,
+        CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH}) {
+    int size = 0;
+    TUNA_CU(cu, f.what, cuFuncGetAttribute, &size, dimension, f.function);
+    blocks *= std::max(size, 1);
+  }
+  // A compiled-in cluster of more than the portable 8 blocks (Hopper runs
+  // up to 16) launches only with this set: CUDA_ERROR_INVALID_CLUSTER_SIZE
+  // otherwise.
+  if (blocks > kPortableClusterBlocks)
+    TUNA_CU(cu, f.what, cuFuncSetAttribute, f.function,
+            CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+}
+
 FunctionHandle CudaBackend::getFunction(ModuleHandle handle,
                                         const std::string &symbol,
                                         std::string_view what) {
@@ -208,6 +229,8 @@ FunctionHandle CudaBackend::getFunction(ModuleHandle handle,
                                   : kDefaultSharedLimit -
                                         static_cast<uint32_t>(staticShared),
                               std::memory_order_relaxed);
+    if (sm >= 90)
+      allowLargeCluster(*record);
   }
   std::lock_guard<std::mutex> lock(module.mutex);
   module.functions.push_back(std::move(record));

@@ -60,6 +60,9 @@ public:
 private:
   int attribute(CUdevice_attribute which, const std::string &what) const;
   void allowSharedBytes(Function &function, uint32_t bytes);
+  /// Lets `function` launch its compiled-in cluster when it has more blocks
+  /// than the portable limit (sm_90 and later).
+  void allowLargeCluster(Function &function);
   /// A launch that failed with `result`: retried in this backend's context
   /// if the calling thread had another one (or none), else reported.
   void relaunch(Function &function, CUstream stream, const LaunchDims &dims,
