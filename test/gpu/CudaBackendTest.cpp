@@ -211,6 +211,52 @@ TEST(CudaBackendTest, StaticSharedMemoryCountsTowardsTheOptIn) {
   EXPECT_EQ(got, 12u);
 }
 
+// A function compiled with a cluster of 16 blocks, over the portable 8,
+// launches: the backend allows its non-portable cluster when it loads it
+// (without that, CUDA_ERROR_INVALID_CLUSTER_SIZE). Each block writes its
+// rank in its cluster.
+TEST(CudaBackendTest, AClusterOf16BlocksLaunches) {
+  REQUIRE_GPU();
+  if (std::stoi(backend().info().arch.substr(3)) < 90)
+    GTEST_SKIP() << "thread block clusters need sm_90 (this is "
+                 << backend().info().arch << ")";
+  const std::string ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry ranks(.param .u64 out) .explicitcluster .reqnctapercluster 1, 1, 16
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %cluster_ctarank;
+  mov.u32 %r2, %ctaid.z;
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+  mul.wide.u32 %rd3, %r2, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r1;
+  ret;
+}
+)";
+  LoadedPtx module(ptx);
+  FunctionHandle function = module.function("ranks");
+  constexpr int kBlocks = 32;
+  gpu::DeviceBuffer out(backend(), kBlocks * sizeof(uint32_t));
+  void *outPtr = out.data();
+  void *params[] = {&outPtr};
+  LaunchDims dims;
+  dims.grid[2] = kBlocks;
+  dims.block[0] = 32;
+  backend().launch(function, nullptr, dims, params);
+  backend().synchronize(nullptr);
+  std::vector<uint32_t> ranks(kBlocks);
+  backend().copy(ranks.data(), out.data(), kBlocks * sizeof(uint32_t),
+                 CopyKind::DeviceToHost, nullptr);
+  for (int z = 0; z < kBlocks; ++z)
+    EXPECT_EQ(ranks[z], uint32_t(z % 16)) << "block " << z;
+}
+
 TEST(CudaBackendTest, BadPtxIsAnErrorNamingTheKernelAndTheCall) {
   REQUIRE_GPU();
   std::string bad = setup().ptx.substr(0, setup().ptx.find(".visible")) +
