@@ -18,8 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <iomanip>
-#include <sstream>
+#include <cstdio>
 
 namespace tuna {
 
@@ -285,16 +284,21 @@ void Mismatch::setWorst(size_t index, double gotValue, double wantValue,
 }
 
 std::string Mismatch::describe() const {
-  std::ostringstream text;
-  text << count << " of " << elements << " element"
-       << (elements == 1 ? "" : "s") << (count == 1 ? " differs" : " differ")
-       << "; worst element " << worst << ": got " << got << ", expected "
-       << want << " (error " << error << ", allowed " << allowed;
-  if (allowed > 0)
-    text << ", " << std::setprecision(3) << error / allowed
-         << "x the tolerance";
-  text << ")";
-  return text.str();
+  // snprintf, not an ostream: the numbers do not depend on the C++ locale
+  // of the process the runtime is loaded into.
+  char text[320];
+  int length = std::snprintf(
+      text, sizeof(text),
+      "%zu of %zu element%s %s; worst element %zu: got %g, expected %g "
+      "(error %g, allowed %g",
+      count, elements, elements == 1 ? "" : "s",
+      count == 1 ? "differs" : "differ", worst, got, want, error, allowed);
+  std::string description(text, std::min<size_t>(length, sizeof(text) - 1));
+  if (allowed > 0) {
+    std::snprintf(text, sizeof(text), ", %.3gx the tolerance", error / allowed);
+    description += text;
+  }
+  return description + ")";
 }
 
 double elementValue(ScalarType type, const char *at) {

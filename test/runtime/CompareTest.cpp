@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <locale>
 #include <random>
 #include <string>
 #include <vector>
@@ -100,6 +101,36 @@ TEST(CompareTest, SaysWhichElementIsWorstAndByHowMuch) {
                       "expected 2 (error 0.5, allowed 2.26e-05, 2.21e+04x the "
                       "tolerance)"),
             std::string::npos)
+      << text;
+}
+
+namespace {
+/// Digits in groups of three, with a comma: what an application's
+/// std::locale::global(std::locale("en_US.UTF-8")) gives an ostream.
+class GroupedThousands : public std::numpunct<char> {
+protected:
+  char do_thousands_sep() const override { return ','; }
+  std::string do_grouping() const override { return "\3"; }
+};
+} // namespace
+
+// The description does not go through the C++ locale of the process it runs
+// in: in a Python process that had run torch and Triton, formatting it with
+// an ostream crashed the first launch's check (bench/gpu/compare.py with
+// TUNA_CHECK=1, a segmentation fault in the number formatting, 2026-11-27).
+TEST(CompareTest, TheDescriptionIgnoresTheApplicationsLocale) {
+  std::locale previous = std::locale::global(
+      std::locale(std::locale::classic(), new GroupedThousands));
+  std::vector<float> want(4096, 2.0f), got = want;
+  for (size_t i = 0; i < 1234; ++i)
+    got[i] = 3.0f;
+  std::optional<Mismatch> mismatch = compare(ScalarType::F32, got, want);
+  std::string text = mismatch ? mismatch->describe() : "";
+  std::locale::global(previous);
+  EXPECT_EQ(text.rfind("1234 of 4096 elements differ; worst element 0: got 3,"
+                       " expected 2",
+                       0),
+            0u)
       << text;
 }
 

@@ -146,7 +146,11 @@ TEST(PruneTest, TheHostGetsNoWaveModel) {
   }
 }
 
+// Whatever the environment the tests run in (bench/run_gpu.sh may be run
+// with TUNA_PRUNE=0): unset, pruning and shortlists are on.
 TEST(PruneTest, TheEnvironmentTurnsPruningAndShortlistsOff) {
+  ::unsetenv("TUNA_PRUNE");
+  ::unsetenv("TUNA_SHORTLISTS");
   EXPECT_TRUE(Options::fromEnvironment().prune);
   EXPECT_TRUE(Options::fromEnvironment().useShortlists);
   ::setenv("TUNA_PRUNE", "0", 1);
