@@ -33,6 +33,11 @@ python3 "$root/kernels-mlir/wgmma_types.py" matmul_bf16_wgmma \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_bf16.tuna" | tail -2
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_fp8.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_fp8.tuna" | tail -2
+# The e4m3 kernel with an fp16 C (derived from it by wgmma_types.py).
+python3 "$root/kernels-mlir/wgmma_types.py" matmul_e4m3_wgmma_f16out \
+  -o "$root/bench/out/matmul_wgmma_fp8_f16out.mlir"
+"$build/bin/tuna-compile" "$root/bench/out/matmul_wgmma_fp8_f16out.mlir" --target=nvptx:sm_90a \
+  --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_fp8_f16out.tuna" | tail -2
 # TF32 (opt-in fp32), the e4m3 kernel's layout with 4-byte elements.
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_tf32.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_tf32.tuna" | tail -2

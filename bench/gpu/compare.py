@@ -99,6 +99,10 @@ CASES = [
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=4096, n=4096, k=4096)),
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=8192, n=8192, k=8192)),
     *[("matmul_e4m3_wgmma", "matmul_wgmma_fp8", shape) for shape in SKINNY],
+    # The same with an fp16 C (torch._scaled_mm's out_dtype=float16).
+    ("matmul_e4m3_wgmma_f16out", "matmul_wgmma_fp8_f16out", dict(m=4096, n=4096, k=4096)),
+    ("matmul_e4m3_wgmma_f16out", "matmul_wgmma_fp8_f16out", dict(m=8192, n=8192, k=8192)),
+    *[("matmul_e4m3_wgmma_f16out", "matmul_wgmma_fp8_f16out", shape) for shape in SKINNY],
     # TF32 (opt-in fp32) against cuBLAS with TF32 enabled; the fp32 rows
     # below time the same squares at full fp32 precision.
     ("matmul_tf32_wgmma", "matmul_wgmma_tf32", dict(m=2048, n=2048, k=2048)),
@@ -366,13 +370,15 @@ def build_matmul(c, m, n, k, dtype):
     c.add("cublas", lambda: torch.mm(a, b, out=cub), want=want, out=cub)
 
 
-def build_matmul_e4m3(c, m, n, k):
+def build_matmul_e4m3(c, m, n, k, out_dtype=None):
     """C = scale_a scale_b A B^T with A (M x K) and B (N x K) in e4m3, C in
-    bf16; cublas: torch._scaled_mm on the same operands and scales."""
+    `out_dtype` (bf16 by default); cublas: torch._scaled_mm on the same
+    operands and scales."""
+    out_dtype = out_dtype or torch.bfloat16
     sa, sb = 0.75, 1.5
     a = uniform((m, k), -4, 4, torch.float8_e4m3fn)
     b = uniform((n, k), -4, 4, torch.float8_e4m3fn)
-    out = nan((m, n), torch.bfloat16)
+    out = nan((m, n), out_dtype)
     want = (a.double() @ b.double().t()) * (sa * sb)
     c.add_tuna([a, b, out, index(m), index(n), index(k), f32(sa), f32(sb)],
                want=want, out=out)
@@ -380,7 +386,7 @@ def build_matmul_e4m3(c, m, n, k):
     scale_b = torch.tensor(sb, device=DEVICE)
     c.add("cublas", lambda: torch._scaled_mm(a, b.t(), scale_a=scale_a,
                                              scale_b=scale_b,
-                                             out_dtype=torch.bfloat16),
+                                             out_dtype=out_dtype),
           want=want)
 
 
@@ -422,11 +428,14 @@ def make_case(kernel, params, tuned, fixed):
     p = params
     if kernel.startswith("matmul"):
         flops = 2.0 * p["m"] * p["n"] * p["k"]
-        if kernel == "matmul_e4m3_wgmma":
-            # bf16 output: 2^-9 relative rounding of each element.
+        if kernel.startswith("matmul_e4m3_wgmma"):
+            # bf16 output: 2^-9 relative rounding of each element (fp16:
+            # 2^-11, under the same bound).
             c = Case(kernel, shape_name(p), "TFLOP/s", flops, 1e-2, tuned,
                      fixed)
-            build_matmul_e4m3(c, p["m"], p["n"], p["k"])
+            build_matmul_e4m3(c, p["m"], p["n"], p["k"],
+                              torch.float16 if kernel.endswith("_f16out")
+                              else None)
             return c
         if kernel == "matmul_tf32_wgmma":
             # TF32 inputs (10-bit mantissa): docs/kernels.md ("TF32").
@@ -554,14 +563,14 @@ def print_tables(records):
     if mm:
         print("\nmatmul (TFLOP/s, 2 M N K flops; cublas = torch.mm, for "
               "e4m3 torch._scaled_mm, for tf32 with TF32 allowed)")
-        print("%-18s %-21s %-4s %7s %7s %7s %7s %7s %7s %6s %3s" % (
+        print("%-24s %-21s %-4s %7s %7s %7s %7s %7s %7s %6s %3s" % (
             "kernel", "shape", "L2", "tuna", "default", "triton", "cublas",
             "tun/cub", "tun/trt", "spread", "ok"))
         for r in mm:
             for mode in MODES:
                 s = r[mode]
                 rate = lambda n: "%.1f" % s[n]["rate"] if n in s else "-"
-                print("%-18s %-21s %-4s %7s %7s %7s %7s %7s %7s %5.1f%% %3s" % (
+                print("%-24s %-21s %-4s %7s %7s %7s %7s %7s %7s %5.1f%% %3s" % (
                     r["kernel"], r["shape"], mode, rate("tuna"),
                     rate("default"), rate("triton"), rate("cublas"),
                     ratio(r, mode, "tuna", "cublas"),
@@ -590,7 +599,7 @@ def print_tables(records):
           "errors:")
     for r in records:
         first = r["first_call_ms"]
-        print("  %-18s %-21s tuna %-58s first call tuna %7.1f ms, triton %s "
+        print("  %-24s %-21s tuna %-58s first call tuna %7.1f ms, triton %s "
               "ms; max err %s (default: %s)" % (
                   r["kernel"], r["shape"], r["pick"], first.get("tuna", 0),
                   first.get("triton", "-"),

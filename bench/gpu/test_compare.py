@@ -46,6 +46,7 @@ SMALL_CASES = [
     ("matmul_f16_wgmma", "matmul_wgmma", dict(m=64, n=72, k=40)),
     ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=16, n=72, k=40)),
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=1, n=48, k=64)),
+    ("matmul_e4m3_wgmma_f16out", "matmul_wgmma_fp8_f16out", dict(m=16, n=48, k=64)),
     ("matmul_tf32_wgmma", "matmul_wgmma_tf32", dict(m=20, n=36, k=44)),
     ("matmul_f16", "matmul", dict(m=32, n=32, k=32)),
     ("matmul_f32", "matmul", dict(m=48, n=40, k=56)),
@@ -168,7 +169,7 @@ class StandIn:
             bright, sat = args[4].floatValue, args[5].floatValue
             y.view(images, 3, hw, 1).copy_(
                 color_torch(x.view(images, 3, hw, 1), bright, sat))
-        elif k == "matmul_e4m3_wgmma":
+        elif k.startswith("matmul_e4m3_wgmma"):
             a, b, c = (tensor(args[i]) for i in range(3))
             m, n, kk = (args[i].intValue for i in range(3, 6))
             scale = args[6].floatValue * args[7].floatValue

@@ -18,7 +18,7 @@
 // SRC:     nvvm.wgmma.mma_async {{.*}} A [<bf16>, {{.*}}], B [<bf16>,
 // SRC:     arith.truncf %v : vector<8xf32> to vector<8xbf16>
 
-// The library's 20 configurations, as matmul_f16_wgmma's.
+// The library's 23 configurations, as matmul_f16_wgmma's.
 // CHECK: kernel matmul_bf16_wgmma: 23 variants, default [[DEFAULT:matmul_bf16_wgmma__v[0-9]+]]
 // CHECK: [[DEFAULT]] {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=1
 // CHECK: compiled nvptx:sm_90a: 23 variants

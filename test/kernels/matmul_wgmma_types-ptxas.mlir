@@ -6,6 +6,9 @@
 // RUN:   --max-shared-memory=232448 -o %t.bf16.tuna 2>&1 | FileCheck %s --check-prefix=BF16 --implicit-check-not=warning
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma_fp8.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.fp8.tuna 2>&1 | FileCheck %s --check-prefix=FP8 --implicit-check-not=warning
+// RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_e4m3_wgmma_f16out -o %t.f16out.mlir
+// RUN: tuna-compile %t.f16out.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
+// RUN:   --max-shared-memory=232448 -o %t.f16out.tuna 2>&1 | FileCheck %s --check-prefix=F16OUT --implicit-check-not=warning
 
 // BF16:     kernel matmul_bf16_wgmma: 23 variants
 // BF16-NOT: spill {{[1-9]}}
@@ -24,3 +27,8 @@
 // FP8:     bm=64 bk=128 stages=4 gm=8 deep=1 mask=1 split=16 {{.*}} spill 0 B
 // FP8-NOT: spill {{[1-9]}}
 // FP8:     compiled nvptx:sm_90a: 19 variants
+
+// The e4m3 kernel with an fp16 C: every variant, no spill.
+// F16OUT:     kernel matmul_e4m3_wgmma_f16out: 19 variants
+// F16OUT-NOT: spill {{[1-9]}}
+// F16OUT:     compiled nvptx:sm_90a: 19 variants
