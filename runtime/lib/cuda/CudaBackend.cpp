@@ -197,8 +197,11 @@ void CudaBackend::allowLargeCluster(Function &f) {
        {CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH,
         CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT,
         CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH}) {
+    // A driver that cannot say leaves the function as it is: a cluster it
+    // cannot launch then fails at its launch, with the driver's reason.
     int size = 0;
-    TUNA_CU(cu, f.what, cuFuncGetAttribute, &size, dimension, f.function);
+    if (cu.cuFuncGetAttribute(&size, dimension, f.function) != CUDA_SUCCESS)
+      return;
     blocks *= std::max(size, 1);
   }
   // A compiled-in cluster of more than the portable 8 blocks (Hopper runs
