@@ -33,6 +33,11 @@ python3 "$root/kernels-mlir/wgmma_types.py" matmul_bf16_wgmma \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_bf16.tuna" | tail -2
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_fp8.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_fp8.tuna" | tail -2
+# The fp16 kernel with 128-column tiles (derived by wgmma_types.py).
+python3 "$root/kernels-mlir/wgmma_types.py" matmul_f16_wgmma_n128 \
+  -o "$root/bench/out/matmul_wgmma_n128.mlir"
+"$build/bin/tuna-compile" "$root/bench/out/matmul_wgmma_n128.mlir" --target=nvptx:sm_90a \
+  --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_n128.tuna" | tail -2
 # The e4m3 kernel with an fp16 C (derived from it by wgmma_types.py).
 python3 "$root/kernels-mlir/wgmma_types.py" matmul_e4m3_wgmma_f16out \
   -o "$root/bench/out/matmul_wgmma_fp8_f16out.mlir"

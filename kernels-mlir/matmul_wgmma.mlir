@@ -397,6 +397,18 @@ module attributes {gpu.container_module} {
         nvvm.cp.async.wait.group 3
         scf.yield
       }
+      case 4 {
+        nvvm.cp.async.wait.group 4
+        scf.yield
+      }
+      case 5 {
+        nvvm.cp.async.wait.group 5
+        scf.yield
+      }
+      case 6 {
+        nvvm.cp.async.wait.group 6
+        scf.yield
+      }
       default {
         nvvm.cp.async.wait.group 0
         scf.yield
@@ -584,6 +596,18 @@ module attributes {gpu.container_module} {
         }
         case 3 {
           nvvm.cp.async.wait.group 3
+          scf.yield
+        }
+        case 4 {
+          nvvm.cp.async.wait.group 4
+          scf.yield
+        }
+        case 5 {
+          nvvm.cp.async.wait.group 5
+          scf.yield
+        }
+        case 6 {
+          nvvm.cp.async.wait.group 6
           scf.yield
         }
         default {

@@ -9,6 +9,11 @@ KERNEL is
     an fp16 one, so the shared-memory layouts, the descriptors, the pipeline
     and the space are matmul_f16_wgmma's: the element types (memrefs,
     vectors, the wgmma's A and B types) and the kernel's name change.
+  - `matmul_f16_wgmma_n128`: matmul_f16_wgmma with 128-column tiles of C
+    (wgmma n128, 64 accumulator floats a thread), whose smaller B tiles
+    leave room for more stages, for skinny and K-heavy shapes; its own space
+    (N128_CONFIGS). The accumulator's type is fixed per kernel, hence a
+    kernel of its own rather than a parameter.
   - `matmul_e4m3_wgmma_f16out`: e4m3 A and B with an fp16 C, from
     matmul_e4m3_wgmma (matmul_wgmma_fp8.mlir, bf16 C): only C's type, the
     rounding of the scaled sum and the kernel's name change.
@@ -33,6 +38,56 @@ def sixteen_bit_inputs(text, mlir_type):
     return re.sub(r"(?<=\[<)f16(?=>)", mlir_type, text)
 
 
+# matmul_f16_wgmma_n128's space: bm = 64 tiles for skinny and K-heavy
+# shapes, with the stages a 128-column B tile leaves room for.
+N128_CONFIGS = [dict(bm=64, bk=64, stages=stages, gm=8, deep=1, mask=mask,
+                     order=0, l1=0, split=split)
+                for mask in (1, 0) for stages in (4, 6) for split in (1, 2, 4, 8)]
+N128_DEFAULT = dict(bm=64, bk=64, stages=4, gm=8, deep=1, mask=1, order=0,
+                    l1=0, split=1)
+
+
+def config_text(config):
+    return "{" + ", ".join("%s = %d" % item for item in config.items()) + "}"
+
+
+def n_tile_128(text):
+    """matmul_f16_wgmma with 128-column tiles of C: the wgmma's n, the
+    accumulator (64 floats a thread), the B tile and its copy (16 chunks of
+    16 bytes a row), the epilogue's rows, the grid and the constraints; the
+    space lists N128_CONFIGS."""
+    def sub(pattern, replacement, count=1):
+        nonlocal text
+        text, made = re.subn(pattern, replacement, text)
+        if made != count:
+            sys.exit("wgmma_types.py: %r matched %d times, not %d" % (pattern, made, count))
+    sub(r"!acc = !llvm\.struct<\((?:f32, ){127}f32\)>",
+        "!acc = !llvm.struct<(" + ", ".join(["f32"] * 64) + ")>")
+    sub(r"n = 256, k = 16", "n = 128, k = 16", 16)
+    sub(r"%bn = arith\.constant 256 : index", "%bn = arith.constant 128 : index")
+    sub(r"64x256xf32", "64x128xf32", 4)
+    sub(r"sizes: \[64, 256\]", "sizes: [64, 128]")
+    sub(r"\(bm \+ 256\)", "(bm + 128)", 2)
+    sub(r"n ceildiv 256", "n ceildiv 128")
+    sub(r"\(n mod 256\)", "(n mod 128)")
+    # The epilogue's 8 passes of 2 bm chunks (16 with 256 columns).
+    sub(r"16 mod split == 0", "8 mod split == 0")
+    sub(r"(%c8 = arith\.constant 8 : index\n)",
+        r"\1      %c16 = arith.constant 16 : index\n")
+    for name, op, lhs in (("b_chunks", "muli", "%bk"), ("b_rpp", "divui", "%nthreads"),
+                          ("b_tr", "divui", "%tid"), ("b_tc", "remui", "%tid"),
+                          ("out_chunks", "muli", "%bm")):
+        sub(r"%%%s = arith\.%s %s, %%c32" % (name, op, lhs),
+            "%%%s = arith.%s %s, %%c16" % (name, op, lhs))
+    sub(r"%r = arith\.divui %ch, %c32", "%r = arith.divui %ch, %c16")
+    sub(r"%cc = arith\.remui %ch, %c32", "%cc = arith.remui %ch, %c16")
+    sub(r"configs = \[\{[^]]*\}\],",
+        "configs = [" + ",\n                   ".join(
+            config_text(c) for c in N128_CONFIGS) + "],")
+    sub(r"defaults = \{[^}]*\},", "defaults = " + config_text(N128_DEFAULT) + ",")
+    return text
+
+
 def fp16_output(text):
     """matmul_e4m3_wgmma's bf16 C (memref<?xbf16>, vector<8xbf16>) -> fp16."""
     return re.sub(r"(?<=x)bf16(?=>)", "f16", text)
@@ -44,6 +99,8 @@ KERNELS = {
     "matmul_bf16_wgmma": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
                           lambda text: sixteen_bit_inputs(text, "bf16"),
                           [(r"\bfp16\b", "bf16")]),
+    "matmul_f16_wgmma_n128": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
+                              n_tile_128, []),
     "matmul_e4m3_wgmma_f16out": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
                                  fp16_output,
                                  [(r"(?<!\.)\bbf16\b", "fp16")]),

@@ -7,3 +7,12 @@
 // CHECK:     kernel matmul_f16_wgmma: 23 variants
 // CHECK-NOT: spill {{[1-9]}}
 // CHECK:     compiled nvptx:sm_90a: 23 variants
+
+// The 128-column twin (kernels-mlir/wgmma_types.py): every variant
+// asynchronous, no spill.
+// RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_f16_wgmma_n128 -o %t.n128.mlir
+// RUN: tuna-compile %t.n128.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
+// RUN:   --max-shared-memory=232448 -o %t.n128.tuna 2>&1 | FileCheck %s --check-prefix=N128 --implicit-check-not=warning
+// N128:     kernel matmul_f16_wgmma_n128: 16 variants
+// N128-NOT: spill {{[1-9]}}
+// N128:     compiled nvptx:sm_90a: 16 variants
