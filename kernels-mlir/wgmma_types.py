@@ -47,6 +47,13 @@ N128_DEFAULT = dict(bm=64, bk=64, stages=4, gm=8, deep=1, mask=1, order=0,
                     l1=0, split=1)
 
 
+N128_NOTE = ("// 128-column tiles: where the comments below say 256 columns (the N\n"
+             "// tile, 128 accumulator floats a thread, m64n256k16, four 64-column\n"
+             "// atoms of B, 32 copy chunks a row, 16 epilogue passes), read 128\n"
+             "// (64 floats, m64n128k16, two atoms, 16 chunks, 8 passes: split\n"
+             "// divides 8).\n")
+
+
 def config_text(config):
     return "{" + ", ".join("%s = %d" % item for item in config.items()) + "}"
 
@@ -100,7 +107,7 @@ KERNELS = {
                           lambda text: sixteen_bit_inputs(text, "bf16"),
                           [(r"\bfp16\b", "bf16")]),
     "matmul_f16_wgmma_n128": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
-                              n_tile_128, []),
+                              n_tile_128, [(r"\A", N128_NOTE)]),
     "matmul_e4m3_wgmma_f16out": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
                                  fp16_output,
                                  [(r"(?<!\.)\bbf16\b", "fp16")]),
