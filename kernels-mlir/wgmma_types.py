@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a wgmma matmul of kernels-mlir/ for other element types.
+"""Writes a wgmma matmul of kernels-mlir/ for other element types or tiles.
 
     python3 kernels-mlir/wgmma_types.py KERNEL [-o OUT.mlir]
 
@@ -46,7 +46,7 @@ N128_CONFIGS = [dict(bm=64, bk=64, stages=stages, gm=8, deep=1, mask=mask,
 N128_DEFAULT = dict(bm=64, bk=64, stages=4, gm=8, deep=1, mask=1, order=0,
                     l1=0, split=1)
 
-
+# What the comments of the derived text say that n_tile_128 changes.
 N128_NOTE = ("// 128-column tiles: where the comments below say 256 columns (the N\n"
              "// tile, 128 accumulator floats a thread, m64n256k16, four 64-column\n"
              "// atoms of B, 32 copy chunks a row, 16 epilogue passes), read 128\n"
@@ -92,7 +92,7 @@ def n_tile_128(text):
         "configs = [" + ",\n                   ".join(
             config_text(c) for c in N128_CONFIGS) + "],")
     sub(r"defaults = \{[^}]*\},", "defaults = " + config_text(N128_DEFAULT) + ",")
-    return text
+    return N128_NOTE + text
 
 
 def fp16_output(text):
@@ -107,7 +107,7 @@ KERNELS = {
                           lambda text: sixteen_bit_inputs(text, "bf16"),
                           [(r"\bfp16\b", "bf16")]),
     "matmul_f16_wgmma_n128": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
-                              n_tile_128, [(r"\A", N128_NOTE)]),
+                              n_tile_128, []),
     "matmul_e4m3_wgmma_f16out": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
                                  fp16_output,
                                  [(r"(?<!\.)\bbf16\b", "fp16")]),
