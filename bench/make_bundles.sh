@@ -25,24 +25,19 @@ done
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma.tuna" \
   --emit-dir "$root/bench/out/wgmma-cubin" | tail -2
-# Its bf16 twin (derived from it by kernels-mlir/wgmma_types.py) and the
-# e4m3 kernel, same target and limit.
-python3 "$root/kernels-mlir/wgmma_types.py" matmul_bf16_wgmma \
-  -o "$root/bench/out/matmul_wgmma_bf16.mlir"
-"$build/bin/tuna-compile" "$root/bench/out/matmul_wgmma_bf16.mlir" --target=nvptx:sm_90a \
-  --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_bf16.tuna" | tail -2
+# The wgmma kernels kernels-mlir/wgmma_types.py derives (KERNEL, BUNDLE):
+# same target and limit.
+derived() {
+  python3 "$root/kernels-mlir/wgmma_types.py" "$1" -o "$root/bench/out/$2.mlir"
+  "$build/bin/tuna-compile" "$root/bench/out/$2.mlir" --target=nvptx:sm_90a \
+    --max-shared-memory=232448 -o "$root/bench/out/bundles/$2.tuna" | tail -2
+}
+derived matmul_bf16_wgmma matmul_wgmma_bf16         # bf16 A, B, C
+derived matmul_f16_wgmma_n128 matmul_wgmma_n128     # 128-column tiles
+# The e4m3 kernel, and its twin with an fp16 C.
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_fp8.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_fp8.tuna" | tail -2
-# The fp16 kernel with 128-column tiles (derived by wgmma_types.py).
-python3 "$root/kernels-mlir/wgmma_types.py" matmul_f16_wgmma_n128 \
-  -o "$root/bench/out/matmul_wgmma_n128.mlir"
-"$build/bin/tuna-compile" "$root/bench/out/matmul_wgmma_n128.mlir" --target=nvptx:sm_90a \
-  --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_n128.tuna" | tail -2
-# The e4m3 kernel with an fp16 C (derived from it by wgmma_types.py).
-python3 "$root/kernels-mlir/wgmma_types.py" matmul_e4m3_wgmma_f16out \
-  -o "$root/bench/out/matmul_wgmma_fp8_f16out.mlir"
-"$build/bin/tuna-compile" "$root/bench/out/matmul_wgmma_fp8_f16out.mlir" --target=nvptx:sm_90a \
-  --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_fp8_f16out.tuna" | tail -2
+derived matmul_e4m3_wgmma_f16out matmul_wgmma_fp8_f16out
 # TF32 (opt-in fp32), the e4m3 kernel's layout with 4-byte elements.
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_tf32.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_tf32.tuna" | tail -2
