@@ -20,4 +20,10 @@ int Backend::selectCode(const Bundle &bundle, const Variant &variant) const {
   return best;
 }
 
+void *Backend::importMemory(const std::string & /*handle*/) {
+  throw Error(ErrorCode::Unsupported,
+              "importing another process's memory: the " + info().platform +
+                  " backend cannot");
+}
+
 } // namespace tuna

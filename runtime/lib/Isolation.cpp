@@ -21,12 +21,19 @@
 //    "best_median_ms": null, "budget_ms": 2000, "voters": [],
 //    "session": {"kernel": "scale", "args": [{"scalar": ...} |
 //      {"memref": {"type": "f32", "rank": 1, "sizes": [..], "strides": [..],
-//                  "low": 0, "at": N, "bytes": 4096}}, ...]},
+//                  "low": 0, "at": N, "bytes": 4096}} |
+//      {"memref": {..., "bytes": 4096, "exported": {"handle": "<hex>",
+//                  "offset": N}}}, ...]},
 //    "objects": [{"index": 4, "at": N, "bytes": N}, ...]}
 //
 // "session" comes in a session's first request to a worker: the kernel,
-// and the arguments, whose contents the parent appends to the memory
-// before it.
+// and the arguments: a buffer the parent's backend can export
+// (Backend::exportMemory) by its handle, which the worker maps, copies on
+// its device and unmaps; the contents of the others the parent appends to
+// the memory before the request. A worker that cannot map a handle answers
+// {"not_imported": "why"} and exits; the parent then appends copies of
+// every buffer and starts another, and the module sends copies from then
+// on.
 // "objects" are the bundle objects (code) of the variants of "order" and
 // "voters" that this worker was not sent yet, appended to the memory once
 // per session; the worker checks each against the manifest's size and
@@ -72,10 +79,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -104,6 +114,36 @@ constexpr double kStartupMs = 60000;
 
 std::string systemError(const std::string &what) {
   return what + ": " + std::strerror(errno);
+}
+
+/// An exported buffer's handle in a message: its bytes in hex.
+std::string toHex(std::string_view bytes) {
+  static const char digits[] = "0123456789abcdef";
+  std::string text;
+  for (unsigned char byte : bytes) {
+    text += digits[byte >> 4];
+    text += digits[byte & 15];
+  }
+  return text;
+}
+
+std::string fromHex(std::string_view text) {
+  auto value = [&](char digit) {
+    if (digit >= '0' && digit <= '9')
+      return digit - '0';
+    if (digit >= 'a' && digit <= 'f')
+      return digit - 'a' + 10;
+    throw Error(ErrorCode::InvalidArgument,
+                "an exported buffer's handle is not hex: '" +
+                    std::string(text) + "'");
+  };
+  if (text.size() % 2)
+    throw Error(ErrorCode::InvalidArgument,
+                "an exported buffer's handle has an odd number of digits");
+  std::string bytes;
+  for (size_t i = 0; i < text.size(); i += 2)
+    bytes += static_cast<char>(value(text[i]) << 4 | value(text[i + 1]));
+  return bytes;
 }
 
 /// Writes `message` and a newline to the socket `fd`; false if the other
@@ -250,19 +290,24 @@ public:
     return at;
   }
 
-  /// Writes the contents of every memref argument and `extra` (the
-  /// reference's outputs), describing them in `described` and `placed`.
-  /// Memrefs whose extents are identical (the same buffer passed twice)
-  /// share one copy.
+  /// Describes every memref argument in `described` and `extra` (the
+  /// reference's outputs) in `placed`: with `exportBuffers`, a buffer the
+  /// backend can export is described by its handle (the worker maps it and
+  /// copies it on its device: Backend::exportMemory); the contents of the
+  /// others and `extra` are written here. Memrefs whose extents are
+  /// identical (the same buffer passed twice) share one copy.
   void appendArguments(TunedKernel::Impl &kernel, StreamHandle stream,
                        const ArgValue *args, size_t count,
-                       const std::vector<std::string> &extra) {
+                       const std::vector<std::string> &extra,
+                       bool exportBuffers) {
     TimedPhase phase("shared arguments");
     struct Region {
       const char *first;
       size_t at, bytes;
+      std::optional<ExportedMemory> exported;
     };
     std::vector<Region> regions;
+    bool exported = false;
     // The copies from the device go to one mapping of whole pages.
     size_t first = grow(0, static_cast<size_t>(::sysconf(_SC_PAGESIZE)));
     argumentsBegin = first;
@@ -282,23 +327,35 @@ public:
       auto same = std::find_if(regions.begin(), regions.end(), [&](auto &r) {
         return r.first == extent.first && r.bytes == extent.bytes;
       });
-      size_t at = same != regions.end() ? same->at : grow(extent.bytes, 64);
-      if (same == regions.end() && extent.bytes) {
-        regions.push_back({extent.first, at, extent.bytes});
-        last = at + extent.bytes;
+      if (same == regions.end()) {
+        std::optional<ExportedMemory> handle;
+        if (exportBuffers && extent.bytes)
+          handle = kernel.backend.exportMemory(extent.first);
+        size_t at = handle ? 0 : grow(extent.bytes, 64);
+        if (!handle && extent.bytes)
+          last = at + extent.bytes;
+        exported |= handle.has_value();
+        same = regions.insert(regions.end(), {extent.first, at, extent.bytes,
+                                              std::move(handle)});
       }
-      described.push_back(
-          {{"memref",
-            {{"type", scalarTypeName(view.type)},
-             {"rank", view.rank},
-             {"sizes", std::vector<int64_t>(view.sizes,
-                                            view.sizes + view.rank)},
-             {"strides", std::vector<int64_t>(view.strides,
-                                              view.strides + view.rank)},
-             {"low", extent.low},
-             {"at", at},
-             {"bytes", extent.bytes}}}});
+      json memref = {{"type", scalarTypeName(view.type)},
+                     {"rank", view.rank},
+                     {"sizes",
+                      std::vector<int64_t>(view.sizes, view.sizes + view.rank)},
+                     {"strides", std::vector<int64_t>(
+                                     view.strides, view.strides + view.rank)},
+                     {"low", extent.low},
+                     {"bytes", extent.bytes}};
+      if (same->exported)
+        memref["exported"] = {{"handle", toHex(same->exported->handle)},
+                              {"offset", same->exported->offset}};
+      else
+        memref["at"] = same->at;
+      described.push_back({{"memref", std::move(memref)}});
     }
+    // The worker reads exported buffers after what is queued here.
+    if (exported)
+      kernel.backend.synchronize(stream);
     if (last > first) {
       if (::ftruncate(fd.get(), static_cast<off_t>(last)) != 0)
         throw Error(ErrorCode::Backend,
@@ -306,8 +363,9 @@ public:
       Mapping mapping(fd.get(), last - first, PROT_READ | PROT_WRITE,
                       static_cast<off_t>(first));
       for (const Region &region : regions)
-        kernel.backend.copy(mapping.data + (region.at - first), region.first,
-                            region.bytes, CopyKind::DeviceToHost, stream);
+        if (!region.exported && region.bytes)
+          kernel.backend.copy(mapping.data + (region.at - first), region.first,
+                              region.bytes, CopyKind::DeviceToHost, stream);
     }
     for (const std::string &bytes : extra)
       placed.push_back({{"at", append(bytes)}, {"bytes", bytes.size()}});
@@ -533,6 +591,8 @@ struct WorkerRun {
   int running = -1;       ///< The candidate it was timing, or -1.
   bool checking = false;  ///< Whether it was checking the candidate's output.
   bool done = false;      ///< Whether it said it was done.
+  /// Why it could not map the exported buffers; empty when it did.
+  std::string notImported;
 };
 
 /// What a fresh worker loads first, while the parent goes on: the device,
@@ -576,6 +636,10 @@ WorkerRun readWorker(Worker &worker, const TunedKernel::Impl &kernel,
     timeoutMs = options.tuneTimeoutMs;
     if (message->contains("phases"))
       worker.phases = phasesFromJson(message->at("phases"));
+    if (message->contains("not_imported")) {
+      run.notImported = message->at("not_imported").get<std::string>();
+      break;
+    }
     if (message->contains("error"))
       throw Error(ErrorCode::Backend,
                   kernel.describe() + ": tuning worker: " +
@@ -778,11 +842,14 @@ void WorkerSession::time(const TimingPlan &plan, const Options &options,
                          TuningReport &report) {
   TunedKernel::Impl &kernel = state->kernel;
   state->workerIdle = false;
-  if (!state->argumentsWritten) {
+  auto writeArguments = [&] {
     state->memory.appendArguments(kernel, state->stream, state->args,
-                                  state->count, plan.referenceOutputs);
+                                  state->count, plan.referenceOutputs,
+                                  !kernel.module.workersCopyBuffers);
     state->argumentsWritten = true;
-  }
+  };
+  if (!state->argumentsWritten)
+    writeArguments();
   json request = planRequest(state->memory, plan, options);
 
   std::vector<int> remaining = plan.order;
@@ -814,6 +881,18 @@ void WorkerSession::time(const TimingPlan &plan, const Options &options,
     WorkerRun run =
         readWorker(worker, kernel, report, remaining, bestMedian, checkMs);
     phase.stop();
+    if (!run.notImported.empty()) {
+      // This and the module's next sessions send copies.
+      if (kernel.module.options.verbose)
+        std::fprintf(stderr, "tuna: %s: %s; sending copies instead\n",
+                     kernel.describe().c_str(), run.notImported.c_str());
+      kernel.module.workersCopyBuffers = true;
+      state->worker.reset();
+      state->memory.forgetArguments();
+      writeArguments();
+      request = planRequest(state->memory, plan, options);
+      continue;
+    }
     if (run.done && remaining.size() == before)
       throw Error(ErrorCode::Internal,
                   kernel.describe() + ": the tuning worker timed nothing");
@@ -952,13 +1031,35 @@ Device openDevice(const json &value) {
   return device;
 }
 
+/// A buffer the parent exported that this worker could not map: the
+/// parent sends copies instead.
+class NotImported : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The start of the parent's exported allocation `exported` ({"handle"}),
+/// mapped here; throws NotImported when it cannot be, or when
+/// TUNA_IMPORT_BUFFERS=0 says not to try.
+void *importBuffer(Backend &backend, const json &exported) {
+  if (const char *import = std::getenv("TUNA_IMPORT_BUFFERS");
+      import && std::string_view(import) == "0")
+    throw NotImported("TUNA_IMPORT_BUFFERS=0");
+  try {
+    return backend.importMemory(
+        fromHex(exported.at("handle").get<std::string>()));
+  } catch (const Error &e) {
+    throw NotImported(e.what());
+  }
+}
+
 /// The launch's arguments, with each memref in a device copy of its
-/// contents.
+/// contents: from the shared memory, or from the parent's buffer when it
+/// was exported.
 class WorkerArgs {
 public:
   WorkerArgs(Backend &backend, const json &described, const char *memory)
       : backend(backend) {
-    std::map<size_t, char *> copies; // By offset in the shared memory.
     for (const json &value : described) {
       ArgValue arg;
       if (value.contains("scalar")) {
@@ -981,18 +1082,9 @@ public:
         view.strides[d] = memref.at("strides").at(d).get<int64_t>();
       }
       view.offset = -memref.at("low").get<int64_t>();
-      size_t at = memref.at("at").get<size_t>();
       size_t bytes = memref.at("bytes").get<size_t>();
-      if (bytes) {
-        char *&copy = copies[at];
-        if (!copy) {
-          copy = static_cast<char *>(backend.allocate(bytes));
-          buffers.push_back(copy);
-          backend.copy(copy, memory + at, bytes, CopyKind::HostToDevice,
-                       nullptr);
-        }
-        view.allocated = view.aligned = copy;
-      }
+      if (bytes)
+        view.allocated = view.aligned = copyOf(memref, bytes, memory);
       values.push_back(arg);
     }
   }
@@ -1006,8 +1098,37 @@ public:
   std::vector<ArgValue> values;
 
 private:
+  /// The device copy of `memref`'s `bytes`, made once per region.
+  char *copyOf(const json &memref, size_t bytes, const char *memory) {
+    const json &exported = memref.value("exported", json());
+    std::string region = exported.is_null()
+                             ? std::to_string(memref.at("at").get<size_t>())
+                             : exported.dump();
+    char *&copy = copies[region];
+    if (copy)
+      return copy;
+    copy = static_cast<char *>(backend.allocate(bytes));
+    buffers.push_back(copy);
+    if (exported.is_null()) {
+      backend.copy(copy, memory + memref.at("at").get<size_t>(), bytes,
+                   CopyKind::HostToDevice, nullptr);
+      return copy;
+    }
+    char *base = static_cast<char *>(importBuffer(backend, exported));
+    try {
+      backend.copy(copy, base + exported.at("offset").get<size_t>(), bytes,
+                   CopyKind::DeviceToDevice, nullptr);
+    } catch (...) {
+      backend.closeImportedMemory(base);
+      throw;
+    }
+    backend.closeImportedMemory(base);
+    return copy;
+  }
+
   Backend &backend;
   std::vector<void *> buffers;
+  std::map<std::string, char *> copies; ///< By region.
 };
 
 /// What a worker holds: the device and the bundle's manifest from the load
@@ -1182,6 +1303,11 @@ int runTuningWorker() {
   try {
     serve();
     return 0;
+  } catch (const NotImported &e) {
+    answer({{"not_imported", std::string("could not map the application's "
+                                         "buffers: ") +
+                                 e.what()}});
+    return 1;
   } catch (const std::exception &e) { // tuna::Error or json::exception.
     answer({{"error", e.what()}});
     return 1;

@@ -127,6 +127,9 @@ struct Module::Impl {
   /// when the module was loaded (startWorkerEarly), or left idle by the
   /// last session; null when none waits.
   StartedWorkerPtr idleWorker;
+  /// A tuning worker could not map an exported buffer (Backend::
+  /// importMemory): the module's next sessions send copies instead.
+  bool workersCopyBuffers = false;
   std::vector<ModuleHandle> loaded; ///< Per object; nullptr until loaded.
   std::vector<std::unique_ptr<TunedKernel>> kernels;
   std::unique_ptr<DeviceComparison> comparison;

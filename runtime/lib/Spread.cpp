@@ -7,10 +7,12 @@
 #include "TuningJson.h"
 
 #include "tuna/runtime/Communicator.h"
+#include "tuna/runtime/PhaseTimes.h"
 #include "tuna/runtime/SearchVariants.h"
 #include "tuna/runtime/Signature.h"
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 
 namespace tuna {
@@ -197,17 +199,9 @@ std::vector<int> CandidateSpread::take() {
 }
 
 void CandidateSpread::copyArguments() {
+  // The other devices copy the buffers after what is queued on `stream`.
+  kernel.backend.synchronize(stream);
   copied = true;
-  for (const ArgValue &arg : args) {
-    std::string &copy = hostCopies.emplace_back();
-    if (arg.kind != ArgSpec::Kind::MemRef)
-      continue;
-    ViewExtent extent = viewExtent(arg.memref);
-    copy.resize(extent.bytes);
-    if (extent.bytes)
-      kernel.backend.copy(copy.data(), extent.first, extent.bytes,
-                          CopyKind::DeviceToHost, stream);
-  }
 }
 
 JobThread &CandidateSpread::threadOf(size_t index) {
@@ -233,18 +227,31 @@ void CandidateSpread::copyArgumentsTo(size_t index) {
   if (state.copied)
     return;
   state.copied = true;
+  TimedPhase phase("arguments to a tuning device");
   Backend &backend = kernel.module.options.tuningDevices[index].backend();
   state.args = args;
-  for (size_t i = 0; i < state.args.size(); ++i) {
-    if (state.args[i].kind != ArgSpec::Kind::MemRef || hostCopies[i].empty())
+  for (ArgValue &arg : state.args) {
+    if (arg.kind != ArgSpec::Kind::MemRef)
       continue;
-    MemRefView &view = state.args[i].memref;
+    MemRefView &view = arg.memref;
     ViewExtent extent = viewExtent(view);
+    if (!extent.bytes)
+      continue;
     state.buffers.push_back(
         std::make_unique<DeviceBuffer>(backend, extent.bytes));
-    backend.copy(state.buffers.back()->data, hostCopies[i].data(), extent.bytes,
-                 CopyKind::HostToDevice, nullptr);
-    view.allocated = view.aligned = state.buffers.back()->data;
+    void *copy = state.buffers.back()->data;
+    try {
+      // Device to device where the driver copies between the two.
+      backend.copy(copy, extent.first, extent.bytes, CopyKind::DeviceToDevice,
+                   nullptr);
+    } catch (const Error &) {
+      std::unique_ptr<char[]> staged(new char[extent.bytes]);
+      kernel.backend.copy(staged.get(), extent.first, extent.bytes,
+                          CopyKind::DeviceToHost, nullptr);
+      backend.copy(copy, staged.get(), extent.bytes, CopyKind::HostToDevice,
+                   nullptr);
+    }
+    view.allocated = view.aligned = copy;
     view.offset = -extent.low;
   }
 }

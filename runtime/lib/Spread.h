@@ -131,9 +131,8 @@ private:
   std::mutex chunks; ///< Guards `next`.
   size_t next = 0;   ///< The first position of `mine` not taken.
   size_t chunk = 1;
-  /// Host copies of the memref arguments (empty for scalars), taken before
-  /// the other devices first start.
-  std::vector<std::string> hostCopies;
+  /// Whether the work queued on `stream` before the spread is done, so that
+  /// the other devices can copy the buffers.
   bool copied = false;
   std::vector<Helper> helpers;
   /// Per tuning device, made when it first gets a share; kept across

@@ -20,8 +20,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <random>
 #include <thread>
 #include <vector>
@@ -536,6 +538,97 @@ TEST(CudaBackendTest, FirstCallCostOfIsolatedTuning) {
                 worker.chosenName.c_str());
     EXPECT_EQ(worker.source, DecisionSource::Tuned);
   }
+}
+
+namespace {
+/// An isolated, checked first call of scale whose buffers begin 4 KiB into
+/// their allocations, checked against s * x computed on the host from this
+/// process's x: the candidates the worker times match it only if the worker
+/// read the same x. Returns the report; EXPECTs a correct output.
+TuningReport isolatedFirstCallAgainstTheHost(Options options) {
+  options.isolate = true;
+  options.check = true;
+  Module module = Module::fromBundle(gpu::makeScaleBundle(setup().ptx),
+                                     *setup().device, "scale.tuna", options);
+  TunedKernel &kernel = module.kernel("scale");
+  kernel.setReference(
+      [](StreamHandle stream, const ArgValue *args, size_t) {
+        const MemRefView &x = args[0].memref, &y = args[1].memref;
+        std::vector<float> values(x.sizes[0]);
+        size_t bytes = values.size() * sizeof(float);
+        backend().copy(values.data(), static_cast<float *>(x.aligned) + x.offset,
+                       bytes, CopyKind::DeviceToHost, stream);
+        for (float &value : values)
+          value *= static_cast<float>(args[2].floatValue);
+        backend().copy(static_cast<float *>(y.aligned) + y.offset,
+                       values.data(), bytes, CopyKind::HostToDevice, stream);
+      },
+      "s * x on the host");
+  const int64_t n = 1 << 22, head = 1024;
+  Vectors v(head + n);
+  kernel.launch(nullptr, memref(v.dx.data() + head, {n}),
+                memref(v.dy.data() + head, {n}), 1.5f, n);
+  v.readBack();
+  int64_t wrong = 0;
+  for (int64_t i = head; i < head + n; ++i)
+    wrong += !(v.y[i] == 1.5f * v.x[i]);
+  EXPECT_EQ(wrong, 0);
+  return kernel.reports().at(0);
+}
+
+void expectEveryCandidateMatchedTheHost(const TuningReport &report) {
+  EXPECT_TRUE(report.checked);
+  expectMessageHas(report.checkedAgainst, "s * x on the host");
+  for (const CandidateResult &c : report.candidates)
+    EXPECT_TRUE(c.status == CandidateStatus::Measured ||
+                c.status == CandidateStatus::Eliminated)
+        << c.name << ": " << candidateStatusName(c.status) << ": " << c.reason;
+}
+} // namespace
+
+TEST(CudaBackendTest, AnIsolatedTuningReadsTheApplicationsBuffersOnTheDevice) {
+  REQUIRE_GPU();
+  // The worker maps this process's buffers (CUDA IPC) and copies them on
+  // the device.
+  Options options;
+  options.verbose = true;
+  testing::internal::CaptureStderr();
+  TuningReport report = isolatedFirstCallAgainstTheHost(options);
+  std::string err = testing::internal::GetCapturedStderr();
+  expectEveryCandidateMatchedTheHost(report);
+  EXPECT_EQ(err.find("sending copies instead"), std::string::npos) << err;
+}
+
+TEST(CudaBackendTest, AWorkerThatCannotMapTheBuffersIsSentCopies) {
+  REQUIRE_GPU();
+  // TUNA_IMPORT_BUFFERS=0: the worker refuses the exported buffers, as
+  // where CUDA IPC is unavailable; the tuning goes on with copies.
+  ::setenv("TUNA_IMPORT_BUFFERS", "0", 1);
+  Options options;
+  options.verbose = true;
+  testing::internal::CaptureStderr();
+  TuningReport report = isolatedFirstCallAgainstTheHost(options);
+  std::string err = testing::internal::GetCapturedStderr();
+  ::unsetenv("TUNA_IMPORT_BUFFERS");
+  expectEveryCandidateMatchedTheHost(report);
+  expectMessageHas(err, "could not map the application's buffers: "
+                        "TUNA_IMPORT_BUFFERS=0; sending copies instead");
+}
+
+TEST(CudaBackendTest, ExportedMemorySaysWhereThePointerLies) {
+  REQUIRE_GPU();
+  gpu::DeviceBuffer buffer(backend(), 1 << 20);
+  std::optional<ExportedMemory> start = backend().exportMemory(buffer.data());
+  std::optional<ExportedMemory> inside =
+      backend().exportMemory(buffer.data() + 1000);
+  ASSERT_TRUE(start && inside);
+  EXPECT_EQ(start->offset, 0u);
+  EXPECT_EQ(inside->offset, 4000u);
+  EXPECT_EQ(inside->handle, start->handle);
+  EXPECT_EQ(start->handle.size(), 64u); // CU_IPC_HANDLE_SIZE
+  // Host memory is not the device's to export.
+  std::vector<float> host(16);
+  EXPECT_FALSE(backend().exportMemory(host.data()));
 }
 
 TEST(CudaBackendTest, ShortlistedFirstCallTimesOnlyTheShortlist) {

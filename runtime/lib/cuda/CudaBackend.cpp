@@ -18,6 +18,7 @@
 
 #include "tuna/runtime/PhaseTimes.h"
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -375,6 +376,44 @@ void CudaBackend::copy(void *dst, const void *src, size_t bytes, CopyKind kind,
     break;
   }
   TUNA_CU(cu, what, cuStreamSynchronize, s);
+}
+
+std::optional<ExportedMemory> CudaBackend::exportMemory(const void *pointer) {
+  RelaxedCaptureMode relaxed(cu);
+  ScopedContext scope(cu, ctx);
+  auto address = reinterpret_cast<CUdeviceptr>(pointer);
+  CUdeviceptr base = 0;
+  size_t size = 0;
+  CUipcMemHandle handle;
+  // Memory the driver cannot export (host memory, virtual memory
+  // management, stream-ordered pools) goes by copy.
+  if (cu.cuMemGetAddressRange(&base, &size, address) != CUDA_SUCCESS ||
+      cu.cuIpcGetMemHandle(&handle, base) != CUDA_SUCCESS)
+    return std::nullopt;
+  return ExportedMemory{std::string(handle.reserved, sizeof(handle.reserved)),
+                        static_cast<size_t>(address - base)};
+}
+
+void *CudaBackend::importMemory(const std::string &bytes) {
+  CUipcMemHandle handle;
+  if (bytes.size() != sizeof(handle.reserved))
+    throw Error(ErrorCode::InvalidArgument,
+                "importing memory: a handle of " +
+                    std::to_string(bytes.size()) + " bytes, not " +
+                    std::to_string(sizeof(handle.reserved)));
+  std::copy(bytes.begin(), bytes.end(), handle.reserved);
+  RelaxedCaptureMode relaxed(cu);
+  ScopedContext scope(cu, ctx);
+  CUdeviceptr base = 0;
+  TUNA_CU(cu, "importing another process's memory", cuIpcOpenMemHandle, &base,
+          handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+  return reinterpret_cast<void *>(base);
+}
+
+void CudaBackend::closeImportedMemory(void *base) noexcept {
+  RelaxedCaptureMode relaxed(cu);
+  ScopedContext scope(cu, ctx);
+  cu.cuIpcCloseMemHandle(reinterpret_cast<CUdeviceptr>(base));
 }
 
 EventHandle CudaBackend::createEvent() {

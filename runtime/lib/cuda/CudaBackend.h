@@ -49,6 +49,9 @@ public:
   void deallocate(void *ptr) noexcept override;
   void copy(void *dst, const void *src, size_t bytes, CopyKind kind,
             StreamHandle stream) override;
+  std::optional<ExportedMemory> exportMemory(const void *pointer) override;
+  void *importMemory(const std::string &handle) override;
+  void closeImportedMemory(void *base) noexcept override;
   EventHandle createEvent() override;
   void destroyEvent(EventHandle event) noexcept override;
   void recordEvent(EventHandle event, StreamHandle stream) override;

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -89,6 +90,14 @@ struct LaunchDims {
 
 enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice };
 
+/// Device memory exported for another process (Backend::exportMemory): the
+/// backend's handle of the allocation that holds a pointer, and where the
+/// pointer lies in it.
+struct ExportedMemory {
+  std::string handle; ///< Opaque bytes (CUDA: a CUipcMemHandle).
+  size_t offset = 0;  ///< Of the pointer from the allocation's start.
+};
+
 class Backend {
 public:
   virtual ~Backend() = default;
@@ -145,6 +154,19 @@ public:
   /// Copies `bytes` after all prior work on `stream`; returns when done.
   virtual void copy(void *dst, const void *src, size_t bytes, CopyKind kind,
                     StreamHandle stream) = 0;
+
+  /// Exports the device allocation that holds `pointer` so that another
+  /// process can read it (importMemory); nothing when it cannot be shared
+  /// (host memory, memory the driver cannot export, a backend without
+  /// inter-process memory: the default).
+  virtual std::optional<ExportedMemory> exportMemory(const void * /*pointer*/) {
+    return std::nullopt;
+  }
+  /// Maps, on this device, an allocation another process exported; returns
+  /// its start. Throws tuna::Error naming the driver call when it cannot.
+  virtual void *importMemory(const std::string &handle);
+  /// Unmaps what importMemory mapped.
+  virtual void closeImportedMemory(void * /*base*/) noexcept {}
 
   /// Timing: record two events around work on a stream, then ask for the
   /// time between them (waits for `end` to complete).
