@@ -14,6 +14,9 @@ KERNEL is
     leave room for more stages, for skinny and K-heavy shapes; its own space
     (N128_CONFIGS). The accumulator's type is fixed per kernel, hence a
     kernel of its own rather than a parameter.
+  - `matmul_bf16_wgmma_n128`: matmul_f16_wgmma_n128's tiles and space
+    with matmul_bf16_wgmma's element types: both rewrites of
+    matmul_f16_wgmma, chained.
   - `matmul_e4m3_wgmma_f16out`: e4m3 A and B with an fp16 C, from
     matmul_e4m3_wgmma (matmul_wgmma_fp8.mlir, bf16 C): only C's type, the
     rounding of the scaled sum and the kernel's name change.
@@ -95,19 +98,34 @@ def n_tile_128(text):
     return N128_NOTE + text
 
 
+def bf16_inputs(text):
+    """matmul_bf16_wgmma's rewrite."""
+    return sixteen_bit_inputs(text, "bf16")
+
+
+def bf16_n_tile_128(text):
+    """matmul_bf16_wgmma_n128's rewrite: bf16 element types, then
+    128-column tiles (the two touch different text)."""
+    return n_tile_128(bf16_inputs(text))
+
+
 def fp16_output(text):
     """matmul_e4m3_wgmma's bf16 C (memref<?xbf16>, vector<8xbf16>) -> fp16."""
     return re.sub(r"(?<=x)bf16(?=>)", "f16", text)
 
 
+# What the comments of matmul_f16_wgmma say of fp16, said of bf16.
+BF16_PROSE = [(r"\bfp16\b", "bf16")]
+
 # kernel -> (source file, source kernel, rewrite of the text, prose
 # replacements in the comments).
 KERNELS = {
     "matmul_bf16_wgmma": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
-                          lambda text: sixteen_bit_inputs(text, "bf16"),
-                          [(r"\bfp16\b", "bf16")]),
+                          bf16_inputs, BF16_PROSE),
     "matmul_f16_wgmma_n128": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
                               n_tile_128, []),
+    "matmul_bf16_wgmma_n128": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
+                               bf16_n_tile_128, BF16_PROSE),
     "matmul_e4m3_wgmma_f16out": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
                                  fp16_output,
                                  [(r"(?<!\.)\bbf16\b", "fp16")]),

@@ -95,6 +95,9 @@ CASES = [
     ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=8192, n=8192, k=8192)),
     ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=4000, n=4008, k=3992)),
     *[("matmul_bf16_wgmma", "matmul_wgmma_bf16", shape) for shape in SKINNY],
+    # The bf16 kernel with 128-column tiles (matmul_f16_wgmma_n128's).
+    *[("matmul_bf16_wgmma_n128", "matmul_wgmma_bf16_n128", shape)
+      for shape in SKINNY],
     # fp8 against torch._scaled_mm; K and N multiples of 16 (cuBLAS's and
     # the kernel's 16-byte rows), so no ragged row.
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=2048, n=2048, k=2048)),
@@ -446,8 +449,9 @@ def make_case(kernel, params, tuned, fixed):
             build_matmul_tf32(c, p["m"], p["n"], p["k"])
             return c
         dtype, tolerance = {"matmul_f32": (torch.float32, 1e-4),
-                            "matmul_bf16_wgmma": (torch.bfloat16, 1e-2)}.get(
-                                kernel, (torch.float16, 2e-3))
+                            "matmul_bf16_wgmma": (torch.bfloat16, 1e-2),
+                            "matmul_bf16_wgmma_n128": (torch.bfloat16, 1e-2)
+                            }.get(kernel, (torch.float16, 2e-3))
         c = Case(kernel, shape_name(p), "TFLOP/s", flops, tolerance, tuned,
                  fixed)
         build_matmul(c, p["m"], p["n"], p["k"], dtype)

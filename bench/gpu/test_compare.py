@@ -45,6 +45,7 @@ SMALL_CASES = [
     ("color_normalize", "color_normalize", dict(images=2, h=8, w=8)),
     ("matmul_f16_wgmma", "matmul_wgmma", dict(m=64, n=72, k=40)),
     ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=16, n=72, k=40)),
+    ("matmul_bf16_wgmma_n128", "matmul_wgmma_bf16_n128", dict(m=1, n=136, k=48)),
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=1, n=48, k=64)),
     ("matmul_e4m3_wgmma_f16out", "matmul_wgmma_fp8_f16out", dict(m=16, n=48, k=64)),
     ("matmul_tf32_wgmma", "matmul_wgmma_tf32", dict(m=20, n=36, k=44)),
@@ -184,6 +185,9 @@ class StandIn:
         elif k.startswith("matmul"):
             a, b, c = (tensor(args[i]) for i in range(3))
             m, n, kk = (args[i].intValue for i in range(3, 6))
+            # compare.py passes the bf16 kernels bf16 memrefs.
+            assert ("bf16" in k) == (c.dtype == torch.bfloat16), (k, c.dtype)
+            assert a.dtype == b.dtype == c.dtype, (k, a.dtype, b.dtype, c.dtype)
             c.view(m, n).copy_(
                 (a.view(m, kk).float() @ b.view(kk, n).float()).to(c.dtype))
         else:
@@ -258,6 +262,10 @@ def main():
         assert set(by_kernel["matmul_f32"]["cold"]) == {
             "tuna", "default", "triton", "cublas"}, out
         assert "tables:" in out and "0 failed or wrong" in out, out
+
+        # bf16's tolerance for both bf16 kernels (fp16's is 2e-3).
+        for kernel in ("matmul_bf16_wgmma", "matmul_bf16_wgmma_n128"):
+            assert by_kernel[kernel]["tolerance"] == 1e-2, by_kernel[kernel]
 
         tf32 = by_kernel["matmul_tf32_wgmma"]
         assert set(tf32["warm"]) == {"tuna", "default", "triton", "cublas"}, out

@@ -1,9 +1,12 @@
 // REQUIRES: ptxas
-// ptxas accepts every variant of the bf16 and e4m3 wgmma matmuls for
-// sm_90a: no serialized wgmma (C7515), no spill.
+// ptxas accepts every variant of the bf16 (256- and 128-column tiles) and
+// e4m3 wgmma matmuls for sm_90a: no serialized wgmma (C7515), no spill.
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_bf16_wgmma -o %t.bf16.mlir
 // RUN: tuna-compile %t.bf16.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.bf16.tuna 2>&1 | FileCheck %s --check-prefix=BF16 --implicit-check-not=warning
+// RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_bf16_wgmma_n128 -o %t.bf16n128.mlir
+// RUN: tuna-compile %t.bf16n128.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
+// RUN:   --max-shared-memory=232448 -o %t.bf16n128.tuna 2>&1 | FileCheck %s --check-prefix=BF16N128 --implicit-check-not=warning
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma_fp8.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.fp8.tuna 2>&1 | FileCheck %s --check-prefix=FP8 --implicit-check-not=warning
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_e4m3_wgmma_f16out -o %t.f16out.mlir
@@ -13,6 +16,11 @@
 // BF16:     kernel matmul_bf16_wgmma: 23 variants
 // BF16-NOT: spill {{[1-9]}}
 // BF16:     compiled nvptx:sm_90a: 23 variants
+
+// The bf16 kernel with 128-column tiles: every variant, no spill.
+// BF16N128:     kernel matmul_bf16_wgmma_n128: 16 variants
+// BF16N128-NOT: spill {{[1-9]}}
+// BF16N128:     compiled nvptx:sm_90a: 16 variants
 
 // The e4m3 kernel's split-K variants (clusters of 2, 4, 8 and 16) are kept
 // and compiled too.
