@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -549,11 +550,12 @@ ShapeArgs::ShapeArgs(Backend &backend, const Kernel &kernel, const Shape &shape,
 void *ShapeArgs::allocateRandom(ScalarType type, uint64_t elements,
                                 std::mt19937 &rng) {
   size_t bytes = elements * scalarTypeSize(type);
-  std::vector<char> host(bytes);
-  fillRandom(type, host.data(), elements, rng);
+  // Not zeroed: the fill's threads touch its pages first.
+  std::unique_ptr<char[]> host(new char[bytes]);
+  fillRandom(type, host.get(), elements, rng);
   void *device = backend.allocate(bytes);
   buffers.push_back(device);
-  backend.copy(device, host.data(), bytes, CopyKind::HostToDevice, nullptr);
+  backend.copy(device, host.get(), bytes, CopyKind::HostToDevice, nullptr);
   return device;
 }
 
