@@ -34,6 +34,7 @@ derived() {
 }
 derived matmul_bf16_wgmma matmul_wgmma_bf16         # bf16 A, B, C
 derived matmul_f16_wgmma_n128 matmul_wgmma_n128     # 128-column tiles
+derived matmul_f16_wgmma_n64 matmul_wgmma_n64       # 64-column tiles
 derived matmul_bf16_wgmma_n128 matmul_wgmma_bf16_n128 # bf16, 128-column tiles
 # The e4m3 kernel, and its twin with an fp16 C.
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_fp8.mlir" --target=nvptx:sm_90a \

@@ -17,6 +17,10 @@ KERNEL is
   - `matmul_bf16_wgmma_n128`: matmul_f16_wgmma_n128's tiles and space
     with matmul_bf16_wgmma's element types: both rewrites of
     matmul_f16_wgmma, chained.
+  - `matmul_f16_wgmma_n64`: matmul_f16_wgmma with 64-column tiles of C
+    (wgmma n64, 32 accumulator floats a thread, one 64-column atom of B),
+    for skinny (decode) shapes, where 128-column tiles leave most SMs idle;
+    its own space (N64_CONFIGS: bm = 64, 4 to 8 stages, split 1, 2, 4).
   - `matmul_e4m3_wgmma_f16out`: e4m3 A and B with an fp16 C, from
     matmul_e4m3_wgmma (matmul_wgmma_fp8.mlir, bf16 C): only C's type, the
     rounding of the scaled sum and the kernel's name change.
@@ -56,46 +60,97 @@ N128_NOTE = ("// 128-column tiles: where the comments below say 256 columns (the
              "// (64 floats, m64n128k16, two atoms, 16 chunks, 8 passes: split\n"
              "// divides 8).\n")
 
+# matmul_f16_wgmma_n64's space: bm = 64 tiles for skinny (decode) shapes,
+# where 64-column tiles make 64 blocks of C for N = 4096 (cuBLAS takes 16-
+# to 64-column tiles with 11-16 stages there). A stage is 16 KiB (A's
+# 64 x 64 and B's 64 x 64 halfs), so 8 stages take 129 KiB of the 227;
+# deeper is no use: the cp.async waits stop at 6 pending groups (stages 8
+# with deep 1), beyond which a tile waits for every group. split divides the
+# epilogue's 4 passes.
+N64_CONFIGS = [dict(bm=64, bk=64, stages=stages, gm=8, deep=1, mask=mask,
+                    order=0, l1=0, split=split)
+               for mask in (1, 0) for stages in (4, 6, 8) for split in (1, 2, 4)]
+N64_DEFAULT = dict(bm=64, bk=64, stages=4, gm=8, deep=1, mask=1, order=0,
+                   l1=0, split=1)
+
+# What the comments of the derived text say that n_tile_64 changes.
+N64_NOTE = ("// 64-column tiles: where the comments below say 256 columns (the N\n"
+            "// tile, 128 accumulator floats a thread, m64n256k16, four 64-column\n"
+            "// atoms of B, 32 copy chunks a row, 16 epilogue passes), read 64\n"
+            "// (32 floats, m64n64k16, one atom, 8 chunks, 4 passes: split\n"
+            "// divides 4); where they say the epilogue's rows are padded to 264\n"
+            "// floats (bm x 264, 1056 bytes a row), read 72 (bm x 72, 288 bytes):\n"
+            "// 64 x 264 floats would not fit 4 stages of 16 KiB.\n")
+
 
 def config_text(config):
     return "{" + ", ".join("%s = %d" % item for item in config.items()) + "}"
 
 
-def n_tile_128(text):
-    """matmul_f16_wgmma with 128-column tiles of C: the wgmma's n, the
-    accumulator (64 floats a thread), the B tile and its copy (16 chunks of
-    16 bytes a row), the epilogue's rows, the grid and the constraints; the
-    space lists N128_CONFIGS."""
+def n_tile(text, cols, configs, default, note):
+    """matmul_f16_wgmma with `cols`-column tiles of C (128 or 64): the
+    wgmma's n, the accumulator (cols / 2 floats a thread), the B tile and its
+    copy (cols / 8 chunks of 16 bytes a row), the epilogue's rows and passes
+    (cols / 16: split divides them), the grid and the constraints; the space
+    lists `configs`. With 64 columns the epilogue's fp32 rows shrink from
+    264 floats to 72 (still 8 banks past a multiple of 32 floats: the same
+    bank pattern), whose 64 x 264 floats (67,584 bytes) would not fit 4
+    stages (65,536 bytes)."""
     def sub(pattern, replacement, count=1):
         nonlocal text
         text, made = re.subn(pattern, replacement, text)
         if made != count:
             sys.exit("wgmma_types.py: %r matched %d times, not %d" % (pattern, made, count))
+    chunks = cols // 8
+    passes = cols // 16
     sub(r"!acc = !llvm\.struct<\((?:f32, ){127}f32\)>",
-        "!acc = !llvm.struct<(" + ", ".join(["f32"] * 64) + ")>")
-    sub(r"n = 256, k = 16", "n = 128, k = 16", 16)
-    sub(r"%bn = arith\.constant 256 : index", "%bn = arith.constant 128 : index")
-    sub(r"64x256xf32", "64x128xf32", 4)
-    sub(r"sizes: \[64, 256\]", "sizes: [64, 128]")
-    sub(r"\(bm \+ 256\)", "(bm + 128)", 2)
-    sub(r"n ceildiv 256", "n ceildiv 128")
-    sub(r"\(n mod 256\)", "(n mod 128)")
-    # The epilogue's 8 passes of 2 bm chunks (16 with 256 columns).
-    sub(r"16 mod split == 0", "8 mod split == 0")
-    sub(r"(%c8 = arith\.constant 8 : index\n)",
-        r"\1      %c16 = arith.constant 16 : index\n")
+        "!acc = !llvm.struct<(" + ", ".join(["f32"] * (cols // 2)) + ")>")
+    sub(r"n = 256, k = 16", "n = %d, k = 16" % cols, 16)
+    sub(r"%bn = arith\.constant 256 : index", "%%bn = arith.constant %d : index" % cols)
+    sub(r"64x256xf32", "64x%dxf32" % cols, 4)
+    sub(r"sizes: \[64, 256\]", "sizes: [64, %d]" % cols)
+    sub(r"\(bm \+ 256\)", "(bm + %d)" % cols, 2)
+    sub(r"n ceildiv 256", "n ceildiv %d" % cols)
+    sub(r"\(n mod 256\)", "(n mod %d)" % cols)
+    # The epilogue's cols / 16 passes of 2 bm chunks (16 with 256 columns).
+    sub(r"16 mod split == 0", "%d mod split == 0" % passes)
+    # B's and the epilogue's cols / 8 chunks a row (32 with 256 columns).
+    if not re.search(r"%%c%d = arith\.constant %d : index\n" % (chunks, chunks), text):
+        sub(r"(%c8 = arith\.constant 8 : index\n)",
+            r"\1      %%c%d = arith.constant %d : index\n" % (chunks, chunks))
     for name, op, lhs in (("b_chunks", "muli", "%bk"), ("b_rpp", "divui", "%nthreads"),
                           ("b_tr", "divui", "%tid"), ("b_tc", "remui", "%tid"),
                           ("out_chunks", "muli", "%bm")):
         sub(r"%%%s = arith\.%s %s, %%c32" % (name, op, lhs),
-            "%%%s = arith.%s %s, %%c16" % (name, op, lhs))
-    sub(r"%r = arith\.divui %ch, %c32", "%r = arith.divui %ch, %c16")
-    sub(r"%cc = arith\.remui %ch, %c32", "%cc = arith.remui %ch, %c16")
+            "%%%s = arith.%s %s, %%c%d" % (name, op, lhs, chunks))
+    sub(r"%r = arith\.divui %ch, %c32", "%%r = arith.divui %%ch, %%c%d" % chunks)
+    sub(r"%cc = arith\.remui %ch, %c32", "%%cc = arith.remui %%ch, %%c%d" % chunks)
+    if cols == 64:
+        # The epilogue's fp32 tile: rows of 72 floats (288 bytes).
+        sub(r"%c264 = arith\.constant 264 : index", "%c72 = arith.constant 72 : index")
+        sub(r"%ro = arith\.muli %r, %c264 : index", "%ro = arith.muli %r, %c72 : index")
+        sub(r"128x264xf32", "128x72xf32", 4)
+        sub(r"\[264, 1\]", "[72, 1]", 3)
+        sub(r"bm \* 1056 >= 0", "bm * 288 >= 0")
     sub(r"configs = \[\{[^]]*\}\],",
         "configs = [" + ",\n                   ".join(
-            config_text(c) for c in N128_CONFIGS) + "],")
-    sub(r"defaults = \{[^}]*\},", "defaults = " + config_text(N128_DEFAULT) + ",")
-    return N128_NOTE + text
+            config_text(c) for c in configs) + "],")
+    sub(r"defaults = \{[^}]*\},", "defaults = " + config_text(default) + ",")
+    return note + text
+
+
+def n_tile_128(text):
+    """matmul_f16_wgmma_n128's rewrite: 128-column tiles (wgmma n128, 64
+    accumulator floats a thread, 16 copy chunks a row, 8 epilogue passes);
+    the space lists N128_CONFIGS."""
+    return n_tile(text, 128, N128_CONFIGS, N128_DEFAULT, N128_NOTE)
+
+
+def n_tile_64(text):
+    """matmul_f16_wgmma_n64's rewrite: 64-column tiles (wgmma n64, 32
+    accumulator floats a thread, 8 copy chunks a row, 4 epilogue passes,
+    72-float epilogue rows); the space lists N64_CONFIGS."""
+    return n_tile(text, 64, N64_CONFIGS, N64_DEFAULT, N64_NOTE)
 
 
 def bf16_inputs(text):
@@ -126,6 +181,8 @@ KERNELS = {
                               n_tile_128, []),
     "matmul_bf16_wgmma_n128": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
                                bf16_n_tile_128, BF16_PROSE),
+    "matmul_f16_wgmma_n64": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
+                             n_tile_64, []),
     "matmul_e4m3_wgmma_f16out": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
                                  fp16_output,
                                  [(r"(?<!\.)\bbf16\b", "fp16")]),

@@ -90,6 +90,9 @@ CASES = [
     *[("matmul_f16_wgmma", "matmul_wgmma", shape) for shape in SKINNY],
     # The same kernel with 128-column tiles (wgmma n128, more stages).
     *[("matmul_f16_wgmma_n128", "matmul_wgmma_n128", shape) for shape in SKINNY],
+    # And with 64-column tiles (wgmma n64, up to 8 stages): twice the blocks
+    # of C for the decode shapes (64 for N = 4096).
+    *[("matmul_f16_wgmma_n64", "matmul_wgmma_n64", shape) for shape in SKINNY],
     ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=2048, n=2048, k=2048)),
     ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=4096, n=4096, k=4096)),
     ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=8192, n=8192, k=8192)),
