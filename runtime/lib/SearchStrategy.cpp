@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <set>
 
@@ -346,6 +347,7 @@ public:
 private:
   static constexpr size_t kLeaders = 4;   ///< Whose neighbours are searched.
   static constexpr size_t kPerLeader = 2; ///< Neighbours measured per round.
+  static constexpr size_t kLineProbes = 2; ///< Per round, down one line.
   static constexpr double kSpread = 0.3;  ///< distance() between leaders.
   static constexpr int kPatience = 3;     ///< Idle rounds before stopping.
   /// The longest step along a parameter: this fraction of its values.
@@ -358,7 +360,7 @@ private:
   /// The unvisited neighbours of the leaders that the model predicts
   /// fastest, a few per leader; and for the fastest, a few of its
   /// area-keeping neighbours too, which the additive model underrates.
-  std::vector<size_t> closeNeighbours(const History &history) const {
+  std::vector<size_t> closeNeighbours(const History &history) {
     std::vector<size_t> batch;
     auto take = [&](const std::vector<std::vector<int>> &moves, size_t count) {
       std::vector<size_t> unvisited;
@@ -375,9 +377,61 @@ private:
     std::vector<size_t> chosen = leaders(history);
     for (size_t leader : chosen)
       take(compassMoves(indicesOf(leader)), kPerLeader);
-    if (!chosen.empty())
+    if (!chosen.empty()) {
       take(areaKeepingMoves(indicesOf(chosen.front())), kPerLeader);
+      for (size_t id : lineProbes(history, indicesOf(chosen.front()), batch))
+        batch.push_back(id);
+    }
     return batch;
+  }
+
+  /// Along one parameter of `at` (the next in turn that has unvisited
+  /// values there), the kLineProbes values farthest from every value
+  /// visited on that line: a coarse look down the whole line, whatever the
+  /// model predicts. A threshold such as "the row fits in registers" lies
+  /// several values away on a flat plateau, where neither the model nor a
+  /// step of two values finds it.
+  std::vector<size_t> lineProbes(const History &history,
+                                 const std::vector<int> &at,
+                                 const std::vector<size_t> &taken) {
+    for (size_t tries = 0; tries < space.rank(); ++tries) {
+      size_t p = nextLine++ % space.rank();
+      int n = int(space.parameters()[p].values.size());
+      if (longSteps(p).size() > 4) // Its long steps look far already.
+        continue;
+      std::vector<int> visited, open;
+      std::vector<size_t> ids(n, SIZE_MAX);
+      for (int i = 0; i < n; ++i) {
+        std::vector<int> point = at;
+        point[p] = i;
+        std::optional<size_t> id = space.find(point);
+        if (!id)
+          continue;
+        ids[i] = *id;
+        bool seen = history.visited(*id) ||
+                    std::find(taken.begin(), taken.end(), *id) != taken.end();
+        (seen ? visited : open).push_back(i);
+      }
+      std::vector<size_t> probes;
+      while (!open.empty() && probes.size() < kLineProbes) {
+        auto gap = [&](int i) {
+          int nearest = n;
+          for (int v : visited)
+            nearest = std::min(nearest, std::abs(i - v));
+          return nearest;
+        };
+        auto far = std::max_element(open.begin(), open.end(),
+                                    [&](int a, int b) { return gap(a) < gap(b); });
+        if (gap(*far) <= 2) // Within the compass moves' reach.
+          break;
+        probes.push_back(ids[*far]);
+        visited.push_back(*far);
+        open.erase(far);
+      }
+      if (!probes.empty())
+        return probes;
+    }
+    return {};
   }
 
   std::vector<int> indicesOf(size_t id) const {
@@ -537,6 +591,7 @@ private:
   AdditiveModel model;
   long bestSeen = -1;
   int idleRounds = 0;
+  size_t nextLine = 0; ///< The parameter whose line lineProbes looks down.
 };
 
 } // namespace
