@@ -45,42 +45,47 @@ def sixteen_bit_inputs(text, mlir_type):
     return re.sub(r"(?<=\[<)f16(?=>)", mlir_type, text)
 
 
-# matmul_f16_wgmma_n128's space: bm = 64 tiles for skinny and K-heavy
-# shapes, with the stages a 128-column B tile leaves room for.
-N128_CONFIGS = [dict(bm=64, bk=64, stages=stages, gm=8, deep=1, mask=mask,
-                     order=0, l1=0, split=split)
-                for mask in (1, 0) for stages in (4, 6) for split in (1, 2, 4, 8)]
-N128_DEFAULT = dict(bm=64, bk=64, stages=4, gm=8, deep=1, mask=1, order=0,
-                    l1=0, split=1)
+def skinny_space(stages, splits):
+    """bm = 64 configurations for skinny and K-heavy shapes, masked and not:
+    the narrower-tile kernels' spaces."""
+    return [dict(bm=64, bk=64, stages=depth, gm=8, deep=1, mask=mask,
+                 order=0, l1=0, split=split)
+            for mask in (1, 0) for depth in stages for split in splits]
 
-# What the comments of the derived text say that n_tile_128 changes.
-N128_NOTE = ("// 128-column tiles: where the comments below say 256 columns (the N\n"
-             "// tile, 128 accumulator floats a thread, m64n256k16, four 64-column\n"
-             "// atoms of B, 32 copy chunks a row, 16 epilogue passes), read 128\n"
-             "// (64 floats, m64n128k16, two atoms, 16 chunks, 8 passes: split\n"
-             "// divides 8).\n")
 
-# matmul_f16_wgmma_n64's space: bm = 64 tiles for skinny (decode) shapes,
-# where 64-column tiles make 64 blocks of C for N = 4096 (cuBLAS takes 16-
-# to 64-column tiles with 11-16 stages there). A stage is 16 KiB (A's
-# 64 x 64 and B's 64 x 64 halfs), so 8 stages take 129 KiB of the 227;
-# deeper is no use: the cp.async waits stop at 6 pending groups (stages 8
-# with deep 1), beyond which a tile waits for every group. split divides the
-# epilogue's 4 passes.
-N64_CONFIGS = [dict(bm=64, bk=64, stages=stages, gm=8, deep=1, mask=mask,
-                    order=0, l1=0, split=split)
-               for mask in (1, 0) for stages in (4, 6, 8) for split in (1, 2, 4)]
-N64_DEFAULT = dict(bm=64, bk=64, stages=4, gm=8, deep=1, mask=1, order=0,
-                   l1=0, split=1)
+SKINNY_DEFAULT = dict(bm=64, bk=64, stages=4, gm=8, deep=1, mask=1, order=0,
+                      l1=0, split=1)
 
-# What the comments of the derived text say that n_tile_64 changes.
-N64_NOTE = ("// 64-column tiles: where the comments below say 256 columns (the N\n"
+
+def tile_note(cols, floats, atoms, passes, more=").\n"):
+    """What the comments of the derived text say that n_tile changes:
+    the 256-column figures the comments give, read for `cols` columns."""
+    return ("// %d-column tiles: where the comments below say 256 columns (the N\n"
             "// tile, 128 accumulator floats a thread, m64n256k16, four 64-column\n"
-            "// atoms of B, 32 copy chunks a row, 16 epilogue passes), read 64\n"
-            "// (32 floats, m64n64k16, one atom, 8 chunks, 4 passes: split\n"
-            "// divides 4); where they say the epilogue's rows are padded to 264\n"
-            "// floats (bm x 264, 1056 bytes a row), read 72 (bm x 72, 288 bytes):\n"
-            "// 64 x 264 floats would not fit 4 stages of 16 KiB.\n")
+            "// atoms of B, 32 copy chunks a row, 16 epilogue passes), read %d\n"
+            "// (%d floats, m64n%dk16, %s, %d chunks, %d passes: split\n"
+            "// divides %d%s" % (cols, cols, floats, cols, atoms, cols // 8, passes,
+                                 passes, more))
+
+
+# matmul_f16_wgmma_n128's space: the stages a 128-column B tile leaves room
+# for.
+N128_CONFIGS = skinny_space((4, 6), (1, 2, 4, 8))
+N128_NOTE = tile_note(128, 64, "two atoms", 8)
+
+# matmul_f16_wgmma_n64's space, for skinny (decode) shapes, where 64-column
+# tiles make 64 blocks of C for N = 4096 (cuBLAS takes 16- to 64-column
+# tiles with 11-16 stages there). A stage is 16 KiB (A's 64 x 64 and B's
+# 64 x 64 halfs), so 8 stages take 129 KiB of the 227; deeper is no use:
+# the cp.async waits stop at 6 pending groups (stages 8 with deep 1),
+# beyond which a tile waits for every group. split divides the epilogue's 4
+# passes.
+N64_CONFIGS = skinny_space((4, 6, 8), (1, 2, 4))
+N64_NOTE = tile_note(
+    64, 32, "one atom", 4,
+    "); where they say the epilogue's rows are padded to 264\n"
+    "// floats (bm x 264, 1056 bytes a row), read 72 (bm x 72, 288 bytes):\n"
+    "// 64 x 264 floats would not fit 4 stages of 16 KiB.\n")
 
 
 def config_text(config):
@@ -143,14 +148,14 @@ def n_tile_128(text):
     """matmul_f16_wgmma_n128's rewrite: 128-column tiles (wgmma n128, 64
     accumulator floats a thread, 16 copy chunks a row, 8 epilogue passes);
     the space lists N128_CONFIGS."""
-    return n_tile(text, 128, N128_CONFIGS, N128_DEFAULT, N128_NOTE)
+    return n_tile(text, 128, N128_CONFIGS, SKINNY_DEFAULT, N128_NOTE)
 
 
 def n_tile_64(text):
     """matmul_f16_wgmma_n64's rewrite: 64-column tiles (wgmma n64, 32
     accumulator floats a thread, 8 copy chunks a row, 4 epilogue passes,
     72-float epilogue rows); the space lists N64_CONFIGS."""
-    return n_tile(text, 64, N64_CONFIGS, N64_DEFAULT, N64_NOTE)
+    return n_tile(text, 64, N64_CONFIGS, SKINNY_DEFAULT, N64_NOTE)
 
 
 def bf16_inputs(text):
