@@ -212,12 +212,18 @@ static void buildNvptxPipeline(OpPassManager &pm, const Target &target) {
   pm.addPass(createGpuNVVMAttachTarget(attach));
 
   OpPassManager &gpu = nestGpuModuleLowering(pm);
+  // Kernel arguments marked tuna.tensor_map (TMA descriptors) become
+  // 128-byte grid-constant parameters: their lowered positions are recorded
+  // before convert-gpu-to-nvvm, which drops llvm.byval, and the LLVM
+  // attributes are set after it (docs/tma-design.md).
+  gpu.addPass(createTunaTensorMapArgs());
   // convert-nvgpu-to-nvvm lowers the tensor-core ops (mma.sync, ldmatrix,
   // cp.async, the warpgroup ops) and must see the memrefs before
   // convert-gpu-to-nvvm does.
   gpu.addPass(createConvertNVGPUToNVVMPass());
   gpu.addPass(createSCFToControlFlowPass());
   gpu.addPass(createConvertGpuOpsToNVVMOps());
+  gpu.addPass(createTunaTensorMapArgs());
   // NVVM ops without an LLVM intrinsic (wgmma.mma_async) become inline PTX.
   gpu.addPass(createConvertNVVMToLLVMPass());
   gpu.addPass(createReconcileUnrealizedCastsPass());

@@ -31,9 +31,11 @@
 // PIPELINE-NEXT:     canonicalize{
 // PIPELINE-NEXT:     expand-strided-metadata,
 // PIPELINE-NEXT:     lower-affine,
+// PIPELINE-NEXT:     tuna-tensor-map-args,
 // PIPELINE-NEXT:     convert-nvgpu-to-nvvm,
 // PIPELINE-NEXT:     convert-scf-to-cf{
 // PIPELINE-NEXT:     convert-gpu-to-nvvm{
+// PIPELINE-NEXT:     tuna-tensor-map-args,
 // PIPELINE-NEXT:     convert-nvvm-to-llvm,
 // PIPELINE-NEXT:     reconcile-unrealized-casts
 // PIPELINE-NEXT:   )

@@ -117,4 +117,30 @@ def TunaResolveSubgroupSize
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TunaTensorMapArgs : Pass<"tuna-tensor-map-args", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Pass kernel arguments marked tuna.tensor_map by value as "
+                "128-byte grid constants (TMA descriptors)";
+  let description = [{
+    A `gpu.func` kernel argument of type `!llvm.ptr` marked with the unit
+    argument attribute `tuna.tensor_map` is a TMA descriptor (a CUDA
+    `CUtensorMap`: 128 bytes, 64-byte aligned) that the launch passes by
+    value; the kernel sees the generic address of its parameter and hands it
+    to `nvvm.cp.async.bulk.tensor.*`. `convert-gpu-to-nvvm` copies neither
+    `llvm.byval` nor `nvvm.grid_constant` from a `gpu.func` argument (and
+    the NVVM verifier refuses `nvvm.grid_constant` on anything but an
+    `llvm.func` kernel), so this pass runs twice in the NVPTX pipeline:
+    before the conversion it records the marked arguments' positions in the
+    lowered signature (memrefs expand to several parameters) as the kernel's
+    `tuna.tensor_map_params` attribute, which the conversion carries over;
+    after it, it gives those `llvm.func` parameters `llvm.byval =
+    !llvm.array<128 x i8>`, `llvm.align = 64` and `nvvm.grid_constant`.
+    The NVPTX backend then declares `.param .align 64 .b8 name[128]` and
+    takes the parameter's address with `cvta.param`. The mark on an
+    argument of another type, or on a function that is not a kernel, is an
+    error. See docs/tma-design.md.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // TUNA_TRANSFORMS_PASSES_TD

@@ -617,6 +617,16 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
                                 "reference on a tuna.dispatch";
     return success();
   }
+  // Written by tuna-tensor-map-args between its two runs in the NVPTX
+  // pipeline (docs/tma-design.md): the lowered positions of a kernel's
+  // tensor-map parameters.
+  if (attr.getName().getValue() == "tuna.tensor_map_params") {
+    if (!isa<DenseI64ArrayAttr>(attr.getValue()) ||
+        !(isGpuKernel(op) || op->getName().getStringRef() == "llvm.func"))
+      return op->emitError() << "'tuna.tensor_map_params' must be an i64 "
+                                "array on a gpu.func kernel or an llvm.func";
+    return success();
+  }
   if (attr.getName() != getSpaceAttrName())
     return op->emitError() << "unknown tuna attribute '"
                            << attr.getName().getValue() << "'";

@@ -1,0 +1,105 @@
+// A prototype of a TMA tile load (docs/tma-design.md): the kernel takes a
+// CUDA tensor map (CUtensorMap, 128 bytes, 64-byte aligned) by value as a
+// grid-constant parameter, loads one rows x 64 box of f32 at (col, row) into
+// shared memory with cp.async.bulk.tensor (completion on an mbarrier: init,
+// arrive.expect_tx of the box's bytes, try_wait.parity 0), and writes the
+// tile, row-major, to `out`. Out-of-bounds parts of the box arrive as zeros
+// (the descriptor's fill); the transaction count is the whole box either way.
+// Not yet a bundle kernel: the manifest has no tensor-map argument (the last
+// RUN line), so it is compiled with tuna-opt and checked with ptxas.
+
+// RUN: tuna-opt %s --tuna-expand --tuna-lower-nvptx=chip=sm_90a | FileCheck %s --check-prefix=LLVM
+// RUN: tuna-opt %s --tuna-expand --tuna-lower-nvptx=chip=sm_90a --gpu-module-to-binary=format=isa \
+// RUN:   | %python %S/Inputs/gpu-object-ptx.py > %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: not tuna-compile %s --target=nvptx:sm_90a --no-ptxas -o %t.tuna 2>&1 | FileCheck %s --check-prefix=BUNDLE
+
+// The marked argument becomes a by-value, 64-byte aligned, 128-byte
+// grid-constant parameter of the LLVM kernel; the memref after it keeps
+// MLIR's expanded form (allocated, aligned, offset, size, stride).
+// LLVM: llvm.func @tma_tile__v0(%arg0: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %arg1: !llvm.ptr, %arg2: !llvm.ptr, %arg3: i64, %arg4: i64, %arg5: i64, %arg6: i32, %arg7: i32)
+// LLVM-NOT: tuna.tensor_map
+// LLVM: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%arg6, %arg7] : !llvm.ptr<7>, !llvm.ptr
+
+// PTX: .target sm_90a
+// PTX: .entry tma_tile__v0(
+// PTX-NEXT: .param .align 64 .b8 tma_tile__v0_param_0[128],
+// PTX: .shared .align 128 .b8 __wg_tma_tile__v0_0[8192];
+// PTX: mov.b64 [[PARAM:%rd[0-9]+]], tma_tile__v0_param_0;
+// PTX: cvta.param.u64 [[MAP:%rd[0-9]+]], [[PARAM]];
+// PTX: mbarrier.init.shared.b64
+// PTX: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [{{.*}}], {{%r[0-9]+}};
+// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], {{\[}}[[MAP]], {{{%r[0-9]+}}, {{%r[0-9]+}}}], [{{.*}}];
+// PTX: mbarrier.try_wait.parity.shared.b64
+// PTX-NOT: .local
+
+// PTXAS: Compiling entry function 'tma_tile__v0' for 'sm_90a'
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+// BUNDLE: error: kernel 'tma_tile' argument #0 has type '!llvm.ptr', which a bundle cannot describe
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @tma_tile(%map: !llvm.ptr {tuna.tensor_map}, %out: memref<?xf32>,
+                       %col: i32, %row: i32)
+        workgroup(%tile: memref<32x64xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64},
+                  %bar: memref<1xi64, #gpu.address_space<workgroup>> {llvm.align = 8 : i64})
+        kernel attributes {
+      tuna.space = #tuna.space<
+        params = [#tuna.param<"rows", [32]>],
+        defaults = {rows = 32},
+        grid = affine_map<()[rows] -> (1)>,
+        block = affine_map<()[rows] -> (256)>,
+        targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]
+      >} {
+      // The box is rows x 64 floats; the runtime encodes the map with that
+      // box, so the kernel's byte count follows the same parameter.
+      %rows = tuna.param "rows" : index
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      %c256 = arith.constant 256 : index
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %tid = gpu.thread_id x
+
+      // Shared addresses as LLVM pointers: the tile as a shared::cluster
+      // destination (this block's own), the mbarrier as shared::cta.
+      %tile_addr = memref.extract_aligned_pointer_as_index %tile
+          : memref<32x64xf32, #gpu.address_space<workgroup>> -> index
+      %tile_i64 = arith.index_cast %tile_addr : index to i64
+      %tile_cta = llvm.inttoptr %tile_i64 : i64 to !llvm.ptr<3>
+      %tile_dst = llvm.addrspacecast %tile_cta : !llvm.ptr<3> to !llvm.ptr<7>
+      %bar_addr = memref.extract_aligned_pointer_as_index %bar
+          : memref<1xi64, #gpu.address_space<workgroup>> -> index
+      %bar_i64 = arith.index_cast %bar_addr : index to i64
+      %bar_ptr = llvm.inttoptr %bar_i64 : i64 to !llvm.ptr<3>
+
+      %leader = arith.cmpi eq, %tid, %c0 : index
+      scf.if %leader {
+        nvvm.mbarrier.init %bar_ptr, %c1_i32 : !llvm.ptr<3>, i32
+        nvvm.fence.mbarrier.init
+      }
+      gpu.barrier
+      scf.if %leader {
+        %bytes_idx = arith.muli %rows, %c256 : index
+        %bytes = arith.index_cast %bytes_idx : index to i32
+        nvvm.mbarrier.arrive.expect_tx %bar_ptr, %bytes : !llvm.ptr<3>, i32
+        nvvm.cp.async.bulk.tensor.shared.cluster.global %tile_dst, %map, %bar_ptr, box[%col, %row]
+            : !llvm.ptr<7>, !llvm.ptr
+      }
+      // Phase 0 completes when the leader has arrived and every byte of the
+      // box has landed.
+      nvvm.mbarrier.try_wait.parity %bar_ptr, %c0_i32, %c0_i32 : !llvm.ptr<3>, i32, i32
+
+      %n = arith.muli %rows, %c64 : index
+      scf.for %i = %tid to %n step %c256 {
+        %r = arith.divui %i, %c64 : index
+        %c = arith.remui %i, %c64 : index
+        %v = memref.load %tile[%r, %c] : memref<32x64xf32, #gpu.address_space<workgroup>>
+        memref.store %v, %out[%i] : memref<?xf32>
+      }
+      gpu.return
+    }
+  }
+}
