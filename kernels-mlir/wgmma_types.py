@@ -24,6 +24,11 @@ KERNEL is
   - `matmul_e4m3_wgmma_f16out`: e4m3 A and B with an fp16 C, from
     matmul_e4m3_wgmma (matmul_wgmma_fp8.mlir, bf16 C): only C's type, the
     rounding of the scaled sum and the kernel's name change.
+  - `matmul_e4m3_wgmma_n64`: matmul_e4m3_wgmma with 64-column tiles of C
+    (wgmma m64n64k32, 32 accumulator floats a thread, B tiles of 64 K-major
+    rows), the rewrite of matmul_f16_wgmma_n64 applied to the e4m3 kernel
+    (n_tile with e4m3=True), for skinny (decode) shapes; its own space
+    (E4M3_N64_CONFIGS: bm = 64, bk 128/256, 4 to 8 stages, split 1, 2, 4).
 Derived, the kernels cannot drift apart from their source. docs/kernels.md
 describes the kernels.
 """
@@ -88,11 +93,47 @@ N64_NOTE = tile_note(
     "// 64 x 264 floats would not fit 4 stages of 16 KiB.\n")
 
 
+# matmul_e4m3_wgmma_n64's space, for skinny (decode) shapes: 64 blocks of C
+# for N = 4096 instead of 16. A stage is bm + 64 rows of bk bytes (16 KiB
+# with bk = 128, 32 KiB with bk = 256), so the rings run from 65 KiB (bk
+# 128, 4 stages: three blocks an SM) to 193 KiB (bk 256, 6 stages), four to
+# six tiles in flight (deep 1) where the 256-column kernel keeps two; the
+# waits go to 6 pending groups (n_tile's e4m3 rewrite adds cases 4 to 6).
+# mask = 1 for any M (M = 1 and 16 need it), mask = 0 only for the two
+# deepest rings. split divides the epilogue's 4 passes.
+E4M3_N64_CONFIGS = [dict(bm=64, bk=bk, stages=stages, gm=8, deep=1, mask=mask,
+                         split=split)
+                    for mask, tiles in ((1, ((128, 4), (128, 6), (128, 8), (256, 6))),
+                                        (0, ((128, 8), (256, 6))))
+                    for bk, stages in tiles for split in (1, 2, 4)]
+E4M3_SKINNY_DEFAULT = dict(bm=64, bk=128, stages=4, gm=8, deep=1, mask=1,
+                           split=1)
+
+
+def e4m3_tile_note(cols, more=""):
+    """What the comments of matmul_e4m3_wgmma say that n_tile changes."""
+    return ("// %d-column tiles: where the comments below say 256 columns (the N\n"
+            "// tile, 128 accumulator floats a thread, m64n256k32, B's 256 rows,\n"
+            "// B's next column block 32 KiB on, 16 epilogue passes: split\n"
+            "// divides 16), read %d (%d floats, m64n%dk32, %d rows, %d KiB on,\n"
+            "// %d passes: split divides %d).\n%s"
+            "// The configurations are this kernel's own (wgmma_types.py), not\n"
+            "// the ones the header counts; the cp.async waits go to 6 pending\n"
+            "// groups (stages 8 with deep 1), not 3.\n"
+            % (cols, cols, cols // 2, cols, cols, cols // 8, cols // 16,
+               cols // 16, more))
+
+
+E4M3_N64_NOTE = e4m3_tile_note(
+    64, "// Where they say the epilogue's rows are 264 floats (bm x 264, 1056\n"
+    "// bytes a row), read 72 (bm x 72, 288 bytes).\n")
+
+
 def config_text(config):
     return "{" + ", ".join("%s = %d" % item for item in config.items()) + "}"
 
 
-def n_tile(text, cols, configs, default, note):
+def n_tile(text, cols, configs, default, note, e4m3=False):
     """matmul_f16_wgmma with `cols`-column tiles of C (128 or 64): the
     wgmma's n, the accumulator (cols / 2 floats a thread), the B tile and its
     copy (cols / 8 chunks of 16 bytes a row), the epilogue's rows and passes
@@ -100,7 +141,18 @@ def n_tile(text, cols, configs, default, note):
     lists `configs`. With 64 columns the epilogue's fp32 rows shrink from
     264 floats to 72 (still 8 banks past a multiple of 32 floats: the same
     bank pattern), whose 64 x 264 floats (67,584 bytes) would not fit 4
-    stages (65,536 bytes)."""
+    stages (65,536 bytes).
+
+    e4m3: the same for matmul_e4m3_wgmma (matmul_wgmma_fp8.mlir), whose
+    text lines up but for three things. Its wgmma is k32. Its B tile is
+    `cols` K-major rows of bk bytes in 128-byte column blocks, copied as
+    A's is: the copy loop already reads the tile's rows from %bn (bn / rpp
+    passes) and its column-block stride from %bn (128 bn bytes), but the
+    descriptor of bk = 256's second column block steps 2048 (32 KiB, in the
+    descriptor's 16-byte units), now 8 cols. And its cp.async waits stop at
+    3 pending groups (stages 5 with deep 1); the narrower tiles leave room
+    for deeper rings, so cases 4 to 6 are added, as matmul_f16_wgmma has
+    them (stages 8 with deep 1)."""
     def sub(pattern, replacement, count=1):
         nonlocal text
         text, made = re.subn(pattern, replacement, text)
@@ -110,7 +162,8 @@ def n_tile(text, cols, configs, default, note):
     passes = cols // 16
     sub(r"!acc = !llvm\.struct<\((?:f32, ){127}f32\)>",
         "!acc = !llvm.struct<(" + ", ".join(["f32"] * (cols // 2)) + ")>")
-    sub(r"n = 256, k = 16", "n = %d, k = 16" % cols, 16)
+    k = 32 if e4m3 else 16
+    sub(r"n = 256, k = %d" % k, "n = %d, k = %d" % (cols, k), 16)
     sub(r"%bn = arith\.constant 256 : index", "%%bn = arith.constant %d : index" % cols)
     sub(r"64x256xf32", "64x%dxf32" % cols, 4)
     sub(r"sizes: \[64, 256\]", "sizes: [64, %d]" % cols)
@@ -123,11 +176,26 @@ def n_tile(text, cols, configs, default, note):
     if not re.search(r"%%c%d = arith\.constant %d : index\n" % (chunks, chunks), text):
         sub(r"(%c8 = arith\.constant 8 : index\n)",
             r"\1      %%c%d = arith.constant %d : index\n" % (chunks, chunks))
-    for name, op, lhs in (("b_chunks", "muli", "%bk"), ("b_rpp", "divui", "%nthreads"),
-                          ("b_tr", "divui", "%tid"), ("b_tc", "remui", "%tid"),
-                          ("out_chunks", "muli", "%bm")):
+    for name, op, lhs in (() if e4m3 else
+                          (("b_chunks", "muli", "%bk"), ("b_rpp", "divui", "%nthreads"),
+                           ("b_tr", "divui", "%tid"), ("b_tc", "remui", "%tid"))) + (
+                              ("out_chunks", "muli", "%bm"),):
         sub(r"%%%s = arith\.%s %s, %%c32" % (name, op, lhs),
             "%%%s = arith.%s %s, %%c%d" % (name, op, lhs, chunks))
+    if e4m3:
+        # B's second column block (bk = 256) is 128 cols bytes on: cols * 8
+        # in the descriptor's 16-byte units (2048 with 256 columns).
+        step = cols * 8
+        sub(r"%i2048 = arith\.constant 2048 : i64",
+            "%%i%d = arith.constant %d : i64" % (step, step))
+        sub(r"%i2048\b", "%%i%d" % step, 2)
+        # The cp.async waits for 4 to 6 pending groups, after the one for 3
+        # (in the peeled tile 0 and in the loop).
+        sub(r"( *)(case 3 \{\n *nvvm\.cp\.async\.wait\.group 3\n *scf\.yield\n *\}\n)",
+            lambda m: m.group(1) + m.group(2) + "".join(
+                "%scase %d {\n%s  nvvm.cp.async.wait.group %d\n%s  scf.yield\n%s}\n"
+                % (m.group(1), n, m.group(1), n, m.group(1), m.group(1))
+                for n in (4, 5, 6)), 2)
     sub(r"%r = arith\.divui %ch, %c32", "%%r = arith.divui %%ch, %%c%d" % chunks)
     sub(r"%cc = arith\.remui %ch, %c32", "%%cc = arith.remui %%ch, %%c%d" % chunks)
     if cols == 64:
@@ -156,6 +224,15 @@ def n_tile_64(text):
     accumulator floats a thread, 8 copy chunks a row, 4 epilogue passes,
     72-float epilogue rows); the space lists N64_CONFIGS."""
     return n_tile(text, 64, N64_CONFIGS, SKINNY_DEFAULT, N64_NOTE)
+
+
+def e4m3_n_tile_64(text):
+    """matmul_e4m3_wgmma_n64's rewrite: n_tile's 64-column tiles of
+    matmul_e4m3_wgmma (wgmma m64n64k32, 32 accumulator floats a thread, B
+    tiles of 64 rows, 4 epilogue passes over 72-float rows, waits to 6
+    pending groups); the space lists E4M3_N64_CONFIGS."""
+    return n_tile(text, 64, E4M3_N64_CONFIGS, E4M3_SKINNY_DEFAULT,
+                  E4M3_N64_NOTE, e4m3=True)
 
 
 def bf16_inputs(text):
@@ -191,6 +268,8 @@ KERNELS = {
     "matmul_e4m3_wgmma_f16out": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
                                  fp16_output,
                                  [(r"(?<!\.)\bbf16\b", "fp16")]),
+    "matmul_e4m3_wgmma_n64": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
+                              e4m3_n_tile_64, []),
 }
 
 
