@@ -1,6 +1,7 @@
 // REQUIRES: ptxas
 // ptxas accepts every variant of the bf16 (256- and 128-column tiles) and
-// e4m3 wgmma matmuls for sm_90a: no serialized wgmma (C7515), no spill.
+// e4m3 (256- and 64-column tiles) wgmma matmuls for sm_90a: no serialized
+// wgmma (C7515), no spill.
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_bf16_wgmma -o %t.bf16.mlir
 // RUN: tuna-compile %t.bf16.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.bf16.tuna 2>&1 | FileCheck %s --check-prefix=BF16 --implicit-check-not=warning
@@ -12,6 +13,9 @@
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_e4m3_wgmma_f16out -o %t.f16out.mlir
 // RUN: tuna-compile %t.f16out.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.f16out.tuna 2>&1 | FileCheck %s --check-prefix=F16OUT --implicit-check-not=warning
+// RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_e4m3_wgmma_n64 -o %t.fp8n64.mlir
+// RUN: tuna-compile %t.fp8n64.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
+// RUN:   --max-shared-memory=232448 -o %t.fp8n64.tuna 2>&1 | FileCheck %s --check-prefix=FP8N64 --implicit-check-not=warning
 
 // BF16:     kernel matmul_bf16_wgmma: 23 variants
 // BF16-NOT: spill {{[1-9]}}
@@ -40,3 +44,13 @@
 // F16OUT:     kernel matmul_e4m3_wgmma_f16out: 19 variants
 // F16OUT-NOT: spill {{[1-9]}}
 // F16OUT:     compiled nvptx:sm_90a: 19 variants
+
+// The e4m3 kernel with 64-column tiles: every variant (up to 8 stages of
+// bk = 128 and 6 of bk = 256, split 1, 2, 4), no spill.
+// FP8N64:     kernel matmul_e4m3_wgmma_n64: 18 variants
+// FP8N64-NOT: spill {{[1-9]}}
+// FP8N64:     bm=64 bk=128 stages=8 gm=8 deep=1 mask=1 split=4 {{.*}} spill 0 B
+// FP8N64-NOT: spill {{[1-9]}}
+// FP8N64:     bm=64 bk=256 stages=6 gm=8 deep=1 mask=1 split=4 {{.*}} spill 0 B
+// FP8N64-NOT: spill {{[1-9]}}
+// FP8N64:     compiled nvptx:sm_90a: 18 variants
