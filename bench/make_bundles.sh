@@ -36,10 +36,11 @@ derived matmul_bf16_wgmma matmul_wgmma_bf16         # bf16 A, B, C
 derived matmul_f16_wgmma_n128 matmul_wgmma_n128     # 128-column tiles
 derived matmul_f16_wgmma_n64 matmul_wgmma_n64       # 64-column tiles
 derived matmul_bf16_wgmma_n128 matmul_wgmma_bf16_n128 # bf16, 128-column tiles
-# The e4m3 kernel, and its twin with an fp16 C.
+# The e4m3 kernel, its twin with an fp16 C and its 64-column tiles.
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_fp8.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_fp8.tuna" | tail -2
 derived matmul_e4m3_wgmma_f16out matmul_wgmma_fp8_f16out
+derived matmul_e4m3_wgmma_n64 matmul_wgmma_fp8_n64   # e4m3, 64-column tiles
 # TF32 (opt-in fp32), the e4m3 kernel's layout with 4-byte elements.
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_tf32.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_tf32.tuna" | tail -2

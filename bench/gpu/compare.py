@@ -107,6 +107,11 @@ CASES = [
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=4096, n=4096, k=4096)),
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=8192, n=8192, k=8192)),
     *[("matmul_e4m3_wgmma", "matmul_wgmma_fp8", shape) for shape in SKINNY],
+    # The e4m3 kernel with 64-column tiles (matmul_f16_wgmma_n64's rewrite,
+    # up to 8 stages): 64 blocks of C for N = 4096 instead of 16. Its name
+    # starts with matmul_e4m3_wgmma: make_case builds it as the e4m3 kernel
+    # (bf16 C, scales, torch._scaled_mm as cuBLAS).
+    *[("matmul_e4m3_wgmma_n64", "matmul_wgmma_fp8_n64", shape) for shape in SKINNY],
     # The same with an fp16 C (torch._scaled_mm's out_dtype=float16).
     ("matmul_e4m3_wgmma_f16out", "matmul_wgmma_fp8_f16out", dict(m=4096, n=4096, k=4096)),
     ("matmul_e4m3_wgmma_f16out", "matmul_wgmma_fp8_f16out", dict(m=8192, n=8192, k=8192)),

@@ -48,6 +48,7 @@ SMALL_CASES = [
     ("matmul_bf16_wgmma_n128", "matmul_wgmma_bf16_n128", dict(m=1, n=136, k=48)),
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=1, n=48, k=64)),
     ("matmul_e4m3_wgmma_f16out", "matmul_wgmma_fp8_f16out", dict(m=16, n=48, k=64)),
+    ("matmul_e4m3_wgmma_n64", "matmul_wgmma_fp8_n64", dict(m=1, n=80, k=64)),
     ("matmul_tf32_wgmma", "matmul_wgmma_tf32", dict(m=20, n=36, k=44)),
     ("matmul_f16", "matmul", dict(m=32, n=32, k=32)),
     ("matmul_f32", "matmul", dict(m=48, n=40, k=56)),
@@ -266,6 +267,12 @@ def main():
         # bf16's tolerance for both bf16 kernels (fp16's is 2e-3).
         for kernel in ("matmul_bf16_wgmma", "matmul_bf16_wgmma_n128"):
             assert by_kernel[kernel]["tolerance"] == 1e-2, by_kernel[kernel]
+
+        # The 64-column e4m3 kernel goes the e4m3 way (scales, bf16 C,
+        # torch._scaled_mm as cuBLAS, no Triton side), not the fp16 one.
+        e4m3_n64 = by_kernel["matmul_e4m3_wgmma_n64"]
+        assert set(e4m3_n64["warm"]) == {"tuna", "default", "cublas"}, out
+        assert e4m3_n64["tolerance"] == 1e-2, e4m3_n64
 
         tf32 = by_kernel["matmul_tf32_wgmma"]
         assert set(tf32["warm"]) == {"tuna", "default", "triton", "cublas"}, out
