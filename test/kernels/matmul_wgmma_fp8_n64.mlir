@@ -83,11 +83,23 @@
 // wgmma a k tile, the second four from the second 128-byte column blocks:
 // A's and B's descriptors both step 512 (8 KiB: 64 rows of 128 bytes; a
 // 256-row B would step 2048, 4611686293305362432 with the descriptor's high
-// bits); a cluster of 4, each block summing its 16 rows of the 4 tiles.
+// bits): both descriptors, between the first four wgmma and the second
+// four, in tile 0 and in the loop; a cluster of 4, each block summing its
+// 16 rows of the 4 tiles.
 // BIG:         .reqnctapercluster 1, 1, 4
 // BIG:         cp.async.wait_group {{[[:space:]]*}}4;
 // BIG-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// BIG-NOT:     wgmma.mma_async
 // BIG:         add.s64 {{.*}}, 4611686293305360896;
+// BIG-NOT:     wgmma.mma_async
+// BIG:         add.s64 {{.*}}, 4611686293305360896;
+// BIG-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// BIG:         wgmma.commit_group.sync.aligned
+// BIG:         cp.async.wait_group {{[[:space:]]*}}4;
+// BIG-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// BIG-NOT:     wgmma.mma_async
+// BIG:         add.s64 {{.*}}, 4611686293305360896;
+// BIG-NOT:     wgmma.mma_async
 // BIG:         add.s64 {{.*}}, 4611686293305360896;
 // BIG-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
 // BIG:         wgmma.commit_group.sync.aligned
