@@ -232,6 +232,13 @@ std::string DimsProblem::describe() const {
 bool TunedKernel::Impl::computeDims(const VariantState &variant,
                                     const int64_t *keyValues, LaunchDims &dims,
                                     DimsProblem &problem) const {
+  return evaluateDims(variant, keyValues, dims, problem) &&
+         withinFunctionLimits(variant, dims, problem);
+}
+
+bool TunedKernel::Impl::evaluateDims(const VariantState &variant,
+                                     const int64_t *keyValues, LaunchDims &dims,
+                                     DimsProblem &problem) const {
   using Kind = DimsProblem::Kind;
   static const char *const gridNames[] = {"grid.x", "grid.y", "grid.z"};
   static const char *const blockNames[] = {"block.x", "block.y", "block.z"};
@@ -269,14 +276,61 @@ bool TunedKernel::Impl::computeDims(const VariantState &variant,
       threads > info.maxThreadsPerBlock)
     return fail(Kind::OverLimit, "threads per block", threads,
                 info.maxThreadsPerBlock);
-  if (variant.function && threads > variant.limits.maxThreadsPerBlock)
-    return fail(Kind::OverLimit, "threads per block", threads,
-                variant.limits.maxThreadsPerBlock);
-  int64_t shared = int64_t(dims.sharedBytes) + variant.limits.staticSharedBytes;
-  if (shared > info.maxSharedBytesPerBlock)
-    return fail(Kind::OverLimit, "shared memory", shared,
-                info.maxSharedBytesPerBlock);
   return true;
+}
+
+bool TunedKernel::Impl::withinFunctionLimits(const VariantState &variant,
+                                             const LaunchDims &dims,
+                                             DimsProblem &problem) const {
+  const DeviceInfo &info = backend.info();
+  int64_t threads = int64_t(dims.block[0]) * dims.block[1] * dims.block[2];
+  if (variant.function && threads > variant.limits.maxThreadsPerBlock) {
+    problem = {DimsProblem::Kind::OverLimit, "threads per block", threads,
+               variant.limits.maxThreadsPerBlock};
+    return false;
+  }
+  int64_t shared = int64_t(dims.sharedBytes) + variant.limits.staticSharedBytes;
+  if (shared > info.maxSharedBytesPerBlock) {
+    problem = {DimsProblem::Kind::OverLimit, "shared memory", shared,
+               info.maxSharedBytesPerBlock};
+    return false;
+  }
+  return true;
+}
+
+const TunedKernel::Impl::KeyedFacts &
+TunedKernel::Impl::keyedFacts(const int64_t *keyValues) {
+  KeyedFacts &facts = lastKeyedFacts;
+  size_t keySize = spec.key.size();
+  if (facts.excluded.size() == variants.size() &&
+      std::equal(facts.keyValues.begin(), facts.keyValues.end(), keyValues,
+                 keyValues + keySize))
+    return facts;
+  facts.keyValues.assign(keyValues, keyValues + keySize);
+  facts.excluded.assign(variants.size(), std::string());
+  facts.dims.assign(variants.size(), LaunchDims());
+  facts.problems.assign(variants.size(), std::nullopt);
+  for (size_t v = 0; v < variants.size(); ++v) {
+    const VariantState &variant = variants[v];
+    for (size_t c = 0; c < variant.constraints.size(); ++c) {
+      const VariantState::CompiledConstraint &constraint =
+          variant.constraints[c];
+      int64_t value;
+      bool ok = constraint.expr.evaluate(keyValues, value) &&
+                (constraint.isEquality ? value == 0 : value >= 0);
+      if (!ok) {
+        facts.excluded[v] =
+            "constraint " + std::to_string(c) + " (" +
+            formatExpr(variant.spec->constraints[c].expr) +
+            (constraint.isEquality ? " == 0" : " >= 0") + ") does not hold";
+        break;
+      }
+    }
+    DimsProblem problem;
+    if (!evaluateDims(variant, keyValues, facts.dims[v], problem))
+      facts.problems[v] = problem;
+  }
+  return facts;
 }
 
 void TunedKernel::Impl::launchVariant(int index, StreamHandle stream,

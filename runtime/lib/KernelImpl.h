@@ -12,6 +12,7 @@
 #include "tuna/runtime/Signature.h"
 
 #include <atomic>
+#include <optional>
 
 namespace tuna {
 
@@ -159,6 +160,28 @@ struct TunedKernel::Impl {
   /// `problem`) if invalid. An empty grid is valid. Allocates nothing.
   bool computeDims(const VariantState &variant, const int64_t *keyValues,
                    LaunchDims &dims, DimsProblem &problem) const;
+  /// computeDims() but for the loaded function's limits.
+  bool evaluateDims(const VariantState &variant, const int64_t *keyValues,
+                    LaunchDims &dims, DimsProblem &problem) const;
+  /// computeDims()'s checks of `dims` against the loaded function's limits
+  /// (its threads per block, its static shared memory); none before it is
+  /// loaded.
+  bool withinFunctionLimits(const VariantState &variant,
+                            const LaunchDims &dims,
+                            DimsProblem &problem) const;
+  /// What the key values alone decide of each variant: the first
+  /// constraint that fails, described, and the launch geometry evaluated
+  /// against the device's limits. A search classifies the candidates of
+  /// every batch for the same key values, so the facts of the last key
+  /// values are kept (lastKeyedFacts); call with the device's tuning mutex
+  /// held.
+  struct KeyedFacts {
+    std::vector<int64_t> keyValues;
+    std::vector<std::string> excluded; ///< Per variant; empty: none fails.
+    std::vector<LaunchDims> dims;
+    std::vector<std::optional<DimsProblem>> problems;
+  };
+  const KeyedFacts &keyedFacts(const int64_t *keyValues);
   /// Launches variant `index`; throws if its geometry is invalid.
   void launchVariant(int index, StreamHandle stream, const int64_t *keyValues,
                      void **params);
@@ -260,6 +283,9 @@ struct TunedKernel::Impl {
   /// device's tuning mutex.
   bool captureNoticed = false;
   std::string bundleHashText; ///< bundleHash(), once computed.
+  /// keyedFacts() of the last key values; guarded by the device's tuning
+  /// mutex.
+  KeyedFacts lastKeyedFacts;
 };
 
 } // namespace tuna

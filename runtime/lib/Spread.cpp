@@ -194,7 +194,15 @@ std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
 std::vector<int> CandidateSpread::take() {
   std::lock_guard<std::mutex> lock(chunks);
   size_t first = std::min(next, mine.size());
-  next = std::min(first + chunk, mine.size());
+  size_t size = chunk;
+  // In a batch of several chunks a device, the last chunks shrink to an
+  // even share of what is left, so that the devices end the batch together
+  // rather than one of them waiting for the other's last chunk.
+  size_t devices = 1 + kernel.module.options.tuningDevices.size();
+  size_t left = mine.size() - first;
+  if (chunk * devices < mine.size() && left < chunk * devices)
+    size = std::max<size_t>(1, std::min(chunk, (left + devices - 1) / devices));
+  next = std::min(first + size, mine.size());
   return std::vector<int>(mine.begin() + first, mine.begin() + next);
 }
 

@@ -292,13 +292,15 @@ private:
   void classify() {
     TimedPhase phase("classify");
     const DeviceInfo &info = backend.info();
+    const TunedKernel::Impl::KeyedFacts &facts = kernel.keyedFacts(keyValues);
+    report.candidates.reserve(kernel.variants.size());
     for (size_t v = 0; v < kernel.variants.size(); ++v) {
       VariantState &variant = kernel.variants[v];
       CandidateResult result;
       result.variant = static_cast<int>(v);
       result.name = variant.spec->name;
       result.config = variant.config;
-      result.reason = excludedBy(variant);
+      result.reason = facts.excluded[v];
       if (!result.reason.empty()) {
         result.status = CandidateStatus::Excluded;
       } else if (variant.code < 0) {
@@ -308,7 +310,7 @@ private:
                             : "no code for " + info.platform + " " + info.arch;
         result.status = CandidateStatus::Unrunnable;
       } else {
-        result.reason = overLimits(variant, dims[v]);
+        result.reason = overLimits(static_cast<int>(v));
         if (!result.reason.empty())
           result.status = CandidateStatus::Unrunnable;
       }
@@ -338,9 +340,8 @@ private:
   /// function's limits; marks it Unrunnable (false) when either fails.
   bool admit(int v) {
     VariantState &variant = kernel.variants[v];
-    std::string why = kernel.ensureLoaded(variant)
-                          ? overLimits(variant, dims[v])
-                          : variant.loadError;
+    std::string why =
+        kernel.ensureLoaded(variant) ? overLimits(v) : variant.loadError;
     if (why.empty())
       return true;
     report.candidates[v].status = CandidateStatus::Unrunnable;
@@ -365,27 +366,15 @@ private:
     return admitted;
   }
 
-  /// The first constraint that fails for the key values, described.
-  std::string excludedBy(const VariantState &variant) const {
-    for (size_t c = 0; c < variant.constraints.size(); ++c) {
-      const VariantState::CompiledConstraint &constraint =
-          variant.constraints[c];
-      int64_t value;
-      bool ok = constraint.expr.evaluate(keyValues, value) &&
-                (constraint.isEquality ? value == 0 : value >= 0);
-      if (!ok)
-        return "constraint " + std::to_string(c) + " (" +
-               formatExpr(variant.spec->constraints[c].expr) +
-               (constraint.isEquality ? " == 0" : " >= 0") + ") does not hold";
-    }
-    return "";
-  }
-
-  /// Evaluates the geometry into `out`; describes what the device or the
-  /// (loaded) function cannot do.
-  std::string overLimits(const VariantState &variant, LaunchDims &out) const {
+  /// Takes variant `v`'s launch geometry for the key values into dims[v];
+  /// describes what the device or the (loaded) function cannot do.
+  std::string overLimits(int v) {
+    const TunedKernel::Impl::KeyedFacts &facts = kernel.keyedFacts(keyValues);
+    dims[v] = facts.dims[v];
+    if (facts.problems[v])
+      return facts.problems[v]->describe();
     DimsProblem problem;
-    if (!kernel.computeDims(variant, keyValues, out, problem))
+    if (!kernel.withinFunctionLimits(kernel.variants[v], dims[v], problem))
       return problem.describe();
     return "";
   }

@@ -326,6 +326,36 @@ TEST(HostTuningTest, ConstraintsExcludeVariants) {
   EXPECT_EQ(reports[1].chosen, 0);
 }
 
+TEST(HostTuningTest, ClassificationFollowsTheKeyValues) {
+  // A search classifies every batch for the same key values, and the
+  // kernel keeps what they decide (KeyedFacts); other key values must not
+  // see it.
+  Bundle bundle = axpyBundle();
+  bundle.kernels[0].variants[1].constraints.push_back(
+      {{dim(0), constant(4), op(ExprNode::Op::Mod)}, true});
+  Module module = loadAxpy(fastOptions(), std::move(bundle));
+  TunedKernel &kernel = module.kernel("axpy");
+  AxpyData aligned(kN), unaligned(kN - 1);
+  auto classify = [&](AxpyData &data) {
+    int64_t n = static_cast<int64_t>(data.x.size());
+    ArgValue args[] = {toArg(memref(data.x.data(), {n})),
+                       toArg(memref(data.y.data(), {n})), toArg(kAlpha),
+                       toArg(n)};
+    return kernel.measure(nullptr, args, 4, {}).candidates[1];
+  };
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_NE(classify(aligned).status, CandidateStatus::Excluded);
+    CandidateResult excluded = classify(unaligned);
+    EXPECT_EQ(excluded.status, CandidateStatus::Excluded);
+    EXPECT_EQ(excluded.reason, "constraint 0 (d0 mod 4 == 0) does not hold");
+  }
+  // And a launch of each still runs the geometry of its own key values.
+  aligned.launch(kernel);
+  unaligned.launch(kernel);
+  EXPECT_EQ(aligned.y, aligned.expected);
+  EXPECT_EQ(unaligned.y, unaligned.expected);
+}
+
 TEST(HostTuningTest, UnrunnableVariantsAreSkipped) {
   Bundle bundle = axpyBundle();
   Object ptx;
