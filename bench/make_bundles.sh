@@ -36,6 +36,7 @@ derived matmul_bf16_wgmma matmul_wgmma_bf16         # bf16 A, B, C
 derived matmul_f16_wgmma_n128 matmul_wgmma_n128     # 128-column tiles
 derived matmul_f16_wgmma_n64 matmul_wgmma_n64       # 64-column tiles
 derived matmul_bf16_wgmma_n128 matmul_wgmma_bf16_n128 # bf16, 128-column tiles
+derived matmul_bf16_wgmma_n64 matmul_wgmma_bf16_n64   # bf16, 64-column tiles
 # The e4m3 kernel, its twin with an fp16 C and its 64-column tiles.
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_fp8.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_fp8.tuna" | tail -2

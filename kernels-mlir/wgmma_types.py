@@ -14,9 +14,9 @@ KERNEL is
     leave room for more stages, for skinny and K-heavy shapes; its own space
     (N128_CONFIGS). The accumulator's type is fixed per kernel, hence a
     kernel of its own rather than a parameter.
-  - `matmul_bf16_wgmma_n128`: matmul_f16_wgmma_n128's tiles and space
-    with matmul_bf16_wgmma's element types: both rewrites of
-    matmul_f16_wgmma, chained.
+  - `matmul_bf16_wgmma_n128`, `matmul_bf16_wgmma_n64`: the 128- and
+    64-column kernels' tiles and spaces with matmul_bf16_wgmma's element
+    types: both rewrites of matmul_f16_wgmma, chained.
   - `matmul_f16_wgmma_n64`: matmul_f16_wgmma with 64-column tiles of C
     (wgmma n64, 32 accumulator floats a thread, one 64-column atom of B),
     for skinny (decode) shapes, where 128-column tiles leave most SMs idle;
@@ -246,6 +246,12 @@ def bf16_n_tile_128(text):
     return n_tile_128(bf16_inputs(text))
 
 
+def bf16_n_tile_64(text):
+    """matmul_bf16_wgmma_n64's rewrite: bf16 element types, then 64-column
+    tiles."""
+    return n_tile_64(bf16_inputs(text))
+
+
 def fp16_output(text):
     """matmul_e4m3_wgmma's bf16 C (memref<?xbf16>, vector<8xbf16>) -> fp16."""
     return re.sub(r"(?<=x)bf16(?=>)", "f16", text)
@@ -265,6 +271,8 @@ KERNELS = {
                                bf16_n_tile_128, BF16_PROSE),
     "matmul_f16_wgmma_n64": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
                              n_tile_64, []),
+    "matmul_bf16_wgmma_n64": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
+                              bf16_n_tile_64, BF16_PROSE),
     "matmul_e4m3_wgmma_f16out": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
                                  fp16_output,
                                  [(r"(?<!\.)\bbf16\b", "fp16")]),

@@ -98,8 +98,11 @@ CASES = [
     ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=8192, n=8192, k=8192)),
     ("matmul_bf16_wgmma", "matmul_wgmma_bf16", dict(m=4000, n=4008, k=3992)),
     *[("matmul_bf16_wgmma", "matmul_wgmma_bf16", shape) for shape in SKINNY],
-    # The bf16 kernel with 128-column tiles (matmul_f16_wgmma_n128's).
+    # The bf16 kernel with 128- and 64-column tiles (matmul_f16_wgmma_n128's
+    # and _n64's).
     *[("matmul_bf16_wgmma_n128", "matmul_wgmma_bf16_n128", shape)
+      for shape in SKINNY],
+    *[("matmul_bf16_wgmma_n64", "matmul_wgmma_bf16_n64", shape)
       for shape in SKINNY],
     # fp8 against torch._scaled_mm; K and N multiples of 16 (cuBLAS's and
     # the kernel's 16-byte rows), so no ragged row.
@@ -456,10 +459,11 @@ def make_case(kernel, params, tuned, fixed):
                      tuned, fixed)
             build_matmul_tf32(c, p["m"], p["n"], p["k"])
             return c
-        dtype, tolerance = {"matmul_f32": (torch.float32, 1e-4),
-                            "matmul_bf16_wgmma": (torch.bfloat16, 1e-2),
-                            "matmul_bf16_wgmma_n128": (torch.bfloat16, 1e-2)
-                            }.get(kernel, (torch.float16, 2e-3))
+        # Every bf16 wgmma kernel (its tile widths) takes bf16 inputs.
+        dtype, tolerance = (
+            (torch.float32, 1e-4) if kernel == "matmul_f32" else
+            (torch.bfloat16, 1e-2) if kernel.startswith("matmul_bf16_wgmma") else
+            (torch.float16, 2e-3))
         c = Case(kernel, shape_name(p), "TFLOP/s", flops, tolerance, tuned,
                  fixed)
         build_matmul(c, p["m"], p["n"], p["k"], dtype)

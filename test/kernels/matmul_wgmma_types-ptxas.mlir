@@ -1,5 +1,5 @@
 // REQUIRES: ptxas
-// ptxas accepts every variant of the bf16 (256- and 128-column tiles) and
+// ptxas accepts every variant of the bf16 (256-, 128- and 64-column tiles) and
 // e4m3 (256- and 64-column tiles) wgmma matmuls for sm_90a: no serialized
 // wgmma (C7515), no spill.
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_bf16_wgmma -o %t.bf16.mlir
@@ -8,6 +8,9 @@
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_bf16_wgmma_n128 -o %t.bf16n128.mlir
 // RUN: tuna-compile %t.bf16n128.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.bf16n128.tuna 2>&1 | FileCheck %s --check-prefix=BF16N128 --implicit-check-not=warning
+// RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_bf16_wgmma_n64 -o %t.bf16n64.mlir
+// RUN: tuna-compile %t.bf16n64.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
+// RUN:   --max-shared-memory=232448 -o %t.bf16n64.tuna 2>&1 | FileCheck %s --check-prefix=BF16N64 --implicit-check-not=warning
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma_fp8.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.fp8.tuna 2>&1 | FileCheck %s --check-prefix=FP8 --implicit-check-not=warning
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_e4m3_wgmma_f16out -o %t.f16out.mlir
@@ -25,6 +28,11 @@
 // BF16N128:     kernel matmul_bf16_wgmma_n128: 16 variants
 // BF16N128-NOT: spill {{[1-9]}}
 // BF16N128:     compiled nvptx:sm_90a: 16 variants
+
+// The bf16 kernel with 64-column tiles: every variant, no spill.
+// BF16N64:     kernel matmul_bf16_wgmma_n64: 18 variants
+// BF16N64-NOT: spill {{[1-9]}}
+// BF16N64:     compiled nvptx:sm_90a: 18 variants
 
 // The e4m3 kernel's split-K variants (clusters of 2, 4, 8 and 16) are kept
 // and compiled too.
