@@ -8,16 +8,17 @@ The runtime embeds runtime/lib/cuda/CompareKernels.ptx (it links no MLIR);
 this is the one place that says how it is made from CompareKernels.mlir:
 Tuna's NVPTX pipeline for sm_75, symbol-dce (drops the C interface wrappers
 of the private helpers), gpu-module-to-binary to PTX text, and the text of
-the one gpu.object, unescaped as MLIR escapes strings (\\XX hex, \\\\).
+the one gpu.object (gpu_object_ptx.py).
 `cmake --build build --target update-compare-kernels-ptx` runs --update;
 test/Target/compare-kernels-ptx.mlir runs --check.
 """
 
 import difflib
 import os
-import re
 import subprocess
 import sys
+
+from gpu_object_ptx import ptx_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = os.path.join(ROOT, "runtime", "lib", "cuda", "CompareKernels.mlir")
@@ -26,30 +27,10 @@ PIPELINE = ["--tuna-lower-nvptx=chip=sm_75", "--symbol-dce",
             "--gpu-module-to-binary=format=isa"]
 
 
-def unescape(text):
-    out = bytearray()
-    i = 0
-    while i < len(text):
-        if text[i] != "\\":
-            out += text[i].encode()
-            i += 1
-        elif text[i + 1] == "\\":
-            out += b"\\"
-            i += 2
-        else:
-            out.append(int(text[i + 1:i + 3], 16))
-            i += 3
-    return bytes(out)
-
-
 def compile_ptx(tuna_opt):
     printed = subprocess.run([tuna_opt, SOURCE] + PIPELINE, check=True,
                              capture_output=True, text=True).stdout
-    objects = re.findall(r'assembly = "((?:[^"\\]|\\.)*)"', printed)
-    if len(objects) != 1:
-        sys.exit("compare-kernels-ptx.py: expected one gpu.object with an "
-                 "assembly in tuna-opt's output, found %d" % len(objects))
-    return unescape(objects[0])
+    return ptx_of(printed, "compare-kernels-ptx.py")
 
 
 def main():

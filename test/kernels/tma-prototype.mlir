@@ -10,7 +10,7 @@
 
 // RUN: tuna-opt %s --tuna-expand --tuna-lower-nvptx=chip=sm_90a | FileCheck %s --check-prefix=LLVM
 // RUN: tuna-opt %s --tuna-expand --tuna-lower-nvptx=chip=sm_90a --gpu-module-to-binary=format=isa \
-// RUN:   | %python %S/Inputs/gpu-object-ptx.py > %t.ptx
+// RUN:   | %python %S/../../scripts/gpu_object_ptx.py > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: not tuna-compile %s --target=nvptx:sm_90a --no-ptxas -o %t.tuna 2>&1 | FileCheck %s --check-prefix=BUNDLE

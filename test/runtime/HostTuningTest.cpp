@@ -305,12 +305,18 @@ TEST(HostTuningTest, VerboseModePrintsEveryCandidate) {
   EXPECT_NE(printed.find(picked), std::string::npos) << printed;
 }
 
-TEST(HostTuningTest, ConstraintsExcludeVariants) {
+namespace {
+/// The axpy bundle with axpy_work0 (variant 1) requiring n mod 4 == 0.
+Module loadAxpyWithAConstraint() {
   Bundle bundle = axpyBundle();
-  // axpy_work0 requires n mod 4 == 0.
   bundle.kernels[0].variants[1].constraints.push_back(
       {{dim(0), constant(4), op(ExprNode::Op::Mod)}, true});
-  Module module = loadAxpy(fastOptions(), std::move(bundle));
+  return loadAxpy(fastOptions(), std::move(bundle));
+}
+} // namespace
+
+TEST(HostTuningTest, ConstraintsExcludeVariants) {
+  Module module = loadAxpyWithAConstraint();
   TunedKernel &kernel = module.kernel("axpy");
 
   AxpyData aligned(kN), unaligned(kN - 1);
@@ -330,10 +336,7 @@ TEST(HostTuningTest, ClassificationFollowsTheKeyValues) {
   // A search classifies every batch for the same key values, and the
   // kernel keeps what they decide (KeyedFacts); other key values must not
   // see it.
-  Bundle bundle = axpyBundle();
-  bundle.kernels[0].variants[1].constraints.push_back(
-      {{dim(0), constant(4), op(ExprNode::Op::Mod)}, true});
-  Module module = loadAxpy(fastOptions(), std::move(bundle));
+  Module module = loadAxpyWithAConstraint();
   TunedKernel &kernel = module.kernel("axpy");
   AxpyData aligned(kN), unaligned(kN - 1);
   auto classify = [&](AxpyData &data) {
