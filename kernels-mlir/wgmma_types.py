@@ -29,6 +29,8 @@ KERNEL is
     rows), the rewrite of matmul_f16_wgmma_n64 applied to the e4m3 kernel
     (n_tile with e4m3=True), for skinny (decode) shapes; its own space
     (E4M3_N64_CONFIGS: bm = 64, bk 128/256, 4 to 8 stages, split 1, 2, 4).
+  - `matmul_e4m3_wgmma_n64_f16out`: matmul_e4m3_wgmma_n64 with an fp16 C
+    (both rewrites chained).
 Derived, the kernels cannot drift apart from their source. docs/kernels.md
 describes the kernels.
 """
@@ -257,6 +259,16 @@ def fp16_output(text):
     return re.sub(r"(?<=x)bf16(?=>)", "f16", text)
 
 
+def e4m3_n_tile_64_fp16_output(text):
+    """matmul_e4m3_wgmma_n64_f16out's rewrite: 64-column tiles, then an
+    fp16 C."""
+    return fp16_output(e4m3_n_tile_64(text))
+
+
+# What the comments of matmul_e4m3_wgmma say of its bf16 C, said of fp16.
+FP16_OUTPUT_PROSE = [(r"(?<!\.)\bbf16\b", "fp16")]
+
+
 # What the comments of matmul_f16_wgmma say of fp16, said of bf16.
 BF16_PROSE = [(r"\bfp16\b", "bf16")]
 
@@ -274,10 +286,13 @@ KERNELS = {
     "matmul_bf16_wgmma_n64": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
                               bf16_n_tile_64, BF16_PROSE),
     "matmul_e4m3_wgmma_f16out": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
-                                 fp16_output,
-                                 [(r"(?<!\.)\bbf16\b", "fp16")]),
+                                 fp16_output, FP16_OUTPUT_PROSE),
     "matmul_e4m3_wgmma_n64": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
                               e4m3_n_tile_64, []),
+    "matmul_e4m3_wgmma_n64_f16out": ("matmul_wgmma_fp8.mlir",
+                                     "matmul_e4m3_wgmma",
+                                     e4m3_n_tile_64_fp16_output,
+                                     FP16_OUTPUT_PROSE),
 }
 
 

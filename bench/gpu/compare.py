@@ -119,6 +119,8 @@ CASES = [
     ("matmul_e4m3_wgmma_f16out", "matmul_wgmma_fp8_f16out", dict(m=4096, n=4096, k=4096)),
     ("matmul_e4m3_wgmma_f16out", "matmul_wgmma_fp8_f16out", dict(m=8192, n=8192, k=8192)),
     *[("matmul_e4m3_wgmma_f16out", "matmul_wgmma_fp8_f16out", shape) for shape in SKINNY],
+    *[("matmul_e4m3_wgmma_n64_f16out", "matmul_wgmma_fp8_n64_f16out", shape)
+      for shape in SKINNY],
     # TF32 (opt-in fp32) against cuBLAS with TF32 enabled; the fp32 rows
     # below time the same squares at full fp32 precision.
     ("matmul_tf32_wgmma", "matmul_wgmma_tf32", dict(m=2048, n=2048, k=2048)),

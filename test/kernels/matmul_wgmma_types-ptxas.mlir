@@ -19,6 +19,9 @@
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_e4m3_wgmma_n64 -o %t.fp8n64.mlir
 // RUN: tuna-compile %t.fp8n64.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.fp8n64.tuna 2>&1 | FileCheck %s --check-prefix=FP8N64 --implicit-check-not=warning
+// RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_e4m3_wgmma_n64_f16out -o %t.fp8n64f16.mlir
+// RUN: tuna-compile %t.fp8n64f16.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
+// RUN:   --max-shared-memory=232448 -o %t.fp8n64f16.tuna 2>&1 | FileCheck %s --check-prefix=FP8N64F16 --implicit-check-not=warning
 
 // BF16:     kernel matmul_bf16_wgmma: 23 variants
 // BF16-NOT: spill {{[1-9]}}
@@ -62,3 +65,8 @@
 // FP8N64:     bm=64 bk=256 stages=6 gm=8 deep=1 mask=1 split=4 {{.*}} spill 0 B
 // FP8N64-NOT: spill {{[1-9]}}
 // FP8N64:     compiled nvptx:sm_90a: 18 variants
+
+// The 64-column e4m3 kernel with an fp16 C: every variant, no spill.
+// FP8N64F16:     kernel matmul_e4m3_wgmma_n64_f16out: 18 variants
+// FP8N64F16-NOT: spill {{[1-9]}}
+// FP8N64F16:     compiled nvptx:sm_90a: 18 variants
