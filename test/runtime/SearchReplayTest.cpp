@@ -1,11 +1,11 @@
 //===- SearchReplayTest.cpp - Strategies on landscapes measured on a GPU --===//
 //
 // Each file in landscapes/ is an exhaustive tuning run of a wide kernel on
-// the H100 (bench/gpu/search_table.sh): every configuration's time. Replayed
-// through the simulated evaluator (seeded noise on top of the measured
-// times), they test what synthetic landscapes cannot: that a strategy finds
-// the fast configurations of real kernels within the budget that the search
-// table gives it.
+// an H100 or an H200 (bench/gpu/search_table.sh): every configuration's
+// time. Replayed through the simulated evaluator (seeded noise on top of the
+// measured times), they test what synthetic landscapes cannot: that a
+// strategy finds the fast configurations of real kernels within the budget
+// that the search table gives it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -142,31 +142,46 @@ TEST(SearchReplayTest, LandscapesAreReadWhole) {
   }
 }
 
-// On the 15 replays with seeds 0-19: pattern picks within 1.02x in 287 of
-// 300 runs, random in 219. Every softmax_wide seed of the H100 landscapes
-// lands within 1.02x, including 512 x 16384, where the few configurations
-// within 1.02x lie on a ridge one configuration wide (the row just fits in
-// registers) beside a broad plateau at 1.08-1.10x: the long steps along
-// threads-per-row reach it from the plateau. On the H200's 4096 x 2048 the
-// fast configurations lie past a threshold several register counts away
-// across a flat plateau (1.15-1.4x) that neither the model nor a step of
-// two values crosses: the line probes do (without them 16 of 20 within
-// 1.02x, worst 1.184x). The H200's 512 x 16384 has one configuration
-// within 1.02x (the next at 1.033x) among neighbours at 1.25-1.47x, a
-// landscape of one pass's timings as rugged as its noise: it gets bounds
-// of its own. The other misses are on matmul_f16_wgmma_wide at 8192 x 8192
-// x 1024 (0701), where only 5 configurations are within 1.02x and they
-// differ by less than the noise.
+/// Landscapes where a seed may miss: the few configurations within 1.02x
+/// lie on a ridge one configuration wide beside a broad plateau. The
+/// H200's 512 x 16384 has one configuration within 1.02x (the next at
+/// 1.033x) among neighbours at 1.25-1.47x, a landscape of one pass's timings
+/// as rugged as its noise; the H100's at 10:44 UTC a ridge of 5 within
+/// 1.02x beside a plateau at 1.07-1.10x.
+struct Bounds {
+  int within = 16;     ///< Seeds of 20 within 1.02x, at least.
+  double worst = 1.03; ///< The worst pick, at most.
+};
+Bounds boundsOf(const std::string &landscape) {
+  if (landscape == "softmax_wide-512x16384-1038h200")
+    return {10, 1.11};
+  if (landscape == "softmax_wide-512x16384-1044")
+    return {18, 1.08};
+  return {};
+}
+
+// On the 18 replays with seeds 0-19: pattern picks within 1.02x in 346 of
+// 360 runs, random in 256. Every softmax_wide seed of the H100 landscapes
+// of 05:08 and 07:01 lands within 1.02x, including 512 x 16384, where the
+// few configurations within 1.02x lie on a ridge one configuration wide
+// (the row just fits in registers) beside a broad plateau at 1.08-1.10x:
+// the long steps along threads-per-row reach it from the plateau. On the
+// H200's 4096 x 2048 the fast configurations lie past a threshold several
+// register counts away across a flat plateau (1.15-1.4x) that neither the
+// model nor a step of two values crosses: the line probes do (without them
+// 16 of 20 within 1.02x, worst 1.184x). The other misses are on
+// matmul_f16_wgmma_wide at 8192 x 8192 x 1024 (0701), where only 5
+// configurations are within 1.02x and they differ by less than the noise.
 TEST(SearchReplayTest, PatternFindsTheFastConfigurations) {
   int within = 0;
   for (const MeasuredLandscape &landscape : measuredLandscapes()) {
     Picks picks = replay(landscape, "pattern", 20);
-    bool needle = landscape.name == "softmax_wide-512x16384-1038h200";
-    EXPECT_GE(picks.within(1.02), needle ? 10 : 16) << landscape.name;
-    EXPECT_LE(picks.worst(), needle ? 1.11 : 1.03) << landscape.name;
+    Bounds bounds = boundsOf(landscape.name);
+    EXPECT_GE(picks.within(1.02), bounds.within) << landscape.name;
+    EXPECT_LE(picks.worst(), bounds.worst) << landscape.name;
     within += picks.within(1.02);
   }
-  EXPECT_GE(within, 285);
+  EXPECT_GE(within, 340);
 }
 
 TEST(SearchReplayTest, PatternBeatsRandom) {

@@ -8,7 +8,7 @@
 // in the cache and the database.
 // RUN: env TUNA_CACHE_DIR=%t/cache tuna-tune %t/mm.tuna --shape "d0=64 d1=64 d2=64" --strategy exhaustive -o %t/db.json | FileCheck %s --check-prefix=ALL
 // ALL:      [1/1] matmul_host [d0=64, d1=64, d2=64]: tuned bucket [d0=64, d1=64, d2=64]: matmul_host__v{{[0-9]+}} (tm={{[0-9]+}}, tn={{[0-9]+}}, tk={{[0-9]+}}) {{.*}} ms
-// ALL-NEXT: exhaustive search: 18 of 18 candidates (18 measured now), stopped: space exhausted
+// ALL-NEXT: exhaustive search: 18 of 18 candidates (18 measured now), stopped: space exhausted; the tuning took {{[0-9]+\.[0-9]}} ms{{$}}
 // ALL-NEXT:   tm=8, tn=64, tk=32: {{[0-9.e-]+}} ms
 // ALL-NEXT:   tm=8, tn=64, tk=128: {{[0-9.e-]+}} ms
 // ALL-COUNT-16: {{^}}  tm={{[0-9]+}}, tn={{[0-9]+}}, tk={{[0-9]+}}: {{[0-9.e-]+}} ms

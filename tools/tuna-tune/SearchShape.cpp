@@ -18,14 +18,17 @@ std::string format(const char *pattern, double a, double b = 0, double c = 0) {
   return text;
 }
 
-/// One line per visited configuration and per re-timing.
+/// A summary line (with the whole tuning's wall time: classification, search
+/// and re-timing), then one line per visited configuration and re-timing.
 std::string describe(const search::SearchResult &result,
-                     const search::Space &space, const std::string &strategy) {
+                     const search::Space &space, const std::string &strategy,
+                     double wallMs) {
   std::string log = strategy +
                     " search: " + std::to_string(result.evaluations.size()) +
                     " of " + std::to_string(space.size()) + " candidates (" +
                     std::to_string(result.freshEvaluations) +
-                    " measured now), stopped: " + result.stopReason + "\n";
+                    " measured now), stopped: " + result.stopReason +
+                    format("; the tuning took %.1f ms\n", wallMs);
   for (const search::Evaluation &evaluation : result.evaluations) {
     const search::Measurement &m = evaluation.measurement;
     log += "  " + space.describe(evaluation.config) + ": " +
@@ -55,7 +58,8 @@ TuningReport searchShape(TunedKernel &kernel, const DeviceInfo &device,
   options.resumeKey = {spec.name, spec.sourceHash, device.fingerprint,
                        signature};
   SearchOutcome outcome = kernel.search(nullptr, args, count, options);
-  log += describe(outcome.result, outcome.space.space, options.strategy);
+  log += describe(outcome.result, outcome.space.space, options.strategy,
+                  outcome.report.wallMs);
   return std::move(outcome.report);
 }
 
