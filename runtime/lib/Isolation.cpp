@@ -22,7 +22,7 @@
 //    "session": {"kernel": "scale", "args": [{"scalar": ...} |
 //      {"memref": {"type": "f32", "rank": 1, "sizes": [..], "strides": [..],
 //                  "low": 0, "at": N, "bytes": 4096}} |
-//      {"memref": {..., "bytes": 4096, "exported": {"handle": "<hex>",
+//      {"memref": {..., "bytes": 4096, "exported": {"handle": [bytes],
 //                  "offset": N}}}, ...]},
 //    "objects": [{"index": 4, "at": N, "bytes": N}, ...]}
 //
@@ -114,36 +114,6 @@ constexpr double kStartupMs = 60000;
 
 std::string systemError(const std::string &what) {
   return what + ": " + std::strerror(errno);
-}
-
-/// An exported buffer's handle in a message: its bytes in hex.
-std::string toHex(std::string_view bytes) {
-  static const char digits[] = "0123456789abcdef";
-  std::string text;
-  for (unsigned char byte : bytes) {
-    text += digits[byte >> 4];
-    text += digits[byte & 15];
-  }
-  return text;
-}
-
-std::string fromHex(std::string_view text) {
-  auto value = [&](char digit) {
-    if (digit >= '0' && digit <= '9')
-      return digit - '0';
-    if (digit >= 'a' && digit <= 'f')
-      return digit - 'a' + 10;
-    throw Error(ErrorCode::InvalidArgument,
-                "an exported buffer's handle is not hex: '" +
-                    std::string(text) + "'");
-  };
-  if (text.size() % 2)
-    throw Error(ErrorCode::InvalidArgument,
-                "an exported buffer's handle has an odd number of digits");
-  std::string bytes;
-  for (size_t i = 0; i < text.size(); i += 2)
-    bytes += static_cast<char>(value(text[i]) << 4 | value(text[i + 1]));
-  return bytes;
 }
 
 /// Writes `message` and a newline to the socket `fd`; false if the other
@@ -347,8 +317,10 @@ public:
                      {"low", extent.low},
                      {"bytes", extent.bytes}};
       if (same->exported)
-        memref["exported"] = {{"handle", toHex(same->exported->handle)},
-                              {"offset", same->exported->offset}};
+        memref["exported"] = {
+            {"handle", std::vector<uint8_t>(same->exported->handle.begin(),
+                                            same->exported->handle.end())},
+            {"offset", same->exported->offset}};
       else
         memref["at"] = same->at;
       described.push_back({{"memref", std::move(memref)}});
@@ -1046,8 +1018,9 @@ void *importBuffer(Backend &backend, const json &exported) {
       import && std::string_view(import) == "0")
     throw NotImported("TUNA_IMPORT_BUFFERS=0");
   try {
-    return backend.importMemory(
-        fromHex(exported.at("handle").get<std::string>()));
+    std::vector<uint8_t> handle =
+        exported.at("handle").get<std::vector<uint8_t>>();
+    return backend.importMemory(std::string(handle.begin(), handle.end()));
   } catch (const Error &e) {
     throw NotImported(e.what());
   }
