@@ -1,8 +1,9 @@
 //===- Manifest.cpp - tuna.dispatch to tuna::Kernel -----------------------===//
 //
 // Translates the dispatch tables written by tuna-expand into the runtime's
-// manifest model: argument ABI, parameters, key, and per variant its
-// configuration, launch geometry and launch-time constraints.
+// manifest model: argument ABI, parameters, key, tensor maps, and per variant
+// its configuration, launch geometry, launch-time constraints and the tensor
+// maps it takes as hidden parameters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,8 +114,27 @@ static LogicalResult toDims(VariantOp variant, StringRef what,
   return success();
 }
 
+/// The hidden parameters of a variant: per tensor map it takes, the box
+/// over the key values and the map's swizzle.
+static void buildVariantTensorMaps(VariantOp op, ArrayAttr maps,
+                                   ::tuna::Variant &variant) {
+  std::optional<ArrayRef<int64_t>> used = op.getTensorMaps();
+  if (!used)
+    return;
+  for (auto [index, boxAttr] : llvm::zip_equal(*used, *op.getBoxes())) {
+    ::tuna::VariantTensorMap map;
+    map.map = static_cast<int>(index);
+    AffineMap box = cast<AffineMapAttr>(boxAttr).getValue();
+    for (AffineExpr entry : box.getResults())
+      map.box.push_back(compileAffineExpr(entry, box.getNumDims()));
+    map.swizzleBytes = cast<TensorMapAttr>(maps[index]).getSwizzle();
+    variant.tensorMaps.push_back(std::move(map));
+  }
+}
+
 static FailureOr<::tuna::Variant> buildVariant(VariantOp op,
-                                               ArrayRef<std::string> params) {
+                                               ArrayRef<std::string> params,
+                                               ArrayAttr maps) {
   ::tuna::Variant variant;
   variant.name = op.getKernel().getLeafReference().str();
   DictionaryAttr config = op.getConfig();
@@ -143,6 +163,7 @@ static FailureOr<::tuna::Variant> buildVariant(VariantOp op,
              set.isEq(i)});
     }
   }
+  buildVariantTensorMaps(op, maps, variant);
   return variant;
 }
 
@@ -205,9 +226,17 @@ FailureOr<::tuna::Kernel> compiler::buildKernel(DispatchOp dispatch) {
     kernel.key.push_back(std::move(spec));
   }
 
+  if (ArrayAttr maps = dispatch.getTensorMapsAttr())
+    for (TensorMapAttr map : maps.getAsRange<TensorMapAttr>())
+      kernel.tensorMaps.push_back(
+          {static_cast<int>(map.getArg()),
+           static_cast<int>(map.getL2Promotion()),
+           map.getOobFill() == OobFill::nan});
+
   kernel.defaultVariant = dispatch.getDefaultVariant();
   for (auto op : dispatch.getBody().getOps<VariantOp>()) {
-    FailureOr<::tuna::Variant> variant = buildVariant(op, kernel.params);
+    FailureOr<::tuna::Variant> variant =
+        buildVariant(op, kernel.params, dispatch.getTensorMapsAttr());
     if (failed(variant))
       return failure();
     kernel.variants.push_back(std::move(*variant));

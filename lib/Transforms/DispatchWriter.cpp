@@ -9,7 +9,8 @@
 //     (kernel and schedule) that names the tuning cache's entries;
 //  3. one `tuna.variant` per table entry (a built variant, or a planned one
 //     under the name it will have): its kernel symbol, configuration, launch
-//     maps and launch-time constraints, all taken from the plan.
+//     maps and launch-time constraints, all taken from the plan, and the
+//     tensor maps a built variant takes, with their boxes.
 //
 // Then the original kernel goes, with a gpu.module left without kernels.
 //
@@ -111,13 +112,20 @@ static void writeVariant(OpBuilder &builder, Location loc,
     return m ? AffineMapAttr::get(m) : AffineMapAttr();
   };
   const PlannedVariant &plan = *entry.plan;
-  VariantOp::create(builder, loc, variantSymbol(rs, entry.name),
-                    builder.getDictionaryAttr(entries), optMap(plan.grid),
-                    optMap(plan.block), optMap(plan.smem),
-                    optMap(plan.cluster),
-                    plan.dynamicConstraints.empty()
-                        ? ArrayAttr()
-                        : builder.getArrayAttr(plan.dynamicConstraints));
+  SmallVector<AffineMap> boxes;
+  for (int64_t map : entry.tensorMaps)
+    boxes.push_back(plan.tensorMapBoxes[map]);
+  bool takesMaps = !entry.tensorMaps.empty();
+  VariantOp::create(
+      builder, loc, variantSymbol(rs, entry.name),
+      builder.getDictionaryAttr(entries), optMap(plan.grid),
+      optMap(plan.block), optMap(plan.smem), optMap(plan.cluster),
+      plan.dynamicConstraints.empty()
+          ? ArrayAttr()
+          : builder.getArrayAttr(plan.dynamicConstraints),
+      takesMaps ? builder.getDenseI64ArrayAttr(entry.tensorMaps)
+                : DenseI64ArrayAttr(),
+      takesMaps ? builder.getAffineMapArrayAttr(boxes) : ArrayAttr());
 }
 
 DispatchOp expand::writeDispatchTable(ModuleOp module, const ResolvedSpace &rs,
@@ -135,6 +143,7 @@ DispatchOp expand::writeDispatchTable(ModuleOp module, const ResolvedSpace &rs,
       rs.space.getKey().begin(), rs.space.getKey().end()));
   SmallVector<StringRef> names(rs.names.begin(), rs.names.end());
   ArrayRef<TargetAttr> targets = rs.space.getTargets();
+  ArrayRef<TensorMapAttr> maps = rs.space.getTensorMaps();
   Location loc = kernel.getLoc();
   auto dispatch = DispatchOp::create(
       builder, loc, kernel.getName(),
@@ -143,7 +152,10 @@ DispatchOp expand::writeDispatchTable(ModuleOp module, const ResolvedSpace &rs,
       hashKernel(kernel, rs.schedule),
       targets.empty() ? ArrayAttr()
                       : builder.getArrayAttr(SmallVector<Attribute>(
-                            targets.begin(), targets.end())));
+                            targets.begin(), targets.end())),
+      maps.empty() ? ArrayAttr()
+                   : builder.getArrayAttr(
+                         SmallVector<Attribute>(maps.begin(), maps.end())));
   builder.setInsertionPointToStart(&dispatch.getBody().emplaceBlock());
   for (const TableEntry &entry : entries)
     writeVariant(builder, loc, rs, entry);

@@ -144,7 +144,7 @@ namespace {
 
 /// An instantiated variant and the configuration it was built from.
 struct BuiltVariant {
-  FunctionOpInterface func;
+  InstantiatedVariant variant;
   const PlannedVariant *plan;
 };
 
@@ -217,16 +217,16 @@ TunaExpandPass::buildVariants(const ResolvedSpace &rs, const SpacePlan &plan,
   SmallVector<BuiltVariant> built;
   for (auto [i, planned] : llvm::enumerate(plan.variants)) {
     std::string name = variantName(kernel.getName(), built.size(), symbols);
-    FailureOr<FunctionOpInterface> func =
+    FailureOr<InstantiatedVariant> func =
         instantiateVariant(rs, planned, name, canonicalization);
     if (failed(func)) {
       for (BuiltVariant &v : built)
-        eraseVariant(v.func);
+        eraseVariant(v.variant.func);
       return failure();
     }
     const BuiltVariant *same =
         !dedupe ? nullptr : llvm::find_if(built, [&](const BuiltVariant &v) {
-          return isSameVariant(v.func, *v.plan, *func, planned);
+          return isSameVariant(v.variant, *v.plan, *func, planned);
         });
     if (same && same != built.end()) {
       LDBG() << "  " << rs.format(planned.config) << " is identical to "
@@ -236,7 +236,7 @@ TunaExpandPass::buildVariants(const ResolvedSpace &rs, const SpacePlan &plan,
                             << "': configuration " << rs.format(planned.config)
                             << " is identical to "
                             << rs.format(same->plan->config);
-      eraseVariant(*func);
+      eraseVariant(func->func);
       if (i == plan.defaultVariant)
         defaultVariant = same - built.begin();
       continue;
@@ -265,6 +265,12 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
   if (failed(plan))
     return failure();
   if (planOnly) {
+    // Which maps a variant takes is known once its body is folded.
+    if (!space.getTensorMaps().empty())
+      return kernel.emitError()
+             << "kernel '" << kernel.getName()
+             << "' has tensor maps, whose hidden parameters are known only "
+                "once its variants are built: expand it without plan-only";
     LDBG() << "kernel '" << kernel.getName() << "': " << plan->variants.size()
            << " planned variant(s), none instantiated";
     writePlannedTable(*rs, *plan, symbols);
@@ -279,8 +285,9 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
   LDBG() << "kernel '" << kernel.getName() << "': " << variants->size()
          << " variant(s), default #" << defaultVariant;
   SmallVector<TableEntry> entries;
-  for (BuiltVariant v : *variants)
-    entries.push_back({v.func.getName().str(), v.plan});
+  for (BuiltVariant &v : *variants)
+    entries.push_back({v.variant.func.getName().str(), v.plan,
+                       v.variant.tensorMaps});
   writeDispatchTable(getOperation(), *rs, entries, defaultVariant);
   eraseExpandedKernel(*rs);
   return success();

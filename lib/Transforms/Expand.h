@@ -70,6 +70,8 @@ struct ResolvedSpace {
   llvm::SmallDenseMap<int64_t, int64_t> workgroupBytesByVscale;
   /// The parameter that fixes the kernel's scalable vector widths.
   std::optional<unsigned> vscaleParam;
+  /// Bytes of an element of each tensor map's memref, in map order.
+  SmallVector<int64_t> tensorMapElementBytes;
 
   /// Bytes of the workgroup buffers of the variant of `config`.
   int64_t getWorkgroupBytes(ArrayRef<int64_t> config) const;
@@ -95,6 +97,8 @@ struct PlannedVariant {
   /// Constant (the space's `cluster` reads only parameters), or null.
   AffineMap cluster;
   SmallVector<Attribute> dynamicConstraints;
+  /// The box of every tensor map of the space, in map order.
+  SmallVector<AffineMap> tensorMapBoxes;
 };
 
 /// A configuration that planning dropped, and why.
@@ -135,9 +139,17 @@ planSpace(const ResolvedSpace &space, const Limits &limits,
 // VariantBuilder.cpp
 //===----------------------------------------------------------------------===//
 
+/// An instantiated variant: its function, and the tensor maps it takes as
+/// hidden parameters (indices into the space's `tensor_maps`, ascending).
+struct InstantiatedVariant {
+  FunctionOpInterface func;
+  SmallVector<int64_t> tensorMaps;
+};
+
 /// Clones the kernel as `name` with the configuration of `variant` applied;
 /// a GPU variant gets a gpu.module of its own, placed before the original.
-FailureOr<FunctionOpInterface>
+/// Each tensor map its body still uses once folded becomes a hidden argument.
+FailureOr<InstantiatedVariant>
 instantiateVariant(const ResolvedSpace &space, const PlannedVariant &variant,
                    StringRef name,
                    const FrozenRewritePatternSet &canonicalization);
@@ -147,8 +159,8 @@ instantiateVariant(const ResolvedSpace &space, const PlannedVariant &variant,
 Type fixVectorWidths(Type type, int64_t vscale);
 
 /// Whether two instantiated variants launch and compute the same way.
-bool isSameVariant(FunctionOpInterface a, const PlannedVariant &pa,
-                   FunctionOpInterface b, const PlannedVariant &pb);
+bool isSameVariant(const InstantiatedVariant &a, const PlannedVariant &pa,
+                   const InstantiatedVariant &b, const PlannedVariant &pb);
 
 /// Erases an instantiated variant (with its gpu.module for GPU variants).
 void eraseVariant(FunctionOpInterface func);
@@ -162,6 +174,8 @@ void eraseVariant(FunctionOpInterface func);
 struct TableEntry {
   std::string name;
   const PlannedVariant *plan;
+  /// The tensor maps the variant takes (InstantiatedVariant::tensorMaps).
+  ArrayRef<int64_t> tensorMaps;
 };
 
 /// Writes the dispatch table of `space`'s kernel at the end of `module`.

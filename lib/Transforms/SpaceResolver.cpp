@@ -240,7 +240,7 @@ FailureOr<ResolvedSpace> expand::resolveSpace(FunctionOpInterface kernel,
                          space.getDefaults(), space.getConstraints(),
                          space.getKey(), space.getGrid(), space.getBlock(),
                          space.getSmem(), space.getCluster(),
-                         space.getVscale(),
+                         space.getVscale(), space.getTensorMaps(),
                          bool(space.getSchedule()),
                          ArrayRef<ParamAttr>(knobParams))))
     return failure();
@@ -258,6 +258,12 @@ FailureOr<ResolvedSpace> expand::resolveSpace(FunctionOpInterface kernel,
   if (auto func = dyn_cast<gpu::GPUFuncOp>(kernel.getOperation()))
     if (failed(resolveWorkgroupBytes(rs, func)))
       return failure();
+  // The dialect's verifier checked that each map describes a memref of a
+  // type TMA describes.
+  for (TensorMapAttr map : space.getTensorMaps())
+    rs.tensorMapElementBytes.push_back(*getTensorMapElementBytes(
+        cast<MemRefType>(kernel.getArgumentTypes()[map.getArg()])
+            .getElementType()));
   return rs;
 }
 
@@ -478,6 +484,33 @@ static DropReason planLaunchMaps(const ResolvedSpace &rs,
   return {};
 }
 
+/// The box of every tensor map with the parameters substituted: computable,
+/// and within TMA's rules where it is constant (the runtime checks the rest
+/// at launch). A box breaks them for the configuration whether or not its
+/// variant uses the map: which maps a variant uses is known only once it is
+/// built.
+static DropReason planTensorMaps(const ResolvedSpace &rs,
+                                 ArrayRef<int64_t> config,
+                                 ArrayRef<AffineExpr> params,
+                                 PlannedVariant &plan) {
+  for (auto [i, map] : llvm::enumerate(rs.space.getTensorMaps())) {
+    AffineMap box = map.getBox().getValue();
+    KeyInputs inputs(box.getNumDims(), rs.space.getKey().size(), params,
+                     box.getContext());
+    if (!isEvaluable(box.getResults(), config, inputs.numKeySymbols))
+      return "the box of tensor map #" + std::to_string(i) +
+             " overflows int64 or divides by a value that is not positive";
+    AffineMap specialized = specializeMap(box, inputs);
+    std::string why =
+        checkTensorMapBox(specialized.getResults(),
+                          rs.tensorMapElementBytes[i], map.getSwizzle());
+    if (!why.empty())
+      return "tensor map #" + std::to_string(i) + ": " + why;
+    plan.tensorMapBoxes.push_back(specialized);
+  }
+  return {};
+}
+
 /// Blocks in a cluster that Hopper (sm_90) can launch. Over 8 (the portable
 /// size) a function launches only with the non-portable attribute set,
 /// which the runtime sets when it loads such a function.
@@ -536,6 +569,8 @@ static DropReason planConfig(const ResolvedSpace &rs, ArrayRef<int64_t> config,
           !why.empty())
         return why;
   if (DropReason why = planLaunchMaps(rs, config, params, plan); !why.empty())
+    return why;
+  if (DropReason why = planTensorMaps(rs, config, params, plan); !why.empty())
     return why;
   return checkLimits(rs, plan, limits);
 }

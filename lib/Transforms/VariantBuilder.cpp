@@ -11,7 +11,11 @@
 //  3. record a constant block size as the kernel's known block size, and a
 //     cluster of several blocks as its known cluster size;
 //  4. apply the space's schedule with its knobs selected;
-//  5. canonicalize and CSE, so that each variant keeps only its own code.
+//  5. canonicalize and CSE, so that each variant keeps only its own code;
+//  6. turn each tensor map the body still reads (`tuna.tensor_map`) into a
+//     hidden argument `!llvm.ptr {tuna.tensor_map}` after the kernel's own,
+//     in map order. The clone keeps the space until then: the op's verifier
+//     reads it.
 //
 // A variant that fails is erased before the error is returned.
 //
@@ -24,6 +28,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -34,7 +39,10 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/DebugLog.h"
+#include "llvm/Support/InterleavedRange.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <map>
 
 #define DEBUG_TYPE "tuna-expand"
 
@@ -74,7 +82,6 @@ static FunctionOpInterface cloneKernel(FunctionOpInterface kernelFunc,
     clone = cast<FunctionOpInterface>(builder.clone(*kernel));
   }
   clone.setName(name);
-  clone->removeAttr(TunaDialect::getSpaceAttrName());
   return clone;
 }
 
@@ -258,6 +265,33 @@ static LogicalResult applySchedule(const ResolvedSpace &rs,
   return success();
 }
 
+/// Replaces the `tuna.tensor_map` ops left in `clone` by hidden arguments,
+/// one per map read, in map order; returns the maps.
+static FailureOr<SmallVector<int64_t>>
+addTensorMapArguments(const ResolvedSpace &rs, FunctionOpInterface clone) {
+  std::map<int64_t, SmallVector<TensorMapOp>> reads;
+  clone->walk([&](TensorMapOp op) { reads[op.getIndex()].push_back(op); });
+  MLIRContext *ctx = clone.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto mark = DictionaryAttr::get(
+      ctx, {NamedAttribute(StringAttr::get(ctx, "tuna.tensor_map"),
+                           UnitAttr::get(ctx))});
+  SmallVector<int64_t> maps;
+  for (auto &[index, ops] : reads) {
+    unsigned position = clone.getNumArguments();
+    if (failed(clone.insertArgument(position, ptr, mark, clone.getLoc())))
+      return rs.getKernel().emitError()
+             << "kernel '" << rs.getKernel().getName()
+             << "': cannot add the hidden argument of tensor map " << index;
+    for (TensorMapOp op : ops) {
+      op.replaceAllUsesWith(clone.getArgument(position));
+      op.erase();
+    }
+    maps.push_back(index);
+  }
+  return maps;
+}
+
 /// Applies the configuration of `variant` to the clone `clone` (steps 2 to
 /// 5 of the file's comment).
 static LogicalResult
@@ -289,7 +323,7 @@ specializeClone(const ResolvedSpace &rs, const PlannedVariant &variant,
   return success();
 }
 
-FailureOr<FunctionOpInterface>
+FailureOr<InstantiatedVariant>
 expand::instantiateVariant(const ResolvedSpace &rs,
                            const PlannedVariant &variant, StringRef name,
                            const FrozenRewritePatternSet &canonicalization) {
@@ -297,23 +331,37 @@ expand::instantiateVariant(const ResolvedSpace &rs,
          << name;
   OpBuilder builder(rs.getKernel().getContext());
   FunctionOpInterface clone = cloneKernel(rs.kernel, name, builder);
-  if (failed(
-          specializeClone(rs, variant, clone, canonicalization, builder))) {
+  FailureOr<SmallVector<int64_t>> maps = failure();
+  if (succeeded(
+          specializeClone(rs, variant, clone, canonicalization, builder)))
+    maps = addTensorMapArguments(rs, clone);
+  if (failed(maps)) {
     // Nothing invalid is left in the module (a lazy caller keeps it).
     eraseVariant(clone);
     return failure();
   }
-  return clone;
+  clone->removeAttr(TunaDialect::getSpaceAttrName());
+  if (!maps->empty())
+    LDBG() << "    takes tensor map(s) " << llvm::interleaved(*maps);
+  return InstantiatedVariant{clone, std::move(*maps)};
 }
 
-bool expand::isSameVariant(FunctionOpInterface a, const PlannedVariant &pa,
-                           FunctionOpInterface b, const PlannedVariant &pb) {
+bool expand::isSameVariant(const InstantiatedVariant &a,
+                           const PlannedVariant &pa,
+                           const InstantiatedVariant &b,
+                           const PlannedVariant &pb) {
   if (pa.grid != pb.grid || pa.block != pb.block || pa.smem != pb.smem ||
       pa.cluster != pb.cluster ||
-      pa.dynamicConstraints != pb.dynamicConstraints)
+      pa.dynamicConstraints != pb.dynamicConstraints ||
+      a.tensorMaps != b.tensorMaps)
     return false;
+  // Only the boxes of the maps the variants take matter.
+  for (int64_t map : a.tensorMaps)
+    if (pa.tensorMapBoxes[map] != pb.tensorMapBoxes[map])
+      return false;
+  FunctionOpInterface fa = a.func, fb = b.func;
   return OperationEquivalence::isRegionEquivalentTo(
-      &a.getFunctionBody(), &b.getFunctionBody(),
+      &fa.getFunctionBody(), &fb.getFunctionBody(),
       OperationEquivalence::IgnoreLocations);
 }
 

@@ -71,6 +71,13 @@ uint64_t fnv1a64(std::string_view bytes) {
   return hash;
 }
 
+uint32_t bundleFormatVersion(const Bundle &bundle) {
+  for (const Kernel &kernel : bundle.kernels)
+    if (!kernel.tensorMaps.empty())
+      return 2;
+  return 1;
+}
+
 namespace {
 /// The header and the manifest of `bundle`, padded to the data section,
 /// whose objects `blobs` places.
@@ -90,7 +97,7 @@ std::string writeHead(const Bundle &bundle, std::vector<BlobPlacement> &blobs,
                 "writeBundle: the manifest exceeds 4 GiB");
 
   std::string out(kMagic, sizeof(kMagic));
-  appendLE(out, kBundleFormatVersion, 4);
+  appendLE(out, bundleFormatVersion(bundle), 4);
   appendLE(out, manifest.size(), 4);
   appendLE(out, fnv1a64(manifest), 8);
   out += manifest;
@@ -131,6 +138,10 @@ uint64_t readHead(std::string_view bytes, std::string_view origin,
                             dataStart - kHeaderSize - manifestSize)))
     fail(origin, "damaged: non-zero padding after the manifest");
   manifestFromJson(manifest, origin, bundle, blobs);
+  if (bundleFormatVersion(bundle) > version)
+    fail(origin, "damaged: the manifest has tensor maps, which need bundle "
+                 "format version 2, but the header says version " +
+                     std::to_string(version));
   return dataStart;
 }
 } // namespace

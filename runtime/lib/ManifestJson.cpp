@@ -60,6 +60,20 @@ Json exprsToJson(const std::array<Expr, 3> &exprs) {
   return list;
 }
 
+/// A variant's hidden parameters; written only when it has some.
+Json variantTensorMapsToJson(const Variant &variant) {
+  Json maps = Json::array();
+  for (const VariantTensorMap &map : variant.tensorMaps) {
+    Json box = Json::array();
+    for (const Expr &entry : map.box)
+      box.push_back(exprToJson(entry));
+    maps.push_back({{"map", map.map},
+                    {"box", std::move(box)},
+                    {"swizzle", map.swizzleBytes}});
+  }
+  return maps;
+}
+
 Json variantToJson(const Variant &variant) {
   Json config = Json::array();
   for (const auto &[param, value] : variant.config)
@@ -79,13 +93,16 @@ Json variantToJson(const Variant &variant) {
                       {"localBytes", res.localBytes},
                       {"spillBytes", res.spillBytes}}}});
   }
-  return {{"name", variant.name},
-          {"config", std::move(config)},
-          {"grid", exprsToJson(variant.grid)},
-          {"block", exprsToJson(variant.block)},
-          {"sharedMemBytes", exprToJson(variant.sharedMemBytes)},
-          {"constraints", std::move(constraints)},
-          {"code", std::move(code)}};
+  Json json = {{"name", variant.name},
+               {"config", std::move(config)},
+               {"grid", exprsToJson(variant.grid)},
+               {"block", exprsToJson(variant.block)},
+               {"sharedMemBytes", exprToJson(variant.sharedMemBytes)},
+               {"constraints", std::move(constraints)}};
+  if (!variant.tensorMaps.empty())
+    json["tensorMaps"] = variantTensorMapsToJson(variant);
+  json["code"] = std::move(code);
+  return json;
 }
 
 Json kernelToJson(const Kernel &kernel) {
@@ -105,13 +122,22 @@ Json kernelToJson(const Kernel &kernel) {
   Json variants = Json::array();
   for (const Variant &variant : kernel.variants)
     variants.push_back(variantToJson(variant));
-  return {{"name", kernel.name},
-          {"sourceHash", kernel.sourceHash},
-          {"args", std::move(args)},
-          {"params", kernel.params},
-          {"key", std::move(key)},
-          {"defaultVariant", kernel.defaultVariant},
-          {"variants", std::move(variants)}};
+  Json json = {{"name", kernel.name},
+               {"sourceHash", kernel.sourceHash},
+               {"args", std::move(args)},
+               {"params", kernel.params},
+               {"key", std::move(key)}};
+  if (!kernel.tensorMaps.empty()) {
+    Json maps = Json::array();
+    for (const TensorMapSpec &map : kernel.tensorMaps)
+      maps.push_back({{"arg", map.arg},
+                      {"l2Promotion", map.l2PromotionBytes},
+                      {"oobFill", map.oobFillNaN ? "nan" : "zero"}});
+    json["tensorMaps"] = std::move(maps);
+  }
+  json["defaultVariant"] = kernel.defaultVariant;
+  json["variants"] = std::move(variants);
+  return json;
 }
 
 //===----------------------------------------------------------------------===//
@@ -292,6 +318,39 @@ KeySpec readKey(const Reader &in, const Json &json, const std::string &path) {
   return spec;
 }
 
+/// The list `name` of `json`, or null when the field is absent (optional
+/// fields of version 2).
+const Json *optionalArray(const Reader &in, const Json &json, const char *name,
+                          const std::string &path) {
+  if (!json.contains(name))
+    return nullptr;
+  return &in.array(json, name, path);
+}
+
+TensorMapSpec readTensorMap(const Reader &in, const Json &json,
+                            const std::string &path) {
+  TensorMapSpec map;
+  map.arg = in.small(json, "arg", path);
+  map.l2PromotionBytes = in.small(json, "l2Promotion", path);
+  std::string fill = in.string(json, "oobFill", path);
+  if (fill != "zero" && fill != "nan")
+    in.fail(path + ".oobFill", "expected \"zero\" or \"nan\"");
+  map.oobFillNaN = fill == "nan";
+  return map;
+}
+
+VariantTensorMap readVariantTensorMap(const Reader &in, const Json &json,
+                                      const std::string &path) {
+  VariantTensorMap map;
+  map.map = in.small(json, "map", path);
+  const Json &box = in.array(json, "box", path);
+  for (size_t i = 0; i < box.size(); ++i)
+    map.box.push_back(
+        in.expr(box[i], path + ".box[" + std::to_string(i) + "]"));
+  map.swizzleBytes = in.small(json, "swizzle", path);
+  return map;
+}
+
 Variant readVariant(const Reader &in, const Json &json,
                     const std::string &path) {
   Variant variant;
@@ -321,6 +380,10 @@ Variant readVariant(const Reader &in, const Json &json,
     constraint.isEquality = kind == "eq";
     variant.constraints.push_back(std::move(constraint));
   }
+  if (const Json *maps = optionalArray(in, json, "tensorMaps", path))
+    for (size_t i = 0; i < maps->size(); ++i)
+      variant.tensorMaps.push_back(readVariantTensorMap(
+          in, (*maps)[i], path + ".tensorMaps[" + std::to_string(i) + "]"));
   const Json &code = in.array(json, "code", path);
   for (size_t i = 0; i < code.size(); ++i) {
     std::string entryPath = path + ".code[" + std::to_string(i) + "]";
@@ -354,6 +417,10 @@ Kernel readKernel(const Reader &in, const Json &json, const std::string &path) {
   for (size_t i = 0; i < key.size(); ++i)
     kernel.key.push_back(
         readKey(in, key[i], path + ".key[" + std::to_string(i) + "]"));
+  if (const Json *maps = optionalArray(in, json, "tensorMaps", path))
+    for (size_t i = 0; i < maps->size(); ++i)
+      kernel.tensorMaps.push_back(readTensorMap(
+          in, (*maps)[i], path + ".tensorMaps[" + std::to_string(i) + "]"));
   kernel.defaultVariant = in.small(json, "defaultVariant", path);
   const Json &variants = in.array(json, "variants", path);
   for (size_t i = 0; i < variants.size(); ++i)

@@ -12,6 +12,25 @@
 namespace tuna {
 
 namespace {
+/// Dimensions a TMA tensor map describes at most.
+constexpr int kMaxTensorMapRank = 5;
+
+/// Element types a tensor map describes (CUtensorMapDataType).
+bool isTensorMapType(ScalarType type) {
+  switch (type) {
+  case ScalarType::I8:
+  case ScalarType::I32:
+  case ScalarType::I64:
+  case ScalarType::F16:
+  case ScalarType::BF16:
+  case ScalarType::F32:
+  case ScalarType::F64:
+    return true;
+  default:
+    return false;
+  }
+}
+
 class Validator {
 public:
   Validator(const Bundle &bundle, std::string_view origin)
@@ -63,8 +82,59 @@ private:
       fail(where + ": default variant " +
            std::to_string(kernel.defaultVariant) + " is out of range (" +
            std::to_string(kernel.variants.size()) + " variants)");
+    for (size_t i = 0; i < kernel.tensorMaps.size(); ++i)
+      checkTensorMap(kernel, kernel.tensorMaps[i],
+                     where + " tensor map " + std::to_string(i));
     for (const Variant &variant : kernel.variants)
       checkVariant(kernel, variant, where + " variant '" + variant.name + "'");
+  }
+
+  void checkTensorMap(const Kernel &kernel, const TensorMapSpec &map,
+                      const std::string &where) const {
+    if (map.arg < 0 || static_cast<size_t>(map.arg) >= kernel.args.size())
+      fail(where + " describes argument " + std::to_string(map.arg) +
+           ", but the kernel has " + std::to_string(kernel.args.size()));
+    const ArgSpec &arg = kernel.args[map.arg];
+    if (arg.kind != ArgSpec::Kind::MemRef || !isTensorMapType(arg.type))
+      fail(where + " describes argument " + std::to_string(map.arg) +
+           ", which is not a memref of i8, i32, i64, f16, bf16, f32 or f64");
+    if (arg.rank < 1 || arg.rank > kMaxTensorMapRank)
+      fail(where + " describes argument " + std::to_string(map.arg) +
+           " of rank " + std::to_string(arg.rank) + "; TMA describes 1 to " +
+           std::to_string(kMaxTensorMapRank) + " dimensions");
+    int l2 = map.l2PromotionBytes;
+    if (l2 != 0 && l2 != 64 && l2 != 128 && l2 != 256)
+      fail(where + ": L2 promotion of " + std::to_string(l2) +
+           " bytes; expected 0, 64, 128 or 256");
+    if (map.oobFillNaN && !isFloatType(arg.type))
+      fail(where + ": a NaN fill needs floating-point elements, argument " +
+           std::to_string(map.arg) + " has " + scalarTypeName(arg.type));
+  }
+
+  /// A hidden parameter of a variant: a map of the kernel, with a box of
+  /// the memref's rank whose constant entries TMA takes.
+  void checkVariantTensorMap(const Kernel &kernel, const VariantTensorMap &map,
+                             const std::string &where) const {
+    if (map.map < 0 || static_cast<size_t>(map.map) >= kernel.tensorMaps.size())
+      fail(where + " takes map " + std::to_string(map.map) +
+           ", but the kernel has " + std::to_string(kernel.tensorMaps.size()));
+    const ArgSpec &arg = kernel.args[kernel.tensorMaps[map.map].arg];
+    if (map.box.size() != static_cast<size_t>(arg.rank))
+      fail(where + " has a box of " + std::to_string(map.box.size()) +
+           " entries for a memref of rank " + std::to_string(arg.rank));
+    for (size_t d = 0; d < map.box.size(); ++d) {
+      const Expr &entry = map.box[d];
+      checkExpression(entry, kernel.key.size(),
+                      where + " box[" + std::to_string(d) + "]");
+      if (entry.size() == 1 && entry[0].op == ExprNode::Op::Const &&
+          (entry[0].value < 1 || entry[0].value > 256))
+        fail(where + " box[" + std::to_string(d) + "] is " +
+             std::to_string(entry[0].value) + "; TMA takes 1 to 256");
+    }
+    int swizzle = map.swizzleBytes;
+    if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+      fail(where + ": swizzle of " + std::to_string(swizzle) +
+           " bytes; expected 0, 32, 64 or 128");
   }
 
   void checkArg(const ArgSpec &arg, const std::string &where) const {
@@ -141,6 +211,9 @@ private:
         fail(constraintWhere + " is empty");
       checkExpression(variant.constraints[i].expr, numDims, constraintWhere);
     }
+    for (size_t i = 0; i < variant.tensorMaps.size(); ++i)
+      checkVariantTensorMap(kernel, variant.tensorMaps[i],
+                            where + " tensor map " + std::to_string(i));
     for (const VariantCode &code : variant.code) {
       if (code.object < 0 ||
           static_cast<size_t>(code.object) >= bundle.objects.size())

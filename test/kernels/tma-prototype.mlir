@@ -1,32 +1,37 @@
-// A prototype of a TMA tile load (docs/tma-design.md): the kernel takes a
-// CUDA tensor map (CUtensorMap, 128 bytes, 64-byte aligned) by value as a
-// grid-constant parameter, loads one rows x 64 box of f32 at (col, row) into
-// shared memory with cp.async.bulk.tensor (completion on an mbarrier: init,
-// arrive.expect_tx of the box's bytes, try_wait.parity 0), and writes the
-// tile, row-major, to `out`. Out-of-bounds parts of the box arrive as zeros
-// (the descriptor's fill); the transaction count is the whole box either way.
-// Not yet a bundle kernel: the manifest has no tensor-map argument (the last
-// RUN line), so it is compiled with tuna-opt and checked with ptxas.
+// A prototype of a TMA tile load (docs/tma-design.md): the kernel asks for a
+// CUDA tensor map (CUtensorMap, 128 bytes, 64-byte aligned) of its input
+// memref in its space (`tensor_maps`), reads it with `tuna.tensor_map 0`,
+// loads one rows x 64 box of f32 at (col, row) into shared memory with
+// cp.async.bulk.tensor (completion on an mbarrier: init, arrive.expect_tx of
+// the box's bytes, try_wait.parity 0), and writes the tile, row-major, to
+// `out`. Out-of-bounds parts of the box arrive as zeros (the descriptor's
+// fill); the transaction count is the whole box either way. tuna-expand
+// gives the variant the map as a hidden parameter after the kernel's own,
+// which the NVPTX pipeline makes a by-value grid constant; the bundle
+// describes the map (the kernel's `tensorMaps`) and the variant's box.
 
 // RUN: tuna-opt %s --tuna-expand --tuna-lower-nvptx=chip=sm_90a | FileCheck %s --check-prefix=LLVM
 // RUN: tuna-opt %s --tuna-expand --tuna-lower-nvptx=chip=sm_90a --gpu-module-to-binary=format=isa \
 // RUN:   | %python %S/../../scripts/gpu_object_ptx.py > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: not tuna-compile %s --target=nvptx:sm_90a --no-ptxas -o %t.tuna 2>&1 | FileCheck %s --check-prefix=BUNDLE
+// RUN: tuna-compile %s --target=nvptx:sm_90a --no-ptxas -o %t.tuna | FileCheck %s --check-prefix=SUMMARY
+// RUN: FileCheck %s --check-prefix=BUNDLE --input-file=%t.tuna
+// RUN: od -An -tu4 -j8 -N4 %t.tuna | FileCheck %s --check-prefix=VERSION
 
-// The marked argument becomes a by-value, 64-byte aligned, 128-byte
-// grid-constant parameter of the LLVM kernel; the memref after it keeps
-// MLIR's expanded form (allocated, aligned, offset, size, stride).
-// LLVM: llvm.func @tma_tile__v0(%arg0: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %arg1: !llvm.ptr, %arg2: !llvm.ptr, %arg3: i64, %arg4: i64, %arg5: i64, %arg6: i32, %arg7: i32)
+// The hidden argument comes after the kernel's own (the 2-D input memref,
+// the output memref, col and row in MLIR's expanded form: allocated,
+// aligned, offset, sizes, strides) and becomes a by-value, 64-byte aligned,
+// 128-byte grid-constant parameter of the LLVM kernel.
+// LLVM: llvm.func @tma_tile__v0(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: i64, %arg4: i64, %arg5: i64, %arg6: i64, %arg7: !llvm.ptr, %arg8: !llvm.ptr, %arg9: i64, %arg10: i64, %arg11: i64, %arg12: i32, %arg13: i32, %arg14: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
 // LLVM-NOT: tuna.tensor_map
-// LLVM: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%arg6, %arg7] : !llvm.ptr<7>, !llvm.ptr
+// LLVM: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg14, %{{.*}}, box[%arg12, %arg13] : !llvm.ptr<7>, !llvm.ptr
 
 // PTX: .target sm_90a
 // PTX: .entry tma_tile__v0(
-// PTX-NEXT: .param .align 64 .b8 tma_tile__v0_param_0[128],
+// PTX: .param .align 64 .b8 tma_tile__v0_param_14[128]
 // PTX: .shared .align 128 .b8 __wg_tma_tile__v0_0[8192];
-// PTX: mov.b64 [[PARAM:%rd[0-9]+]], tma_tile__v0_param_0;
+// PTX: mov.b64 [[PARAM:%rd[0-9]+]], tma_tile__v0_param_14;
 // PTX: cvta.param.u64 [[MAP:%rd[0-9]+]], [[PARAM]];
 // PTX: mbarrier.init.shared.b64
 // PTX: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [{{.*}}], {{%r[0-9]+}};
@@ -37,11 +42,38 @@
 // PTXAS: Compiling entry function 'tma_tile__v0' for 'sm_90a'
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
-// BUNDLE: error: kernel 'tma_tile' argument #0 has type '!llvm.ptr', which a bundle cannot describe
+// SUMMARY: kernel tma_tile: 1 variants, default tma_tile__v0
+
+// The bundle has tensor maps: format version 2 (the 4 bytes after the magic).
+// VERSION: {{^ *2$}}
+// BUNDLE:      "key": [],
+// BUNDLE-NEXT: "tensorMaps": [
+// BUNDLE-NEXT:  {
+// BUNDLE-NEXT:   "arg": 0,
+// BUNDLE-NEXT:   "l2Promotion": 128,
+// BUNDLE-NEXT:   "oobFill": "zero"
+// BUNDLE-NEXT:  }
+// BUNDLE-NEXT: ],
+// BUNDLE:      "name": "tma_tile__v0",
+// BUNDLE:      "tensorMaps": [
+// BUNDLE-NEXT:   {
+// BUNDLE-NEXT:    "map": 0,
+// BUNDLE-NEXT:    "box": [
+// BUNDLE-NEXT:     [
+// BUNDLE-NEXT:      64
+// BUNDLE-NEXT:     ],
+// BUNDLE-NEXT:     [
+// BUNDLE-NEXT:      32
+// BUNDLE-NEXT:     ]
+// BUNDLE-NEXT:    ],
+// BUNDLE-NEXT:    "swizzle": 0
+// BUNDLE-NEXT:   }
+// BUNDLE-NEXT:  ],
+// BUNDLE-NEXT:  "code": [
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    gpu.func @tma_tile(%map: !llvm.ptr {tuna.tensor_map}, %out: memref<?xf32>,
+    gpu.func @tma_tile(%in: memref<?x?xf32>, %out: memref<?xf32>,
                        %col: i32, %row: i32)
         workgroup(%tile: memref<32x64xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64},
                   %bar: memref<1xi64, #gpu.address_space<workgroup>> {llvm.align = 8 : i64})
@@ -51,11 +83,15 @@ module attributes {gpu.container_module} {
         defaults = {rows = 32},
         grid = affine_map<()[rows] -> (1)>,
         block = affine_map<()[rows] -> (256)>,
+        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<()[rows] -> (64, rows)>,
+                                        l2_promotion = 128>],
         targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]
       >} {
-      // The box is rows x 64 floats; the runtime encodes the map with that
-      // box, so the kernel's byte count follows the same parameter.
+      // The box is rows x 64 floats (64 innermost); the runtime encodes the
+      // map of `in` with that box, so the kernel's byte count follows the
+      // same parameter.
       %rows = tuna.param "rows" : index
+      %map = tuna.tensor_map 0 : !llvm.ptr
       %c0 = arith.constant 0 : index
       %c64 = arith.constant 64 : index
       %c256 = arith.constant 256 : index

@@ -59,6 +59,20 @@ void expectBadBundle(std::string_view bytes, const std::string &fragment) {
   }
 }
 
+/// richBundle with a tensor map of argument 0 that variant 1 takes.
+Bundle tensorMapBundle() {
+  Bundle bundle = richBundle();
+  Kernel &kernel = bundle.kernels[0];
+  kernel.tensorMaps.push_back({/*arg=*/0, /*l2PromotionBytes=*/128,
+                               /*oobFillNaN=*/true});
+  VariantTensorMap map;
+  map.map = 0;
+  map.box = {{dim(0), constant(64), op(ExprNode::Op::Mod)}};
+  map.swizzleBytes = 64;
+  kernel.variants[1].tensorMaps.push_back(map);
+  return bundle;
+}
+
 } // namespace
 
 TEST(BundleTest, RoundTripKeepsEveryField) {
@@ -92,6 +106,41 @@ TEST(BundleTest, RoundTripKeepsEveryField) {
   ASSERT_EQ(variant.code.size(), 2u);
   EXPECT_EQ(variant.code[1].resources.registers, 32);
   EXPECT_EQ(variant.code[1].resources.spillBytes, 8);
+}
+
+// A bundle with tensor maps is format version 2 (an older runtime would
+// launch a variant without its hidden parameters); one without stays
+// version 1 and has no "tensorMaps" field.
+TEST(BundleTest, TensorMapsRoundTripInVersion2) {
+  std::string plain = writeBundle(richBundle());
+  EXPECT_EQ(plain[8], 1);
+  EXPECT_EQ(plain.find("tensorMaps"), std::string::npos);
+
+  std::string bytes = writeBundle(tensorMapBundle());
+  EXPECT_EQ(bytes[8], 2);
+  Bundle read = readBundle(bytes, "test.tuna");
+  EXPECT_EQ(writeBundle(read), bytes);
+  const Kernel &kernel = read.kernels.at(0);
+  ASSERT_EQ(kernel.tensorMaps.size(), 1u);
+  EXPECT_EQ(kernel.tensorMaps[0].arg, 0);
+  EXPECT_EQ(kernel.tensorMaps[0].l2PromotionBytes, 128);
+  EXPECT_TRUE(kernel.tensorMaps[0].oobFillNaN);
+  EXPECT_TRUE(kernel.variants[0].tensorMaps.empty());
+  ASSERT_EQ(kernel.variants[1].tensorMaps.size(), 1u);
+  const VariantTensorMap &map = kernel.variants[1].tensorMaps[0];
+  EXPECT_EQ(map.map, 0);
+  EXPECT_EQ(map.swizzleBytes, 64);
+  ASSERT_EQ(map.box.size(), 1u);
+  ASSERT_EQ(map.box[0].size(), 3u);
+  EXPECT_EQ(map.box[0][1].value, 64);
+  EXPECT_EQ(map.box[0][2].op, ExprNode::Op::Mod);
+}
+
+TEST(BundleTest, TensorMapsNeedVersion2) {
+  std::string bytes = writeBundle(tensorMapBundle());
+  bytes[8] = 1; // The header is outside the manifest's hash.
+  expectBadBundle(bytes, "the manifest has tensor maps, which need bundle "
+                         "format version 2, but the header says version 1");
 }
 
 TEST(BundleTest, FileRoundTrip) {
@@ -183,8 +232,8 @@ TEST(BundleTest, ForeignNewerAndPaddedFilesSayWhy) {
   expectBadBundle("", "truncated");
 
   std::string newer = bytes;
-  newer[8] = 2;
-  expectBadBundle(newer, "newer Tuna (bundle format version 2");
+  newer[8] = 3;
+  expectBadBundle(newer, "newer Tuna (bundle format version 3");
 
   expectBadBundle(bytes + "extra", "unexpected bytes after the last object");
 
@@ -322,4 +371,63 @@ TEST(BundleValidationTest, ManifestTypeErrorsNameThePath) {
   for (int i = 0; i < 8; ++i)
     bytes[16 + i] = static_cast<char>((hash >> (8 * i)) & 0xff);
   expectBadBundle(bytes, "kernels[0].defaultVariant: expected an integer");
+}
+
+TEST(BundleValidationTest, AcceptsTensorMaps) {
+  EXPECT_NO_THROW(validateBundle(tensorMapBundle(), "test.tuna"));
+}
+
+TEST(BundleValidationTest, TensorMapArgument) {
+  Bundle bundle = tensorMapBundle();
+  bundle.kernels[0].tensorMaps[0].arg = 9;
+  expectInvalid(bundle, "kernel 'axpy' tensor map 0 describes argument 9, "
+                        "but the kernel has 4");
+  bundle.kernels[0].tensorMaps[0].arg = 2; // The f32 scalar.
+  expectInvalid(bundle, "kernel 'axpy' tensor map 0 describes argument 2, "
+                        "which is not a memref of i8, i32, i64, f16, bf16, "
+                        "f32 or f64");
+  bundle = tensorMapBundle();
+  bundle.kernels[0].args[0].type = ScalarType::I16;
+  expectInvalid(bundle, "describes argument 0, which is not a memref of");
+  bundle = tensorMapBundle();
+  bundle.kernels[0].args[0].rank = 6;
+  expectInvalid(bundle, "kernel 'axpy' tensor map 0 describes argument 0 of "
+                        "rank 6; TMA describes 1 to 5 dimensions");
+}
+
+TEST(BundleValidationTest, TensorMapSettings) {
+  Bundle bundle = tensorMapBundle();
+  bundle.kernels[0].tensorMaps[0].l2PromotionBytes = 32;
+  expectInvalid(bundle, "kernel 'axpy' tensor map 0: L2 promotion of 32 "
+                        "bytes; expected 0, 64, 128 or 256");
+  bundle = tensorMapBundle();
+  bundle.kernels[0].args[0].type = ScalarType::I32;
+  expectInvalid(bundle, "tensor map 0: a NaN fill needs floating-point "
+                        "elements, argument 0 has i32");
+  bundle = tensorMapBundle();
+  bundle.kernels[0].variants[1].tensorMaps[0].swizzleBytes = 16;
+  expectInvalid(bundle, "tensor map 0: swizzle of 16 bytes; expected 0, 32, "
+                        "64 or 128");
+}
+
+TEST(BundleValidationTest, VariantTensorMaps) {
+  Bundle bundle = tensorMapBundle();
+  std::string where = "kernel 'axpy' variant '" +
+                      bundle.kernels[0].variants[1].name + "' tensor map 0";
+  bundle.kernels[0].variants[1].tensorMaps[0].map = 1;
+  expectInvalid(bundle, where + " takes map 1, but the kernel has 1");
+  bundle = tensorMapBundle();
+  bundle.kernels[0].variants[1].tensorMaps[0].box.push_back({constant(8)});
+  expectInvalid(bundle,
+                where + " has a box of 2 entries for a memref of rank 1");
+  bundle = tensorMapBundle();
+  bundle.kernels[0].variants[1].tensorMaps[0].box[0] = {constant(257)};
+  expectInvalid(bundle, where + " box[0] is 257; TMA takes 1 to 256");
+  bundle.kernels[0].variants[1].tensorMaps[0].box[0] = {constant(0)};
+  expectInvalid(bundle, where + " box[0] is 0; TMA takes 1 to 256");
+  bundle.kernels[0].variants[1].tensorMaps[0].box[0] = {
+      op(ExprNode::Op::Add)};
+  expectInvalid(bundle, where + " box[0]: malformed expression");
+  bundle.kernels[0].variants[1].tensorMaps[0].box[0] = {dim(5)};
+  expectInvalid(bundle, where + " box[0]: malformed expression");
 }

@@ -100,3 +100,48 @@ tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) 
 tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [#tuna.key<arg = 0, dim = 0>], params = ["b"], source_hash = "00", written_args = array<i64>} {
   tuna.variant @m::@k config {b = 64 : i64}
 }
+
+// -----
+
+// A variant's tensor maps: one box per map it takes, ascending indices into
+// the dispatch's maps, each box over the key values with the map's rank.
+tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (memref<?x?xf32>) -> (), key = [], params = ["b"], source_hash = "00", written_args = array<i64>, tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<()[b] -> (16, b)>>]} {
+  // expected-error @+1 {{'tuna.variant' op takes 1 tensor map(s) but has 0 box(es); each map it takes has one}}
+  tuna.variant @m::@k config {b = 64 : i64} tensor_maps [0]
+}
+
+// -----
+
+tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (memref<?x?xf32>) -> (), key = [], params = ["b"], source_hash = "00", written_args = array<i64>, tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<()[b] -> (16, b)>>]} {
+  // expected-error @+1 {{'tuna.variant' op tensor maps must be ascending indices below 1 (the dispatch's), got 1}}
+  tuna.variant @m::@k config {b = 64 : i64} tensor_maps [1] boxes [affine_map<() -> (16, 8)>]
+}
+
+// -----
+
+tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (memref<?x?xf32>) -> (), key = [], params = ["b"], source_hash = "00", written_args = array<i64>, tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<()[b] -> (16, b)>>]} {
+  // expected-error @+1 {{'tuna.variant' op the box of tensor map 0 must take the 0 key value(s) and have 2 entries, got affine_map<() -> (16)>}}
+  tuna.variant @m::@k config {b = 64 : i64} tensor_maps [0] boxes [affine_map<() -> (16)>]
+}
+
+// -----
+
+// expected-error @+1 {{'tuna.dispatch' op tensor map #0 describes argument 0 of type 'index'}}
+tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [], params = ["b"], source_hash = "00", written_args = array<i64>, tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<()[b] -> (16)>>]} {
+  tuna.variant @m::@k config {b = 64 : i64}
+}
+
+// -----
+
+// A variant that takes a tensor map has one more !llvm.ptr argument.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: memref<?xf32>) kernel {
+      gpu.return
+    }
+  }
+  // expected-error @+1 {{'tuna.dispatch' op variant #0 kernel @m::@k has type '(memref<?xf32>) -> ()' but takes 1 tensor map(s), so its type must be '(memref<?xf32>, !llvm.ptr) -> ()' (the dispatch's with one !llvm.ptr per map)}}
+  tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (memref<?xf32>) -> (), key = [], params = ["b"], source_hash = "00", written_args = array<i64>, tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<()[b] -> (16)>>]} {
+    tuna.variant @m::@k config {b = 64 : i64} tensor_maps [0] boxes [affine_map<() -> (16)>]
+  }
+}

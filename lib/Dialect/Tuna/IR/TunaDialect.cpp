@@ -3,6 +3,8 @@
 #include "tuna/Dialect/Tuna/IR/TunaDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -184,6 +186,64 @@ std::string mlir::tuna::describeTargets(ArrayRef<TargetAttr> targets) {
     text += target.describe();
   }
   return text;
+}
+
+//===----------------------------------------------------------------------===//
+// TensorMapAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      unsigned arg, AffineMapAttr box, unsigned swizzle,
+                      unsigned l2Promotion, OobFill oobFill) {
+  unsigned rank = box ? box.getValue().getNumResults() : 0;
+  if (rank < 1 || rank > kMaxTensorMapRank)
+    return emitError() << "tensor map of argument " << arg << ": its box has "
+                       << rank << " entries; TMA describes 1 to "
+                       << kMaxTensorMapRank << " dimensions";
+  if (!llvm::is_contained({0u, 32u, 64u, 128u}, swizzle))
+    return emitError() << "tensor map of argument " << arg << ": swizzle "
+                       << swizzle << " is not one of 0, 32, 64, 128 (bytes)";
+  if (!llvm::is_contained({0u, 64u, 128u, 256u}, l2Promotion))
+    return emitError() << "tensor map of argument " << arg
+                       << ": l2_promotion " << l2Promotion
+                       << " is not one of 0, 64, 128, 256 (bytes)";
+  return success();
+}
+
+std::optional<int64_t> mlir::tuna::getTensorMapElementBytes(Type type) {
+  if (type.isF16() || type.isBF16())
+    return 2;
+  if (type.isF32() || type.isSignlessInteger(32))
+    return 4;
+  if (type.isF64() || type.isSignlessInteger(64))
+    return 8;
+  if (type.isSignlessInteger(8))
+    return 1;
+  return std::nullopt;
+}
+
+std::string mlir::tuna::checkTensorMapBox(ArrayRef<AffineExpr> box,
+                                          int64_t elementBytes,
+                                          unsigned swizzleBytes) {
+  for (auto [i, entry] : llvm::enumerate(box))
+    if (auto c = dyn_cast<AffineConstantExpr>(entry);
+        c && (c.getValue() < 1 || c.getValue() > 256))
+      return "box entry " + std::to_string(i) + " is " +
+             std::to_string(c.getValue()) +
+             " (a TMA box is 1 to 256 elements per dimension)";
+  auto inner = box.empty() ? AffineConstantExpr()
+                           : dyn_cast<AffineConstantExpr>(box.front());
+  if (!inner)
+    return {};
+  int64_t bytes = inner.getValue() * elementBytes;
+  if (bytes % 16 != 0)
+    return "its inner box is " + std::to_string(bytes) +
+           " bytes, not a multiple of 16";
+  if (swizzleBytes != 0 && bytes > swizzleBytes)
+    return "its inner box is " + std::to_string(bytes) + " bytes, over the " +
+           std::to_string(swizzleBytes) + "-byte swizzle span";
+  return {};
 }
 
 //===----------------------------------------------------------------------===//
@@ -448,12 +508,37 @@ static LogicalResult verifyVscale(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// The box of every tensor map takes the inputs of a launch map, and the key
+/// components it reads are exact, as for launch-time constraints: the box a
+/// variant takes must be the same for every value of a signature's bucket.
+static LogicalResult
+verifyTensorMapBoxes(function_ref<InFlightDiagnostic()> emitError,
+                     ArrayRef<TensorMapAttr> maps, ArrayRef<KeyAttr> key,
+                     std::optional<unsigned> numParams) {
+  for (auto [i, map] : llvm::enumerate(maps)) {
+    std::string what = "the box of tensor map #" + std::to_string(i);
+    AffineMap box = map.getBox().getValue();
+    if (failed(verifyInputs(emitError, what, box.getNumDims(),
+                            box.getNumSymbols(), key.size(), numParams)))
+      return failure();
+    for (auto [d, k] : llvm::enumerate(key))
+      if (readsKeyValue(box.getResults(), box.getNumDims(), d) &&
+          k.getBucket() != BucketKind::exact)
+        return emitError() << what << " reads key component " << d
+                           << " (argument " << k.getArg()
+                           << "), which must then use 'exact' bucketing, "
+                              "not '"
+                           << stringifyBucketKind(k.getBucket()) << "'";
+  }
+  return success();
+}
+
 LogicalResult mlir::tuna::verifySpace(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<ParamAttr> params,
     ArrayAttr configs, DictionaryAttr defaults, ArrayAttr constraints,
     ArrayRef<KeyAttr> key, AffineMapAttr grid, AffineMapAttr block,
     AffineMapAttr smem, AffineMapAttr cluster, StringAttr vscale,
-    bool hasSchedule,
+    ArrayRef<TensorMapAttr> tensorMaps, bool hasSchedule,
     std::optional<ArrayRef<ParamAttr>> knobs) {
   ParamSet set;
   set.complete = !hasSchedule || knobs.has_value();
@@ -491,7 +576,7 @@ LogicalResult mlir::tuna::verifySpace(
     for (auto [i, a] : llvm::enumerate(constraints))
       if (failed(verifyConstraint(emitError, i, a, key, numParams)))
         return failure();
-  return success();
+  return verifyTensorMapBoxes(emitError, tensorMaps, key, numParams);
 }
 
 LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -501,7 +586,8 @@ LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 AffineMapAttr block, AffineMapAttr smem,
                                 AffineMapAttr cluster, StringAttr vscale,
                                 SymbolRefAttr schedule,
-                                ArrayRef<TargetAttr> targets) {
+                                ArrayRef<TargetAttr> targets,
+                                ArrayRef<TensorMapAttr> tensorMaps) {
   for (auto [i, target] : llvm::enumerate(targets))
     for (TargetAttr earlier : targets.take_front(i))
       if (earlier.getArch() == target.getArch())
@@ -509,7 +595,7 @@ LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            << stringifyTargetArch(target.getArch())
                            << " twice (one entry per architecture)";
   return verifySpace(emitError, params, configs, defaults, constraints, key,
-                     grid, block, smem, cluster, vscale,
+                     grid, block, smem, cluster, vscale, tensorMaps,
                      /*hasSchedule=*/bool(schedule),
                      /*knobs=*/std::nullopt);
 }
@@ -545,6 +631,50 @@ verifyKeyArguments(function_ref<InFlightDiagnostic()> emitError,
                          << key.getArg() << " as an integer, but its type is "
                          << type << " (name a memref dimension with 'dim = N')";
     }
+  }
+  return success();
+}
+
+/// Checks that every tensor map describes an argument that exists and is a
+/// memref of a type TMA describes, of the box's rank, and that its box obeys
+/// TMA's rules where it is constant. Used for kernels and for the dispatch
+/// tables written from them.
+static LogicalResult
+verifyTensorMapArguments(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<TensorMapAttr> maps,
+                         ArrayRef<Type> argTypes) {
+  for (auto [i, map] : llvm::enumerate(maps)) {
+    if (map.getArg() >= argTypes.size())
+      return emitError() << "tensor map #" << i << " describes argument "
+                         << map.getArg() << " but the kernel has "
+                         << argTypes.size() << " argument(s)";
+    Type type = argTypes[map.getArg()];
+    auto memref = dyn_cast<MemRefType>(type);
+    std::optional<int64_t> bytes =
+        memref ? getTensorMapElementBytes(memref.getElementType())
+               : std::nullopt;
+    if (!bytes)
+      return emitError() << "tensor map #" << i << " describes argument "
+                         << map.getArg() << " of type " << type
+                         << "; a tensor map describes a memref of f16, bf16, "
+                            "f32, f64, i8, i32 or i64";
+    AffineMap box = map.getBox().getValue();
+    if (box.getNumResults() != memref.getRank())
+      return emitError() << "tensor map #" << i << " has a box of "
+                         << box.getNumResults() << " entries for argument "
+                         << map.getArg() << " of rank " << memref.getRank()
+                         << "; the box has one entry per dimension, "
+                            "innermost first";
+    if (map.getOobFill() == OobFill::nan &&
+        !isa<FloatType>(memref.getElementType()))
+      return emitError() << "tensor map #" << i
+                         << " fills out-of-bounds elements with NaN, but "
+                            "argument "
+                         << map.getArg() << " has integer elements";
+    std::string why =
+        checkTensorMapBox(box.getResults(), *bytes, map.getSwizzle());
+    if (!why.empty())
+      return emitError() << "tensor map #" << i << ": " << why;
   }
   return success();
 }
@@ -645,8 +775,14 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
                                 "another tunable kernel";
 
   if (failed(verifyKeyArguments([&] { return op->emitError(); },
-                                 space.getKey(), func.getArgumentTypes())))
+                                 space.getKey(), func.getArgumentTypes())) ||
+      failed(verifyTensorMapArguments([&] { return op->emitError(); },
+                                      space.getTensorMaps(),
+                                      func.getArgumentTypes())))
     return failure();
+  if (!space.getTensorMaps().empty() && !isGpuKernel(op))
+    return op->emitError() << "'tensor_maps' needs a GPU kernel (TMA is an "
+                              "NVIDIA sm_90 unit)";
   for (Type type : llvm::concat<const Type>(func.getArgumentTypes(),
                                             func.getResultTypes()))
     if (isScalableVectorLike(type))
@@ -680,14 +816,20 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
 // ParamOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ParamOp::verify() {
-  auto func = (*this)->getParentOfType<FunctionOpInterface>();
+/// The space of the kernel around `op`, or null when none has one.
+static SpaceAttr getEnclosingSpace(Operation *op) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
   SpaceAttr space;
   while (func && !space) {
     space = func->getAttrOfType<SpaceAttr>(TunaDialect::getSpaceAttrName());
     if (!space)
       func = func->getParentOfType<FunctionOpInterface>();
   }
+  return space;
+}
+
+LogicalResult ParamOp::verify() {
+  SpaceAttr space = getEnclosingSpace(*this);
   if (!space)
     return emitOpError() << "must be inside a kernel that has a 'tuna.space'";
   if (space.getSchedule())
@@ -703,8 +845,59 @@ LogicalResult ParamOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// TensorMapOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TensorMapOp::verify() {
+  auto ptr = dyn_cast<LLVM::LLVMPointerType>(getType());
+  if (!ptr || ptr.getAddressSpace() != 0)
+    return emitOpError() << "yields " << getType()
+                         << "; a tensor map is read as an !llvm.ptr (the "
+                            "generic address of its 128 bytes)";
+  SpaceAttr space = getEnclosingSpace(*this);
+  if (!space)
+    return emitOpError() << "must be inside a kernel that has a 'tuna.space'";
+  int64_t count = space.getTensorMaps().size();
+  if (getIndex() < 0 || getIndex() >= count)
+    return emitOpError() << "reads tensor map " << getIndex()
+                         << " but the space declares " << count
+                         << " (its 'tensor_maps')";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // DispatchOp
 //===----------------------------------------------------------------------===//
+
+/// A variant's hidden parameters: ascending indices into the dispatch's
+/// tensor maps, each with a box over the key values of the map's rank.
+static LogicalResult verifyVariantTensorMaps(VariantOp v, ArrayAttr maps,
+                                             unsigned numKeys) {
+  ArrayRef<int64_t> used =
+      v.getTensorMaps() ? *v.getTensorMaps() : ArrayRef<int64_t>();
+  size_t numBoxes = v.getBoxes() ? v.getBoxes()->size() : 0;
+  if (numBoxes != used.size())
+    return v.emitOpError() << "takes " << used.size()
+                           << " tensor map(s) but has " << numBoxes
+                           << " box(es); each map it takes has one";
+  int64_t count = maps ? maps.size() : 0;
+  for (auto [i, index] : llvm::enumerate(used)) {
+    if (index < 0 || index >= count || (i > 0 && index <= used[i - 1]))
+      return v.emitOpError() << "tensor maps must be ascending indices below "
+                             << count << " (the dispatch's), got " << index;
+    AffineMap box = cast<AffineMapAttr>((*v.getBoxes())[i]).getValue();
+    AffineMap declared =
+        cast<TensorMapAttr>(maps[index]).getBox().getValue();
+    if (box.getNumInputs() != numKeys ||
+        box.getNumResults() != declared.getNumResults())
+      return v.emitOpError()
+             << "the box of tensor map " << index << " must take the "
+             << numKeys << " key value(s) and have "
+             << declared.getNumResults() << " entries, got "
+             << AffineMapAttr::get(box);
+  }
+  return success();
+}
 
 LogicalResult DispatchOp::verify() {
   auto variants = llvm::to_vector(getBody().front().getOps<VariantOp>());
@@ -719,11 +912,19 @@ LogicalResult DispatchOp::verify() {
     if (arg < 0 || arg >= numArgs)
       return emitOpError() << "written argument " << arg << " is out of range";
   SmallVector<KeyAttr> keys(getKey().getAsRange<KeyAttr>());
+  SmallVector<TensorMapAttr> maps;
+  if (ArrayAttr attr = getTensorMapsAttr())
+    maps.assign(attr.getAsRange<TensorMapAttr>().begin(),
+                attr.getAsRange<TensorMapAttr>().end());
   if (failed(verifyKeyArguments([&] { return emitOpError(); }, keys,
-                                getFunctionType().getInputs())))
+                                getFunctionType().getInputs())) ||
+      failed(verifyTensorMapArguments([&] { return emitOpError(); }, maps,
+                                      getFunctionType().getInputs())))
     return failure();
   unsigned numKeys = keys.size();
   for (VariantOp v : variants) {
+    if (failed(verifyVariantTensorMaps(v, getTensorMapsAttr(), numKeys)))
+      return failure();
     for (std::optional<AffineMap> map :
          {v.getGrid(), v.getBlock(), v.getSmem(), v.getCluster()})
       if (map && map->getNumInputs() != numKeys)
@@ -752,8 +953,9 @@ LogicalResult DispatchOp::verify() {
   return success();
 }
 
-/// Every variant is called with the dispatch's ABI: a kernel of another type
-/// would read its arguments from the wrong places. Kernels that are not found
+/// Every variant is called with the dispatch's ABI, followed by one
+/// `!llvm.ptr` per tensor map it takes: a kernel of another type would read
+/// its arguments from the wrong places. Kernels that are not found
 /// or no longer have a builtin function type (lowered to LLVM, or compiled
 /// into a gpu.binary) are not checked.
 LogicalResult
@@ -769,8 +971,20 @@ DispatchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     if (!func)
       return emitOpError() << "variant #" << i << " names "
                            << variant.getKernel() << ", which is not a function";
+    SmallVector<Type> inputs(expected.getInputs());
+    if (std::optional<ArrayRef<int64_t>> maps = variant.getTensorMaps())
+      inputs.append(maps->size(), LLVM::LLVMPointerType::get(getContext()));
+    FunctionType withMaps =
+        FunctionType::get(getContext(), inputs, expected.getResults());
     auto type = dyn_cast<FunctionType>(func.getFunctionType());
-    if (type && type != expected)
+    if (type && type != withMaps && withMaps != expected)
+      return emitOpError() << "variant #" << i << " kernel "
+                           << variant.getKernel() << " has type " << type
+                           << " but takes " << variant.getTensorMaps()->size()
+                           << " tensor map(s), so its type must be "
+                           << withMaps
+                           << " (the dispatch's with one !llvm.ptr per map)";
+    if (type && type != withMaps)
       return emitOpError() << "variant #" << i << " kernel "
                            << variant.getKernel() << " has type " << type
                            << " but dispatch @" << getSymName()

@@ -18,8 +18,15 @@
 
 namespace tuna {
 
-/// The bundle format version this runtime writes and the newest it reads.
-constexpr uint32_t kBundleFormatVersion = 1;
+/// The newest bundle format version this runtime reads. Version 2 adds
+/// tensor maps (Kernel::tensorMaps, Variant::tensorMaps); see
+/// bundleFormatVersion.
+constexpr uint32_t kBundleFormatVersion = 2;
+
+/// The format version writeBundle gives `bundle`: 2 when a kernel has tensor
+/// maps (a reader that ignored them would launch a variant without its
+/// hidden parameters), 1 otherwise, so that older runtimes read it.
+uint32_t bundleFormatVersion(const Bundle &bundle);
 
 /// 64-bit FNV-1a of `bytes`: the content hash of manifests and objects.
 uint64_t fnv1a64(std::string_view bytes);

@@ -95,6 +95,24 @@ struct VariantCode {
   Resources resources;
 };
 
+/// A TMA tensor map (CUtensorMap) that a kernel's variants may take, derived
+/// at launch from one of its memref arguments. What does not vary between
+/// variants; the element type is the memref's. docs/tma-design.md.
+struct TensorMapSpec {
+  int arg = 0;              ///< The memref argument the map describes.
+  int l2PromotionBytes = 0; ///< 0, 64, 128 or 256.
+  bool oobFillNaN = false;  ///< Out-of-bounds elements read NaN, not zero.
+};
+
+/// A hidden parameter of one variant: a map of Kernel::tensorMaps with the
+/// box this variant loads. Hidden parameters follow the proper ones, in the
+/// order of Variant::tensorMaps; each is the 128-byte map, by value.
+struct VariantTensorMap {
+  int map = 0;          ///< Index into Kernel::tensorMaps.
+  std::vector<Expr> box; ///< Innermost dimension first; one per memref dim.
+  int swizzleBytes = 0; ///< 0 (none), 32, 64 or 128.
+};
+
 struct Variant {
   std::string name; ///< Symbol of the variant in the expanded IR.
   std::vector<std::pair<std::string, int64_t>> config; ///< In param order.
@@ -102,6 +120,7 @@ struct Variant {
   std::array<Expr, 3> block; ///< Empty expressions mean 1.
   Expr sharedMemBytes;       ///< Dynamic shared memory; empty means 0.
   std::vector<Constraint> constraints;
+  std::vector<VariantTensorMap> tensorMaps; ///< Hidden parameters; usually none.
   std::vector<VariantCode> code;
 };
 
@@ -111,6 +130,7 @@ struct Kernel {
   std::vector<ArgSpec> args;
   std::vector<std::string> params;
   std::vector<KeySpec> key;
+  std::vector<TensorMapSpec> tensorMaps;
   int defaultVariant = 0;
   std::vector<Variant> variants;
 };

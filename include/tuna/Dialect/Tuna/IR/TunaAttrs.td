@@ -55,6 +55,8 @@ def Tuna_BracketedKeys
     : Tuna_BracketedList<"::mlir::tuna::KeyAttr", "parseAttribute">;
 def Tuna_BracketedTargets
     : Tuna_BracketedList<"::mlir::tuna::TargetAttr", "parseAttribute">;
+def Tuna_BracketedTensorMaps
+    : Tuna_BracketedList<"::mlir::tuna::TensorMapAttr", "parseAttribute">;
 
 /// A launch map (grid, block, smem) of a space. Affine expressions multiply
 /// and divide by symbols only, so a map that fails to parse gets a hint on
@@ -152,6 +154,53 @@ def Tuna_TargetAttr : Tuna_Attr<"Target", "target"> {
   }];
 }
 
+def Tuna_OobFill : I32EnumAttr<"OobFill",
+    "what a tensor map reads outside its tensor", [
+    I32EnumAttrCase<"zero", 0>,
+    I32EnumAttrCase<"nan", 1>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tuna";
+}
+
+/// The out-of-bounds fill of a tensor map; `zero` when omitted.
+def Tuna_OobFillParameter : EnumParameter<Tuna_OobFill> {
+  let defaultValue = "::mlir::tuna::OobFill::zero";
+}
+
+def Tuna_TensorMapAttr : Tuna_Attr<"TensorMap", "tensor_map"> {
+  let summary = "A TMA tensor map of a memref argument";
+  let description = [{
+    One entry of a space's `tensor_maps`: a CUDA tensor map (`CUtensorMap`)
+    that the runtime derives at launch from memref argument `arg`, and that
+    the kernel reads with `tuna.tensor_map <index>`.
+
+    - `box`: the box a TMA copy moves, innermost dimension first (as TMA
+      and `globalDim` list them), one entry per dimension of the memref
+      (at most 5). Its inputs are those of the space's launch maps: the key
+      values, then the parameters.
+    - `swizzle` (optional): the shared-memory swizzle span in bytes, 0
+      (none, the default), 32, 64 or 128.
+    - `l2_promotion` (optional): L2 promotion in bytes, 0 (none, the
+      default), 64, 128 or 256.
+    - `oob_fill` (optional): what reads outside the tensor give, `zero`
+      (the default) or `nan` (floating-point elements only).
+
+    ```mlir
+    #tuna.tensor_map<arg = 0, box = affine_map<()[bm, bk] -> (bk, bm)>,
+                     swizzle = 128>
+    ```
+  }];
+  let parameters = (ins
+    "unsigned":$arg,
+    "::mlir::AffineMapAttr":$box,
+    DefaultValuedParameter<"unsigned", "0">:$swizzle,
+    DefaultValuedParameter<"unsigned", "0">:$l2_promotion,
+    Tuna_OobFillParameter:$oob_fill);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
   let summary = "The tuning space of a kernel";
   let description = [{
@@ -183,6 +232,9 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
       The parameter's values must be positive.
     - `schedule` (optional): a `transform.named_sequence` applied to every
       variant; its unresolved `transform.tune.knob`s become parameters.
+    - `tensor_maps` (optional): TMA tensor maps of memref arguments
+      (`#tuna.tensor_map`) that the body reads with `tuna.tensor_map`; a
+      variant whose body uses map i takes it as a hidden parameter.
     - `targets` (optional): the targets the kernel supports
       (`#tuna.target`), at most one entry per architecture. Without it, a
       GPU kernel supports every GPU target and a host kernel the host.
@@ -207,7 +259,8 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
     Tuna_LaunchMapParameter:$cluster,
     OptionalParameter<"::mlir::StringAttr">:$vscale,
     OptionalParameter<"::mlir::SymbolRefAttr">:$schedule,
-    Tuna_BracketedTargets:$targets);
+    Tuna_BracketedTargets:$targets,
+    Tuna_BracketedTensorMaps:$tensor_maps);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -34,9 +34,23 @@ bool supportsTarget(ArrayRef<TargetAttr> targets, TargetArch arch,
 /// declares, for messages.
 std::string describeTargets(ArrayRef<TargetAttr> targets);
 
+/// Dimensions a TMA tensor map describes at most.
+constexpr unsigned kMaxTensorMapRank = 5;
+
+/// Bytes of an element a tensor map can describe (f16, bf16, f32, f64, i8,
+/// i32, i64: CUtensorMapDataType), or nothing for another type.
+std::optional<int64_t> getTensorMapElementBytes(Type elementType);
+
+/// Why the box of a tensor map (innermost entry first) breaks TMA's rules
+/// where its entries are constant: each entry 1 to 256 elements, the inner
+/// box a multiple of 16 bytes and, with a swizzle, within its span. Empty
+/// when it does not.
+std::string checkTensorMapBox(ArrayRef<AffineExpr> box, int64_t elementBytes,
+                              unsigned swizzleBytes);
+
 /// The one validation of a tuning space, used by SpaceAttr::verify and by
-/// tuna-expand: parameters, configurations, defaults, key, launch maps and
-/// constraints. `knobs` are the parameters that the space's schedule adds
+/// tuna-expand: parameters, configurations, defaults, key, launch maps,
+/// constraints and tensor-map boxes. `knobs` are the parameters that the space's schedule adds
 /// (tuna-expand resolves them); while they are unknown (std::nullopt) and
 /// the space has a schedule, the checks that need every parameter's name
 /// (unknown bindings, symbol counts) are left to tuna-expand.
@@ -46,6 +60,7 @@ LogicalResult verifySpace(function_ref<InFlightDiagnostic()> emitError,
                           ArrayRef<KeyAttr> key, AffineMapAttr grid,
                           AffineMapAttr block, AffineMapAttr smem,
                           AffineMapAttr cluster, StringAttr vscale,
+                          ArrayRef<TensorMapAttr> tensorMaps,
                           bool hasSchedule,
                           std::optional<ArrayRef<ParamAttr>> knobs);
 

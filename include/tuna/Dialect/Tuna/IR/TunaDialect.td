@@ -15,6 +15,9 @@ def Tuna_Dialect : Dialect {
     surviving configuration and records a `tuna.dispatch` table that the
     bundle writer and the runtime consume.
   }];
+  // `tuna.tensor_map` yields an !llvm.ptr, and a variant that takes tensor
+  // maps has !llvm.ptr arguments.
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{

@@ -28,6 +28,26 @@ def Tuna_ParamOp : Tuna_Op<"param", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tuna_TensorMapOp : Tuna_Op<"tensor_map", [Pure]> {
+  let summary = "Reads a TMA tensor map of the enclosing kernel";
+  let description = [{
+    Yields the generic address of the tensor map `index` of the enclosing
+    kernel's `tuna.space` (its `tensor_maps`): a 128-byte `CUtensorMap`
+    that TMA ops (`nvvm.cp.async.bulk.tensor.*`) take as a plain
+    `!llvm.ptr`. `tuna-expand` replaces it in every variant that still uses
+    it after folding by a hidden argument `!llvm.ptr {tuna.tensor_map}`,
+    one per map used, after the kernel's own arguments in map order.
+
+    ```mlir
+    %map = tuna.tensor_map 0 : !llvm.ptr
+    ```
+  }];
+  let arguments = (ins I64Attr:$index);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$index attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tuna_DispatchOp : Tuna_Op<"dispatch", [
     Symbol, SingleBlock, NoTerminator, IsolatedFromAbove,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
@@ -43,7 +63,8 @@ def Tuna_DispatchOp : Tuna_Op<"dispatch", [
     found as a function with a builtin type, i.e. before lowering).
 
     `targets` is the space's declaration of the targets the kernel
-    supports, when it has one.
+    supports, when it has one. `tensor_maps` are the space's tensor maps,
+    when it has some; a variant's hidden parameters take some of them.
   }];
   let arguments = (ins
     SymbolNameAttr:$sym_name,
@@ -53,7 +74,8 @@ def Tuna_DispatchOp : Tuna_Op<"dispatch", [
     TypedArrayAttrBase<Tuna_KeyAttr, "key components">:$key,
     I64Attr:$default_variant,
     StrAttr:$source_hash,
-    OptionalAttr<TypedArrayAttrBase<Tuna_TargetAttr, "supported targets">>:$targets);
+    OptionalAttr<TypedArrayAttrBase<Tuna_TargetAttr, "supported targets">>:$targets,
+    OptionalAttr<TypedArrayAttrBase<Tuna_TensorMapAttr, "tensor maps">>:$tensor_maps);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let hasVerifier = 1;
@@ -68,7 +90,10 @@ def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {
     divides by), and nothing else: the parameters are already substituted.
     `constraints` are the launch-time conditions that are left. `cluster`
     is constant: it is compiled into the variant (its known cluster size),
-    not launched.
+    not launched. `tensor_maps` lists the tensor maps (indices into the
+    dispatch's `tensor_maps`, ascending) that the variant takes as hidden
+    parameters after the kernel's own, and `boxes` the box of each, innermost
+    dimension first, over the key values.
   }];
   let arguments = (ins
     SymbolRefAttr:$kernel,
@@ -77,10 +102,13 @@ def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {
     OptionalAttr<AffineMapAttr>:$block,
     OptionalAttr<AffineMapAttr>:$smem,
     OptionalAttr<AffineMapAttr>:$cluster,
-    OptionalAttr<TypedArrayAttrBase<IntegerSetAttr, "integer sets">>:$constraints);
+    OptionalAttr<TypedArrayAttrBase<IntegerSetAttr, "integer sets">>:$constraints,
+    OptionalAttr<DenseI64ArrayAttr>:$tensor_maps,
+    OptionalAttr<AffineMapArrayAttr>:$boxes);
   let assemblyFormat = [{
     $kernel `config` $config (`grid` $grid^)? (`block` $block^)?
-    (`smem` $smem^)? (`cluster` $cluster^)? (`where` $constraints^)? attr-dict
+    (`smem` $smem^)? (`cluster` $cluster^)? (`where` $constraints^)?
+    (`tensor_maps` $tensor_maps^)? (`boxes` $boxes^)? attr-dict
   }];
 }
 
