@@ -46,6 +46,10 @@ derived matmul_e4m3_wgmma_n64_f16out matmul_wgmma_fp8_n64_f16out # and an fp16 C
 # TF32 (opt-in fp32), the e4m3 kernel's layout with 4-byte elements.
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_tf32.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_tf32.tuna" | tail -2
+# The TMA prototype that CudaTensorMapTest runs (a tile load through a
+# tensor map the runtime encodes).
+"$build/bin/tuna-compile" "$root/test/kernels/tma-prototype.mlir" --target=nvptx:sm_90a \
+  -o "$root/bench/out/bundles/tma_tile.tuna" | tail -1
 # The mma.sync ceiling that matmul_f16 is compared with.
 "$build/bin/tuna-compile" "$root/bench/gpu/mma_peak.mlir" --target=nvptx:sm_90 \
   -o "$root/bench/out/bundles/mma_peak.tuna" | tail -1

@@ -35,6 +35,11 @@ else
   echo "no $bundles/scale.tuna (bench/make_bundles.sh): scale runs on nvcc-made PTX"
 fi
 
+# The TMA prototype (test/kernels/tma-prototype.mlir) for CudaTensorMapTest.
+if [ -f "$bundles/tma_tile.tuna" ]; then
+  export TUNA_GPU_TMA_BUNDLE=$bundles/tma_tile.tuna
+fi
+
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$logs/gpu.txt"
 date -u +"%Y-%m-%d %H:%M UTC" | tee -a "$logs/gpu.txt"
 

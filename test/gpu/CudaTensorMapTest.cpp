@@ -1,0 +1,107 @@
+//===- CudaTensorMapTest.cpp - A TMA tile load through a runtime tensor map ===//
+//
+// test/kernels/tma-prototype.mlir compiled by tuna-compile (the bundle named
+// by TUNA_GPU_TMA_BUNDLE, which bench/run_gpu.sh sets, else the one compiled
+// with the tests): the kernel takes a CUtensorMap of its input that the runtime
+// encodes at launch, loads one 32 x 64 box of f32 at (col, row) with
+// cp.async.bulk.tensor and writes it to `out`. Fresh random inputs, a
+// NaN-poisoned output, the tile read on the host; the parts of the box
+// outside the input must arrive as zeros (the map's fill).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuTest.h"
+
+#include "tuna/runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace tuna;
+using namespace tuna::gpu;
+
+namespace {
+
+constexpr int64_t kBoxRows = 32, kBoxCols = 64;
+
+/// $TUNA_GPU_TMA_BUNDLE, else the bundle compiled with the tests.
+const char *bundlePath() {
+  if (const char *path = std::getenv("TUNA_GPU_TMA_BUNDLE"))
+    return path;
+#ifdef TUNA_GPU_TMA_TEST_BUNDLE
+  return TUNA_GPU_TMA_TEST_BUNDLE;
+#else
+  return nullptr;
+#endif
+}
+
+const BundleSetup &setup() {
+  static const BundleSetup s = openBundleAndDevice(
+      bundlePath(),
+      "TUNA_GPU_TMA_BUNDLE is not set (bench/run_gpu.sh sets it to "
+      "test/kernels/tma-prototype.mlir compiled for sm_90a)",
+      "no CUDA device: ", [] { return Device::cuda(0); });
+  return s;
+}
+
+/// A rows x cols input of random floats on the device, and the box's
+/// output, poisoned, beside it.
+struct TileBuffers {
+  TileBuffers(Backend &backend, int64_t rows, int64_t cols)
+      : backend(backend), rows(rows), cols(cols), in(rows * cols),
+        out(kBoxRows * kBoxCols, std::numeric_limits<float>::quiet_NaN()),
+        din(backend, in.size() * sizeof(float)),
+        dout(backend, out.size() * sizeof(float)) {
+    std::mt19937 rng(std::random_device{}());
+    std::uniform_real_distribution<float> dist(-100.0f, 100.0f);
+    for (float &v : in)
+      v = dist(rng);
+    backend.copy(din.data(), in.data(), in.size() * sizeof(float),
+                 CopyKind::HostToDevice, nullptr);
+  }
+
+  /// Launches the kernel for the box at (col, row); the number of output
+  /// elements that differ from the input there (zero outside it).
+  int64_t wrongAt(Module &module, int32_t col, int32_t row) {
+    backend.copy(dout.data(), out.data(), out.size() * sizeof(float),
+                 CopyKind::HostToDevice, nullptr);
+    module.kernel("tma_tile").launch(nullptr, memref(din.data(), {rows, cols}),
+                                     memref(dout.data(), {kBoxRows * kBoxCols}),
+                                     col, row);
+    backend.synchronize(nullptr);
+    std::vector<float> got(out.size());
+    backend.copy(got.data(), dout.data(), got.size() * sizeof(float),
+                 CopyKind::DeviceToHost, nullptr);
+    int64_t wrong = 0;
+    for (int64_t r = 0; r < kBoxRows; ++r)
+      for (int64_t c = 0; c < kBoxCols; ++c) {
+        int64_t y = row + r, x = col + c;
+        float expected = y < rows && x < cols ? in[y * cols + x] : 0.0f;
+        wrong += !(got[r * kBoxCols + c] == expected);
+      }
+    return wrong;
+  }
+
+  Backend &backend;
+  int64_t rows, cols;
+  std::vector<float> in, out;
+  DeviceBuffer din, dout;
+};
+
+} // namespace
+
+TEST(CudaTensorMapTest, ABoxLoadsThroughTheMapWithZerosPastTheEdges) {
+  REQUIRE_GPU();
+  Module module = Module::load(setup().bundle, *setup().device, Options());
+  // 100 x 200: rows of 800 bytes (a multiple of 16, as TMA needs).
+  TileBuffers buffers(setup().device->backend(), 100, 200);
+  EXPECT_EQ(buffers.wrongAt(module, 0, 0), 0);
+  EXPECT_EQ(buffers.wrongAt(module, 64, 32), 0);
+  // 8 columns and 12 rows of the box lie past the input's edges.
+  EXPECT_EQ(buffers.wrongAt(module, 144, 80), 0);
+}
