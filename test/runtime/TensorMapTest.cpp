@@ -293,149 +293,6 @@ TEST(TensorMapCacheTest, AFailedEncodingLeavesNothingBehind) {
 
 namespace {
 
-/// One launch as the device saw it.
-struct SeenLaunch {
-  std::string symbol;
-  uint64_t base = 0; ///< Of argument 0: aligned + offset elements.
-  bool hasMap = false;
-  TensorMapBytes map = {};
-};
-
-/// A device with maps (or without: `support`) whose encoding writes down
-/// the encoding's address, sizes, strides, box and swizzle, and whose
-/// clock advances 1 ms per "tma" launch and 2 ms per "plain" one.
-class MapGpu final : public Backend {
-public:
-  MapGpu() {
-    deviceInfo.platform = "fake";
-    deviceInfo.name = "Map GPU";
-    deviceInfo.arch = "fake_90";
-    deviceInfo.fingerprint = "fake:90";
-    deviceInfo.maxThreadsPerBlock = 1024;
-    deviceInfo.maxSharedBytesPerBlock = 48 * 1024;
-  }
-
-  const DeviceInfo &info() const override { return deviceInfo; }
-  int objectScore(const Object &object) const override {
-    return object.format == "fake-bin" ? 1 : -1;
-  }
-  ModuleHandle loadModule(const Object &object, std::string_view) override {
-    return const_cast<Object *>(&object);
-  }
-  void unloadModule(ModuleHandle) noexcept override {}
-  FunctionHandle getFunction(ModuleHandle, const std::string &symbol,
-                             std::string_view) override {
-    return symbol == "tma" ? &tmaCost : &plainCost;
-  }
-  FunctionLimits functionLimits(FunctionHandle) override {
-    FunctionLimits limits;
-    limits.maxThreadsPerBlock = 1024;
-    return limits;
-  }
-  std::string tensorMapSupport() const override { return support; }
-  void encodeTensorMap(const Encoding &e, TensorMapBytes &map,
-                       std::string_view what) override {
-    ++encodes;
-    if (refuse)
-      throw Error(ErrorCode::Backend,
-                  std::string(what) + ": cuTensorMapEncodeTiled failed: "
-                                      "CUDA_ERROR_INVALID_VALUE (1)");
-    map = {};
-    map.words[0] = e.address;
-    map.words[1] = e.globalDim[0];
-    map.words[2] = e.globalDim[1];
-    map.words[3] = e.globalStrides[0];
-    map.words[4] = e.boxDim[0];
-    map.words[5] = e.boxDim[1];
-    map.words[6] = static_cast<uint64_t>(e.swizzle);
-    map.words[7] = static_cast<uint64_t>(e.dataType);
-  }
-  void launch(FunctionHandle function, StreamHandle, const LaunchDims &,
-              void **params) override {
-    bool tma = function == &tmaCost;
-    clockMs += *static_cast<double *>(function);
-    SeenLaunch seen;
-    seen.symbol = tma ? "tma" : "plain";
-    // Argument 0 is a rank-2 memref (7 parameters), argument 1 an i64.
-    seen.base = reinterpret_cast<uint64_t>(*static_cast<void **>(params[1])) +
-                *static_cast<int64_t *>(params[2]) * sizeof(float);
-    if (tma) {
-      seen.hasMap = true;
-      std::memcpy(&seen.map, params[8], sizeof(seen.map));
-    }
-    seen_.push_back(seen);
-  }
-  void synchronize(StreamHandle) override {}
-  void *allocate(size_t bytes) override {
-    return std::aligned_alloc(256, (bytes + 255) / 256 * 256);
-  }
-  void deallocate(void *ptr) noexcept override { std::free(ptr); }
-  void copy(void *dst, const void *src, size_t bytes, CopyKind,
-            StreamHandle) override {
-    std::memcpy(dst, src, bytes);
-  }
-  EventHandle createEvent() override { return new double(0); }
-  void destroyEvent(EventHandle event) noexcept override {
-    delete static_cast<double *>(event);
-  }
-  void recordEvent(EventHandle event, StreamHandle) override {
-    *static_cast<double *>(event) = clockMs;
-  }
-  float elapsedMs(EventHandle start, EventHandle end) override {
-    return static_cast<float>(*static_cast<double *>(end) -
-                              *static_cast<double *>(start));
-  }
-
-  const std::vector<SeenLaunch> &seen() const { return seen_; }
-
-  DeviceInfo deviceInfo;
-  std::string support;
-  bool refuse = false;
-  int encodes = 0;
-  double clockMs = 0;
-
-private:
-  double tmaCost = 1.0, plainCost = 2.0;
-  std::vector<SeenLaunch> seen_;
-};
-
-/// Kernel "tile": (memref<?x?xf32> a, written; i64 n), key: a's sizes,
-/// exact. Map 0 describes `a`. Variants: "plain" (the default, no map) and
-/// "tma", which takes map 0 with the box (8, d0 floordiv 2), innermost
-/// first, and a 32-byte swizzle.
-Bundle tileBundle() {
-  Bundle bundle;
-  Object object;
-  object.target = "fake:90";
-  object.format = "fake-bin";
-  object.data = "code";
-  bundle.objects.push_back(object);
-  Kernel kernel;
-  kernel.name = "tile";
-  kernel.sourceHash = "tile-hash";
-  kernel.args = {{ArgSpec::Kind::MemRef, ScalarType::F32, 2, true},
-                 {ArgSpec::Kind::Scalar, ScalarType::I64, 0, false}};
-  kernel.key = {{0, 0, Bucket::Exact, {}}, {0, 1, Bucket::Exact, {}}};
-  kernel.tensorMaps = {mapOf(0)};
-  for (const char *name : {"plain", "tma"}) {
-    Variant variant;
-    variant.name = name;
-    variant.config = {{"TMA", std::string(name) == "tma"}};
-    variant.code.push_back({0, name, {}});
-    if (variant.name == "tma") {
-      VariantTensorMap map;
-      map.box = {{constant(8)},
-                 {dim(0), constant(2), op(ExprNode::Op::FloorDiv)}};
-      map.swizzleBytes = 32;
-      variant.tensorMaps.push_back(map);
-    }
-    kernel.variants.push_back(variant);
-  }
-  kernel.params = {"TMA"};
-  bundle.kernels.push_back(kernel);
-  return bundle;
-}
-
 Options quickOptions() {
   Options options;
   options.minSampleMs = 0;
@@ -485,7 +342,7 @@ TEST(TensorMapLaunchTest, MapsFollowTheProperParametersForTheLaunchedBuffer) {
   // scratch copies while tuning, the application's buffer at the end.
   bool sawScratch = false;
   for (const SeenLaunch &seen : gpu->seen()) {
-    if (!seen.hasMap)
+    if (!seen.tma)
       continue;
     EXPECT_EQ(seen.map.words[0], seen.base);
     EXPECT_EQ(seen.map.words[1], 64u); // Innermost size first.
@@ -500,7 +357,7 @@ TEST(TensorMapLaunchTest, MapsFollowTheProperParametersForTheLaunchedBuffer) {
     sawScratch |= seen.base != reinterpret_cast<uint64_t>(buffer->data);
   }
   EXPECT_TRUE(sawScratch);
-  ASSERT_TRUE(gpu->seen().back().hasMap);
+  ASSERT_TRUE(gpu->seen().back().tma);
   EXPECT_EQ(gpu->seen().back().base, reinterpret_cast<uint64_t>(buffer->data));
 
   // The known signature again: the cached map, nothing encoded.
@@ -546,7 +403,7 @@ TEST(TensorMapLaunchTest, AMisalignedBufferIsAnotherSignatureWithoutTheMap) {
   EXPECT_EQ(tma.reason, std::string("tensor map 0 of argument #0: base "
                                     "address ") +
                             address + " is not 16-byte aligned (TMA needs 16)");
-  EXPECT_EQ(gpu->seen().back().symbol, "plain");
+  EXPECT_FALSE(gpu->seen().back().tma);
   // Each signature keeps its own decision.
   EXPECT_EQ(kernel.chosenVariant({16, 64, 1}), 1);
   EXPECT_EQ(kernel.chosenVariant({16, 64, 0}), 0);
@@ -620,7 +477,7 @@ TEST(TensorMapLaunchTest, AMapTheDriverRefusesLeavesTheOtherVariants) {
             "argument #0: cuTensorMapEncodeTiled failed: "
             "CUDA_ERROR_INVALID_VALUE (1)");
   EXPECT_EQ(report.chosenName, "plain");
-  EXPECT_EQ(gpu->seen().back().symbol, "plain");
+  EXPECT_FALSE(gpu->seen().back().tma);
 }
 
 TEST(TensorMapLaunchTest, ABoxTmaCannotLoadMakesTheVariantUnrunnable) {
