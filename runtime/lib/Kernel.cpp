@@ -318,14 +318,17 @@ TunedKernel::Impl::tensorMap(int index, size_t j, const ArgValue *args,
       });
 }
 
-void TunedKernel::Impl::fillTensorMaps(int index, const ArgValue *args,
-                                       const int64_t *keyValues,
-                                       LoweredArgs &lowered) const {
-  size_t count = variants[index].spec->tensorMaps.size();
-  for (size_t j = 0; j < count; ++j) {
-    lowered.maps[j] = tensorMap(index, j, args, keyValues);
-    lowered.params[loweredCount + j] = &lowered.maps[j];
+[[gnu::noinline]] void TunedKernel::Impl::launchWithTensorMaps(
+    int index, StreamHandle stream, const ArgValue *args,
+    const int64_t *keyValues, const LaunchDims &dims, void **params) {
+  const VariantState &variant = variants[index];
+  TensorMapBytes maps[kMaxTensorMaps];
+  // More than kMaxTensorMaps is a tensorMapProblem: tensorMap() throws.
+  for (size_t j = 0; j < variant.spec->tensorMaps.size(); ++j) {
+    maps[j] = tensorMap(index, j, args, keyValues);
+    params[loweredCount + j] = &maps[j];
   }
+  backend.launch(variant.function, stream, dims, params);
 }
 
 std::string DimsProblem::describe() const {
@@ -457,7 +460,7 @@ TunedKernel::Impl::keyedFacts(const int64_t *keyValues) {
 void TunedKernel::Impl::launchVariant(int index, StreamHandle stream,
                                       const ArgValue *args,
                                       const int64_t *keyValues,
-                                      LoweredArgs &lowered) {
+                                      void **params) {
   const VariantState &variant = variants[index];
   LaunchDims dims;
   DimsProblem problem;
@@ -471,8 +474,8 @@ void TunedKernel::Impl::launchVariant(int index, StreamHandle stream,
   if (dims.grid[0] == 0 || dims.grid[1] == 0 || dims.grid[2] == 0)
     return;
   if (!variant.spec->tensorMaps.empty())
-    fillTensorMaps(index, args, keyValues, lowered);
-  backend.launch(variant.function, stream, dims, lowered.params);
+    return launchWithTensorMaps(index, stream, args, keyValues, dims, params);
+  backend.launch(variant.function, stream, dims, params);
 }
 
 bool TunedKernel::Impl::ensureLoaded(VariantState &variant) {
@@ -520,7 +523,7 @@ void TunedKernel::launch(StreamHandle stream, const ArgValue *args,
   int variant = kernel.table.load(std::memory_order_acquire)->lookup(signature);
   if (variant < 0)
     variant = kernel.decide(stream, args, count, keyValues, signature);
-  kernel.launchVariant(variant, stream, args, keyValues, lowered);
+  kernel.launchVariant(variant, stream, args, keyValues, lowered.params);
 }
 
 std::vector<int64_t> TunedKernel::signature(const ArgValue *args,

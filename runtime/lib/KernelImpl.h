@@ -42,12 +42,11 @@ void noteNewSignatureInStep();
 constexpr int kMaxLoweredParams = kMaxArgs * (3 + 2 * kMaxRank);
 
 /// The kernel parameter array of one launch, built on the stack: the proper
-/// parameters, then a map-taking variant's hidden ones (its tensor maps,
-/// which `maps` holds until the launch has copied them).
+/// parameters, and room for a map-taking variant's hidden ones (pointers to
+/// its tensor maps: TunedKernel::Impl::launchWithTensorMaps).
 struct LoweredArgs {
   void *params[kMaxLoweredParams + kMaxTensorMaps];
   uint64_t scalars[kMaxArgs]; ///< Converted scalar values.
-  TensorMapBytes maps[kMaxTensorMaps];
 };
 
 /// Why a launch geometry is invalid.
@@ -193,11 +192,15 @@ struct TunedKernel::Impl {
   /// Valid until the thread's next tensorMap().
   const TensorMapBytes &tensorMap(int index, size_t j, const ArgValue *args,
                                   const int64_t *keyValues) const;
-  /// Sets the hidden parameters of variant `index` in `lowered` (lowered
-  /// from `args`): its maps, after the proper parameters. Throws as
-  /// tensorMap() does.
-  void fillTensorMaps(int index, const ArgValue *args,
-                      const int64_t *keyValues, LoweredArgs &lowered) const;
+  /// Launches variant `index` (loaded, with `dims` checked) with `params`
+  /// (lowered from `args`, with room for the hidden parameters) and its
+  /// tensor maps of `args` after the proper parameters; the maps live in
+  /// this call's frame, and the launch copies them. Throws as tensorMap()
+  /// does. Kept out of line, so that launches of variants without maps do
+  /// not carry the maps' 64-byte aligned storage.
+  void launchWithTensorMaps(int index, StreamHandle stream,
+                            const ArgValue *args, const int64_t *keyValues,
+                            const LaunchDims &dims, void **params);
   /// Evaluates the launch geometry and checks it against the device's and
   /// the function's limits (those of a loaded variant); false (filling
   /// `problem`) if invalid. An empty grid is valid. Allocates nothing.
@@ -225,11 +228,11 @@ struct TunedKernel::Impl {
     std::vector<std::optional<DimsProblem>> problems;
   };
   const KeyedFacts &keyedFacts(const int64_t *keyValues);
-  /// Launches variant `index` with `lowered` (lowered from `args`), its
+  /// Launches variant `index` with `params` (lowered from `args`), its
   /// maps added if it takes any; throws if its geometry is invalid or a map
   /// cannot be made.
   void launchVariant(int index, StreamHandle stream, const ArgValue *args,
-                     const int64_t *keyValues, LoweredArgs &lowered);
+                     const int64_t *keyValues, void **params);
   /// The miss path: decides the variant of `signature`, publishes it.
   int decide(StreamHandle stream, const ArgValue *args, size_t count,
              const int64_t *keyValues, const int64_t *signature);

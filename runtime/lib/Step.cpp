@@ -202,7 +202,7 @@ bool launchInTunedStep(TunedKernel::Impl &kernel, StreamHandle stream,
       throw Error(ErrorCode::Unsupported, variant.loadError);
   }
   kernel.launchVariant(slot.variant, stream, copies.data(), keyValues,
-                       lowered);
+                       lowered.params);
   return true;
 }
 

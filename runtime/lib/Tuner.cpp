@@ -411,11 +411,12 @@ private:
     return message + failures();
   }
 
-  /// Launches `variant` with `params`, which are launchLowered's: its
-  /// maps (of launchArgs) are added first if it takes any.
+  /// Launches `variant` with `params` (lowered from launchArgs), and its
+  /// maps of launchArgs if it takes any.
   void launch(int variant, void **params) {
     if (!kernel.variants[variant].spec->tensorMaps.empty())
-      kernel.fillTensorMaps(variant, launchArgs, keyValues, *launchLowered);
+      return kernel.launchWithTensorMaps(variant, stream, launchArgs,
+                                         keyValues, dims[variant], params);
     backend.launch(kernel.variants[variant].function, stream, dims[variant],
                    params);
   }
@@ -526,7 +527,6 @@ private:
     auto lowered = std::make_unique<LoweredArgs>();
     kernel.lower(scratch.args(), scratch.size(), *lowered);
     launchArgs = scratch.args();
-    launchLowered = lowered.get();
     EventPair events(backend);
 
     Clock::time_point checkStart = Clock::now();
@@ -915,10 +915,9 @@ private:
   WorkerSession *session;
   std::optional<WorkerSession> ownSession; ///< startWorkerSession()'s.
   std::vector<LaunchDims> dims; ///< Per variant, for candidates.
-  /// What timeCandidates() launches with: the scratch arguments and their
-  /// lowered parameters (the maps of a variant are made for them).
+  /// The arguments timeCandidates() launches with (scratch copies): the
+  /// maps of a variant are made of them.
   const ArgValue *launchArgs = nullptr;
-  LoweredArgs *launchLowered = nullptr;
   /// Every candidate's grid is empty: nothing to tune.
   bool noWork = false;
   TuningReport report;
