@@ -107,8 +107,9 @@ void compileTensorMaps(const Kernel &kernel, const Variant &variant,
     compiled.what =
         what + ", " + tensorMapName(map.map, kernel.tensorMaps[map.map].arg);
     for (int i = 0; i < compiled.rank; ++i)
-      compiled.box[i] = CompiledExpr::compile(
-          map.box[i], keySize, 1, compiled.what + " box[" + std::to_string(i) + "]");
+      compiled.box[i] = CompiledExpr::compile(map.box[i], keySize, 1,
+                                              compiled.what + " box[" +
+                                                  std::to_string(i) + "]");
     state.tensorMaps.push_back(std::move(compiled));
   }
   state.tensorMapProblem = support;
@@ -272,8 +273,9 @@ int64_t TunedKernel::Impl::tensorMapBits(const ArgValue *args) const {
   return bits;
 }
 
-std::string TunedKernel::Impl::tensorMapExclusion(
-    int index, const ArgValue *args, const int64_t *signature) const {
+std::string
+TunedKernel::Impl::tensorMapExclusion(int index, const ArgValue *args,
+                                      const int64_t *signature) const {
   int64_t bits = spec.tensorMaps.empty() ? 0 : signature[spec.key.size()];
   for (const VariantState::CompiledTensorMap &map :
        variants[index].tensorMaps) {
@@ -293,23 +295,22 @@ TunedKernel::Impl::tensorMap(int index, size_t j, const ArgValue *args,
                              const int64_t *keyValues) const {
   const VariantState &variant = variants[index];
   if (!variant.tensorMapProblem.empty())
-    throw Error(ErrorCode::Unsupported,
-                describe() + " variant '" + variant.spec->name +
-                    "': " + variant.tensorMapProblem);
+    throw Error(ErrorCode::Unsupported, describe() + " variant '" +
+                                            variant.spec->name +
+                                            "': " + variant.tensorMapProblem);
   const VariantState::CompiledTensorMap &map = variant.tensorMaps[j];
   const TensorMapSpec &mapSpec = spec.tensorMaps[map.map];
   int64_t box[kMaxTensorMapRank];
   for (int i = 0; i < map.rank; ++i) {
     ExprError error;
     if (!map.box[i].evaluate(keyValues, box[i], &error))
-      throw Error(ErrorCode::InvalidArgument,
-                  map.what + ": box entry " + std::to_string(i) + " " +
-                      describeExprError(error));
+      throw Error(ErrorCode::InvalidArgument, map.what + ": box entry " +
+                                                  std::to_string(i) + " " +
+                                                  describeExprError(error));
   }
   TensorMapEncoding encoding;
-  if (TensorMapProblem problem =
-          tensorMapEncoding(args[mapSpec.arg].memref, mapSpec, box,
-                            map.swizzleBytes, encoding))
+  if (TensorMapProblem problem = tensorMapEncoding(
+          args[mapSpec.arg].memref, mapSpec, box, map.swizzleBytes, encoding))
     throw Error(ErrorCode::InvalidArgument,
                 map.what + ": " + problem.describe());
   return threadTensorMapCache().get(
@@ -459,8 +460,7 @@ TunedKernel::Impl::keyedFacts(const int64_t *keyValues) {
 
 void TunedKernel::Impl::launchVariant(int index, StreamHandle stream,
                                       const ArgValue *args,
-                                      const int64_t *keyValues,
-                                      void **params) {
+                                      const int64_t *keyValues, void **params) {
   const VariantState &variant = variants[index];
   LaunchDims dims;
   DimsProblem problem;

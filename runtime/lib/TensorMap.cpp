@@ -64,8 +64,7 @@ L2Promotion l2PromotionOf(int bytes) {
                         : L2Promotion::None;
 }
 
-TensorMapProblem problem(Rule rule, int dim, int64_t value,
-                         int64_t limit = 0) {
+TensorMapProblem problem(Rule rule, int dim, int64_t value, int64_t limit = 0) {
   return {rule, dim, value, limit};
 }
 
@@ -109,8 +108,7 @@ std::string TensorMapProblem::describe() const {
     return "the stride of dimension " + d + " is " + v +
            " bytes, not within 1..2^40-1";
   case Rule::SizeRange:
-    return "the size of dimension " + d + " is " + v +
-           ", not within 1..2^32";
+    return "the size of dimension " + d + " is " + v + ", not within 1..2^32";
   case Rule::BoxRange:
     return "box entry " + d + " (innermost first) is " + v +
            ", not within 1..256";
@@ -180,16 +178,17 @@ TensorMapProblem tensorMapEncoding(const MemRefView &view,
   }
   encoding.swizzle = swizzleOf(swizzleBytes);
   encoding.l2Promotion = l2PromotionOf(spec.l2PromotionBytes);
-  encoding.oobFill = spec.oobFillNaN ? OobFill::NaNRequestZeroFma
-                                     : OobFill::None;
+  encoding.oobFill =
+      spec.oobFillNaN ? OobFill::NaNRequestZeroFma : OobFill::None;
   return {};
 }
 
 std::string tensorMapSpecProblem(const Kernel &kernel,
                                  const VariantTensorMap &map) {
   if (map.map < 0 || static_cast<size_t>(map.map) >= kernel.tensorMaps.size())
-    return "tensor map " + std::to_string(map.map) + " does not exist (the "
-           "kernel has " + std::to_string(kernel.tensorMaps.size()) + ")";
+    return "tensor map " + std::to_string(map.map) +
+           " does not exist (the kernel has " +
+           std::to_string(kernel.tensorMaps.size()) + ")";
   const TensorMapSpec &spec = kernel.tensorMaps[map.map];
   std::string name = tensorMapName(map.map, spec.arg);
   if (spec.arg < 0 || static_cast<size_t>(spec.arg) >= kernel.args.size() ||

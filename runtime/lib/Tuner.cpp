@@ -415,8 +415,8 @@ private:
   /// maps of launchArgs if it takes any.
   void launch(int variant, void **params) {
     if (!kernel.variants[variant].spec->tensorMaps.empty())
-      return kernel.launchWithTensorMaps(variant, stream, launchArgs,
-                                         keyValues, dims[variant], params);
+      return kernel.launchWithTensorMaps(variant, stream, launchArgs, keyValues,
+                                         dims[variant], params);
     backend.launch(kernel.variants[variant].function, stream, dims[variant],
                    params);
   }
@@ -1018,14 +1018,13 @@ std::vector<int> TunedKernel::Impl::shortlistOf(const CacheEntry &entry,
                formatConfig(ref.config) + ")";
   }
   if (!missing.empty())
-    std::fprintf(stderr,
-                 "tuna: %s for %s: the shortlist in %s names variants that "
-                 "the bundle does not have (with that configuration): %s; %s\n",
-                 describe().c_str(),
-                 formatSignature(signature, signatureSize).c_str(),
-                 file.c_str(), missing.c_str(),
-                 variants.empty() ? "tuning every candidate"
-                                  : "timing the others");
+    std::fprintf(
+        stderr,
+        "tuna: %s for %s: the shortlist in %s names variants that "
+        "the bundle does not have (with that configuration): %s; %s\n",
+        describe().c_str(), formatSignature(signature, signatureSize).c_str(),
+        file.c_str(), missing.c_str(),
+        variants.empty() ? "tuning every candidate" : "timing the others");
   return variants;
 }
 

@@ -106,8 +106,8 @@ TEST(TensorMapRulesTest, EnumsCarryTheDriversValues) {
   std::map<int, uint64_t> swizzles = {{0, 0}, {32, 1}, {64, 2}, {128, 3}};
   for (auto [bytes, mode] : swizzles) {
     Encoding encoding;
-    ASSERT_FALSE(tensorMapEncoding(view, mapOf(0, 256, true), box, bytes,
-                                   encoding));
+    ASSERT_FALSE(
+        tensorMapEncoding(view, mapOf(0, 256, true), box, bytes, encoding));
     EXPECT_EQ(static_cast<uint64_t>(encoding.swizzle), mode) << bytes;
     EXPECT_EQ(static_cast<uint64_t>(encoding.l2Promotion), 3u);
     EXPECT_EQ(static_cast<uint64_t>(encoding.oobFill), 1u);
@@ -124,9 +124,9 @@ TEST(TensorMapRulesTest, ViewsTmaCannotDescribeSayWhichRule) {
   TensorMapProblem problem = checkTensorMapView(shifted);
   EXPECT_EQ(problem.rule, Rule::BaseAlignment);
   char address[32];
-  std::snprintf(address, sizeof(address), "0x%llx",
-                static_cast<unsigned long long>(
-                    reinterpret_cast<uint64_t>(data) + 4));
+  std::snprintf(
+      address, sizeof(address), "0x%llx",
+      static_cast<unsigned long long>(reinterpret_cast<uint64_t>(data) + 4));
   EXPECT_EQ(problem.describe(), std::string("base address ") + address +
                                     " is not 16-byte aligned (TMA needs 16)");
 
@@ -146,9 +146,9 @@ TEST(TensorMapRulesTest, ViewsTmaCannotDescribeSayWhichRule) {
             Rule::StrideRange);
   EXPECT_EQ(checkTensorMapView(matrix(data, 0, 64, 64)).describe(),
             "the size of dimension 0 is 0, not within 1..2^32");
-  EXPECT_EQ(checkTensorMapView(matrix(data, (int64_t(1) << 32) + 1, 64, 64))
-                .rule,
-            Rule::SizeRange);
+  EXPECT_EQ(
+      checkTensorMapView(matrix(data, (int64_t(1) << 32) + 1, 64, 64)).rule,
+      Rule::SizeRange);
   EXPECT_FALSE(checkTensorMapView(matrix(data, int64_t(1) << 32, 64, 64)));
   MemRefView rank6 = memref(data, {1, 1, 1, 1, 1, 64});
   EXPECT_EQ(checkTensorMapView(rank6).rule, Rule::Rank);
@@ -176,8 +176,7 @@ TEST(TensorMapRulesTest, MapsTheBundleDescribesBadlyAreNamed) {
   kernel.args[0] = {ArgSpec::Kind::MemRef, ScalarType::F32, 2, false};
   kernel.args[1] = {ArgSpec::Kind::Scalar, ScalarType::I64, 0, false};
   kernel.args[2] = {ArgSpec::Kind::MemRef, ScalarType::I1, 1, false};
-  kernel.tensorMaps = {mapOf(0), mapOf(1), mapOf(2), mapOf(0, 100),
-                       mapOf(7)};
+  kernel.tensorMaps = {mapOf(0), mapOf(1), mapOf(2), mapOf(0, 100), mapOf(7)};
   VariantTensorMap map;
   map.box = {{constant(8)}, {constant(8)}};
   EXPECT_EQ(tensorMapSpecProblem(kernel, map), "");
@@ -315,8 +314,8 @@ struct TileData {
 /// `count` floats, 256-byte aligned.
 struct AlignedFloats {
   explicit AlignedFloats(size_t count)
-      : data(static_cast<float *>(
-            std::aligned_alloc(256, (count * sizeof(float) + 255) / 256 * 256))) {}
+      : data(static_cast<float *>(std::aligned_alloc(
+            256, (count * sizeof(float) + 255) / 256 * 256))) {}
   ~AlignedFloats() { std::free(data); }
   AlignedFloats(const AlignedFloats &) = delete;
   AlignedFloats &operator=(const AlignedFloats &) = delete;
@@ -327,8 +326,8 @@ struct AlignedFloats {
 
 TEST(TensorMapLaunchTest, MapsFollowTheProperParametersForTheLaunchedBuffer) {
   auto gpu = std::make_shared<MapGpu>();
-  Module module =
-      Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna", quickOptions());
+  Module module = Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna",
+                                     quickOptions());
   TunedKernel &kernel = module.kernel("tile");
   auto buffer = std::make_unique<TileData>();
   MemRefView a = memref(buffer->data, {16, 64});
@@ -350,8 +349,7 @@ TEST(TensorMapLaunchTest, MapsFollowTheProperParametersForTheLaunchedBuffer) {
     EXPECT_EQ(seen.map.words[3], 64u * sizeof(float));
     EXPECT_EQ(seen.map.words[4], 8u);
     EXPECT_EQ(seen.map.words[5], 8u); // d0 floordiv 2.
-    EXPECT_EQ(seen.map.words[6],
-              static_cast<uint64_t>(Encoding::Swizzle::B32));
+    EXPECT_EQ(seen.map.words[6], static_cast<uint64_t>(Encoding::Swizzle::B32));
     EXPECT_EQ(seen.map.words[7],
               static_cast<uint64_t>(Encoding::DataType::Float32));
     sawScratch |= seen.base != reinterpret_cast<uint64_t>(buffer->data);
@@ -377,17 +375,21 @@ TEST(TensorMapLaunchTest, MapsFollowTheProperParametersForTheLaunchedBuffer) {
 
 TEST(TensorMapLaunchTest, AMisalignedBufferIsAnotherSignatureWithoutTheMap) {
   auto gpu = std::make_shared<MapGpu>();
-  Module module =
-      Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna", quickOptions());
+  Module module = Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna",
+                                     quickOptions());
   TunedKernel &kernel = module.kernel("tile");
   auto buffer = std::make_unique<TileData>();
   MemRefView aligned = memref(buffer->data, {16, 64});
   MemRefView shifted = aligned;
   shifted.offset = 1;
-  EXPECT_EQ(kernel.signature(std::vector<ArgValue>{toArg(aligned), toArg(int64_t(7))}.data(), 2),
-            (std::vector<int64_t>{16, 64, 1}));
-  EXPECT_EQ(kernel.signature(std::vector<ArgValue>{toArg(shifted), toArg(int64_t(7))}.data(), 2),
-            (std::vector<int64_t>{16, 64, 0}));
+  EXPECT_EQ(
+      kernel.signature(
+          std::vector<ArgValue>{toArg(aligned), toArg(int64_t(7))}.data(), 2),
+      (std::vector<int64_t>{16, 64, 1}));
+  EXPECT_EQ(
+      kernel.signature(
+          std::vector<ArgValue>{toArg(shifted), toArg(int64_t(7))}.data(), 2),
+      (std::vector<int64_t>{16, 64, 0}));
 
   kernel.launch(nullptr, aligned, int64_t(7));
   kernel.launch(nullptr, shifted, int64_t(7));
@@ -411,8 +413,8 @@ TEST(TensorMapLaunchTest, AMisalignedBufferIsAnotherSignatureWithoutTheMap) {
 
 TEST(TensorMapLaunchTest, ARowStrideTmaCannotTakeExcludesTheMapVariant) {
   auto gpu = std::make_shared<MapGpu>();
-  Module module =
-      Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna", quickOptions());
+  Module module = Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna",
+                                     quickOptions());
   TunedKernel &kernel = module.kernel("tile");
   AlignedFloats data(16 * 1026);
   // Rows 1026 floats apart: 4104 bytes.
@@ -430,8 +432,8 @@ TEST(TensorMapLaunchTest, ARowStrideTmaCannotTakeExcludesTheMapVariant) {
 TEST(TensorMapLaunchTest, ADeviceWithoutMapsSaysWhy) {
   auto gpu = std::make_shared<MapGpu>();
   gpu->support = cudaTensorMapSupport(90, false, "Map GPU");
-  Module module =
-      Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna", quickOptions());
+  Module module = Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna",
+                                     quickOptions());
   TunedKernel &kernel = module.kernel("tile");
   auto buffer = std::make_unique<TileData>();
   kernel.launch(nullptr, memref(buffer->data, {16, 64}), int64_t(7));
@@ -463,8 +465,8 @@ TEST(TensorMapLaunchTest, TheHostBackendTakesNoMaps) {
 TEST(TensorMapLaunchTest, AMapTheDriverRefusesLeavesTheOtherVariants) {
   auto gpu = std::make_shared<MapGpu>();
   gpu->refuse = true;
-  Module module =
-      Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna", quickOptions());
+  Module module = Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna",
+                                     quickOptions());
   TunedKernel &kernel = module.kernel("tile");
   // Other sizes than the other tests': the thread's map cache has none.
   auto buffer = std::make_unique<TileData>();
@@ -482,8 +484,8 @@ TEST(TensorMapLaunchTest, AMapTheDriverRefusesLeavesTheOtherVariants) {
 
 TEST(TensorMapLaunchTest, ABoxTmaCannotLoadMakesTheVariantUnrunnable) {
   auto gpu = std::make_shared<MapGpu>();
-  Module module =
-      Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna", quickOptions());
+  Module module = Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna",
+                                     quickOptions());
   TunedKernel &kernel = module.kernel("tile");
   // d0 floordiv 2 = 300: over TMA's 256.
   AlignedFloats data(600 * 64);

@@ -145,8 +145,8 @@ private:
 
 /// One launch as MapGpu saw it.
 struct SeenLaunch {
-  bool tma = false;  ///< Of the function "tma", else "plain".
-  uint64_t base = 0; ///< Of argument 0: aligned + offset elements.
+  bool tma = false;        ///< Of the function "tma", else "plain".
+  uint64_t base = 0;       ///< Of argument 0: aligned + offset elements.
   TensorMapBytes map = {}; ///< The hidden parameter of "tma".
 };
 
@@ -187,9 +187,9 @@ public:
                        std::string_view what) override {
     ++encodes;
     if (refuse)
-      throw Error(ErrorCode::Backend,
-                  std::string(what) + ": cuTensorMapEncodeTiled failed: "
-                                      "CUDA_ERROR_INVALID_VALUE (1)");
+      throw Error(ErrorCode::Backend, std::string(what) +
+                                          ": cuTensorMapEncodeTiled failed: "
+                                          "CUDA_ERROR_INVALID_VALUE (1)");
     map = {};
     map.words[0] = e.address;
     map.words[1] = e.globalDim[0];

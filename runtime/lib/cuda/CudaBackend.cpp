@@ -89,7 +89,8 @@ const Driver &loadDriver() {
 using Encoding = TensorMapEncoding;
 static_assert(
     uint64_t(Encoding::DataType::UInt8) == CU_TENSOR_MAP_DATA_TYPE_UINT8 &&
-        uint64_t(Encoding::DataType::UInt16) == CU_TENSOR_MAP_DATA_TYPE_UINT16 &&
+        uint64_t(Encoding::DataType::UInt16) ==
+            CU_TENSOR_MAP_DATA_TYPE_UINT16 &&
         uint64_t(Encoding::DataType::Int32) == CU_TENSOR_MAP_DATA_TYPE_INT32 &&
         uint64_t(Encoding::DataType::Int64) == CU_TENSOR_MAP_DATA_TYPE_INT64 &&
         uint64_t(Encoding::DataType::Float16) ==
@@ -101,12 +102,12 @@ static_assert(
         uint64_t(Encoding::DataType::BFloat16) ==
             CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
     "TensorMapEncoding::DataType must match CUtensorMapDataType");
-static_assert(uint64_t(Encoding::Swizzle::None) == CU_TENSOR_MAP_SWIZZLE_NONE &&
-                  uint64_t(Encoding::Swizzle::B32) == CU_TENSOR_MAP_SWIZZLE_32B &&
-                  uint64_t(Encoding::Swizzle::B64) == CU_TENSOR_MAP_SWIZZLE_64B &&
-                  uint64_t(Encoding::Swizzle::B128) ==
-                      CU_TENSOR_MAP_SWIZZLE_128B,
-              "TensorMapEncoding::Swizzle must match CUtensorMapSwizzle");
+static_assert(
+    uint64_t(Encoding::Swizzle::None) == CU_TENSOR_MAP_SWIZZLE_NONE &&
+        uint64_t(Encoding::Swizzle::B32) == CU_TENSOR_MAP_SWIZZLE_32B &&
+        uint64_t(Encoding::Swizzle::B64) == CU_TENSOR_MAP_SWIZZLE_64B &&
+        uint64_t(Encoding::Swizzle::B128) == CU_TENSOR_MAP_SWIZZLE_128B,
+    "TensorMapEncoding::Swizzle must match CUtensorMapSwizzle");
 static_assert(
     uint64_t(Encoding::L2Promotion::None) == CU_TENSOR_MAP_L2_PROMOTION_NONE &&
         uint64_t(Encoding::L2Promotion::B64) ==
@@ -116,11 +117,11 @@ static_assert(
         uint64_t(Encoding::L2Promotion::B256) ==
             CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
     "TensorMapEncoding::L2Promotion must match CUtensorMapL2promotion");
-static_assert(
-    uint64_t(Encoding::OobFill::None) == CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE &&
-        uint64_t(Encoding::OobFill::NaNRequestZeroFma) ==
-            CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA,
-    "TensorMapEncoding::OobFill must match CUtensorMapFloatOOBfill");
+static_assert(uint64_t(Encoding::OobFill::None) ==
+                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE &&
+                  uint64_t(Encoding::OobFill::NaNRequestZeroFma) ==
+                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA,
+              "TensorMapEncoding::OobFill must match CUtensorMapFloatOOBfill");
 
 CUresult launchOnce(const Driver &cu, CUfunction function, CUstream stream,
                     const LaunchDims &dims, void **params) {
