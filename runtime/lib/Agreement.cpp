@@ -140,7 +140,7 @@ Agreement::Agreement(TunedKernel::Impl &kernel, const int64_t *keyValues,
     : exclusive(kernel.module.options.communicator->agreementMutex()),
       kernel(kernel), communicator(*kernel.module.options.communicator),
       timeoutMs(kernel.module.options.agreeTimeoutMs), keyValues(keyValues),
-      signature(signature, signature + kernel.spec.key.size()) {
+      signature(signature, signature + kernel.signatureSize) {
   const DeviceInfo &info = kernel.backend.info();
   Json what = {{"kernel", kernel.spec.name},
                {"signature", this->signature},

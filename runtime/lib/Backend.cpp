@@ -2,6 +2,8 @@
 
 #include "tuna/runtime/Backend.h"
 
+#include "TensorMapRules.h"
+
 namespace tuna {
 
 int Backend::selectCode(const Bundle &bundle, const Variant &variant) const {
@@ -24,6 +26,16 @@ void *Backend::importMemory(const std::string & /*handle*/) {
   throw Error(ErrorCode::Unsupported,
               "importing another process's memory: the " + info().platform +
                   " backend cannot");
+}
+
+std::string Backend::tensorMapSupport() const {
+  return tensorMapsUnsupported(info().platform + " devices have none");
+}
+
+void Backend::encodeTensorMap(const TensorMapEncoding & /*encoding*/,
+                              TensorMapBytes & /*map*/, std::string_view what) {
+  throw Error(ErrorCode::Unsupported,
+              std::string(what) + ": " + tensorMapSupport());
 }
 
 } // namespace tuna

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelImpl.h"
+#include "TensorMapCache.h"
+#include "TensorMapRules.h"
 
 #include "tuna/runtime/ScalarType.h"
 
@@ -78,6 +80,48 @@ bool convertScalar(const ArgSpec &spec, const ArgValue &value, uint64_t &slot) {
   slot = static_cast<uint64_t>(value.intValue) & 0xffff;
   return true;
 }
+
+/// Compiles the hidden parameters of `variant` (named `what`) into `state`,
+/// or says in state.tensorMapProblem why they cannot be made: the bundle
+/// describes a map TMA cannot have, or the device takes none (`support`).
+void compileTensorMaps(const Kernel &kernel, const Variant &variant,
+                       size_t keySize, const std::string &support,
+                       const std::string &what, VariantState &state) {
+  if (variant.tensorMaps.empty())
+    return;
+  if (variant.tensorMaps.size() > static_cast<size_t>(kMaxTensorMaps)) {
+    state.tensorMapProblem = "it takes " +
+                             std::to_string(variant.tensorMaps.size()) +
+                             " tensor maps, the runtime passes at most " +
+                             std::to_string(kMaxTensorMaps);
+    return;
+  }
+  for (const VariantTensorMap &map : variant.tensorMaps) {
+    state.tensorMapProblem = tensorMapSpecProblem(kernel, map);
+    if (!state.tensorMapProblem.empty())
+      return;
+    VariantState::CompiledTensorMap compiled;
+    compiled.map = map.map;
+    compiled.rank = static_cast<int>(map.box.size());
+    compiled.swizzleBytes = map.swizzleBytes;
+    compiled.what =
+        what + ", " + tensorMapName(map.map, kernel.tensorMaps[map.map].arg);
+    for (int i = 0; i < compiled.rank; ++i)
+      compiled.box[i] = CompiledExpr::compile(map.box[i], keySize, 1,
+                                              compiled.what + " box[" +
+                                                  std::to_string(i) + "]");
+    state.tensorMaps.push_back(std::move(compiled));
+  }
+  state.tensorMapProblem = support;
+}
+
+/// The proper lowered parameters of a launch of `kernel` (see ArgSpec).
+int loweredParamCount(const Kernel &kernel) {
+  int count = 0;
+  for (const ArgSpec &arg : kernel.args)
+    count += arg.kind == ArgSpec::Kind::Scalar ? 1 : 3 + 2 * arg.rank;
+  return count;
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -87,6 +131,12 @@ bool convertScalar(const ArgSpec &spec, const ArgValue &value, uint64_t &slot) {
 TunedKernel::Impl::Impl(Module::Impl &module, const Kernel &spec)
     : module(module), spec(spec), backend(module.device.backend()) {
   size_t keySize = spec.key.size();
+  signatureSize = keySize + (spec.tensorMaps.empty() ? 0 : 1);
+  loweredCount = loweredParamCount(spec);
+  std::string mapSupport;
+  for (const Variant &variant : spec.variants)
+    if (!variant.tensorMaps.empty() && mapSupport.empty())
+      mapSupport = backend.tensorMapSupport();
   variants.resize(spec.variants.size());
   const char *axes[] = {"x", "y", "z"};
   for (size_t v = 0; v < spec.variants.size(); ++v) {
@@ -108,6 +158,7 @@ TunedKernel::Impl::Impl(Module::Impl &module, const Kernel &spec)
           {CompiledExpr::compile(constraint.expr, keySize, 0,
                                  what + " constraint"),
            constraint.isEquality});
+    compileTensorMaps(spec, variant, keySize, mapSupport, what, state);
     state.code = backend.selectCode(module.bundle, variant);
   }
 
@@ -139,7 +190,7 @@ TunedKernel::Impl::Impl(Module::Impl &module, const Kernel &spec)
       unavailable += " nothing";
   }
 
-  tables.push_back(std::make_unique<SignatureTable>(keySize));
+  tables.push_back(std::make_unique<SignatureTable>(signatureSize));
   table.store(tables.back().get(), std::memory_order_release);
 }
 
@@ -205,6 +256,80 @@ void TunedKernel::Impl::computeKey(const ArgValue *args, int64_t *keyValues,
     keyValues[k] = key.dim >= 0 ? arg.memref.sizes[key.dim] : arg.intValue;
     signature[k] = bucketValue(key, keyValues[k]);
   }
+  if (!spec.tensorMaps.empty())
+    signature[spec.key.size()] = tensorMapBits(args);
+}
+
+int64_t TunedKernel::Impl::tensorMapBits(const ArgValue *args) const {
+  int64_t bits = 0;
+  // Bit 63 would make the component negative; a kernel has far fewer maps.
+  for (size_t m = 0; m < spec.tensorMaps.size() && m < 63; ++m) {
+    size_t arg = static_cast<size_t>(spec.tensorMaps[m].arg);
+    if (arg < spec.args.size() &&
+        spec.args[arg].kind == ArgSpec::Kind::MemRef &&
+        !checkTensorMapView(args[arg].memref))
+      bits |= int64_t(1) << m;
+  }
+  return bits;
+}
+
+std::string
+TunedKernel::Impl::tensorMapExclusion(int index, const ArgValue *args,
+                                      const int64_t *signature) const {
+  int64_t bits = spec.tensorMaps.empty() ? 0 : signature[spec.key.size()];
+  for (const VariantState::CompiledTensorMap &map :
+       variants[index].tensorMaps) {
+    if (map.map < 63 && (bits >> map.map & 1))
+      continue;
+    int arg = spec.tensorMaps[map.map].arg;
+    TensorMapProblem problem = checkTensorMapView(args[arg].memref);
+    return tensorMapName(map.map, arg) + ": " +
+           (problem ? problem.describe()
+                    : "it cannot describe its argument for this signature");
+  }
+  return "";
+}
+
+const TensorMapBytes &
+TunedKernel::Impl::tensorMap(int index, size_t j, const ArgValue *args,
+                             const int64_t *keyValues) const {
+  const VariantState &variant = variants[index];
+  if (!variant.tensorMapProblem.empty())
+    throw Error(ErrorCode::Unsupported, describe() + " variant '" +
+                                            variant.spec->name +
+                                            "': " + variant.tensorMapProblem);
+  const VariantState::CompiledTensorMap &map = variant.tensorMaps[j];
+  const TensorMapSpec &mapSpec = spec.tensorMaps[map.map];
+  int64_t box[kMaxTensorMapRank];
+  for (int i = 0; i < map.rank; ++i) {
+    ExprError error;
+    if (!map.box[i].evaluate(keyValues, box[i], &error))
+      throw Error(ErrorCode::InvalidArgument, map.what + ": box entry " +
+                                                  std::to_string(i) + " " +
+                                                  describeExprError(error));
+  }
+  TensorMapEncoding encoding;
+  if (TensorMapProblem problem = tensorMapEncoding(
+          args[mapSpec.arg].memref, mapSpec, box, map.swizzleBytes, encoding))
+    throw Error(ErrorCode::InvalidArgument,
+                map.what + ": " + problem.describe());
+  return threadTensorMapCache().get(
+      encoding, [&](const TensorMapEncoding &e, TensorMapBytes &bytes) {
+        backend.encodeTensorMap(e, bytes, map.what);
+      });
+}
+
+[[gnu::noinline]] void TunedKernel::Impl::launchWithTensorMaps(
+    int index, StreamHandle stream, const ArgValue *args,
+    const int64_t *keyValues, const LaunchDims &dims, void **params) {
+  const VariantState &variant = variants[index];
+  TensorMapBytes maps[kMaxTensorMaps];
+  // More than kMaxTensorMaps is a tensorMapProblem: tensorMap() throws.
+  for (size_t j = 0; j < variant.spec->tensorMaps.size(); ++j) {
+    maps[j] = tensorMap(index, j, args, keyValues);
+    params[loweredCount + j] = &maps[j];
+  }
+  backend.launch(variant.function, stream, dims, params);
 }
 
 std::string DimsProblem::describe() const {
@@ -334,6 +459,7 @@ TunedKernel::Impl::keyedFacts(const int64_t *keyValues) {
 }
 
 void TunedKernel::Impl::launchVariant(int index, StreamHandle stream,
+                                      const ArgValue *args,
                                       const int64_t *keyValues, void **params) {
   const VariantState &variant = variants[index];
   LaunchDims dims;
@@ -347,6 +473,8 @@ void TunedKernel::Impl::launchVariant(int index, StreamHandle stream,
   // empty grid where another one has work, see Tuner.cpp).
   if (dims.grid[0] == 0 || dims.grid[1] == 0 || dims.grid[2] == 0)
     return;
+  if (!variant.spec->tensorMaps.empty())
+    return launchWithTensorMaps(index, stream, args, keyValues, dims, params);
   backend.launch(variant.function, stream, dims, params);
 }
 
@@ -390,12 +518,12 @@ void TunedKernel::launch(StreamHandle stream, const ArgValue *args,
   LoweredArgs lowered;
   kernel.lower(args, count, lowered);
   int64_t keyValues[kMaxKey];
-  int64_t signature[kMaxKey];
+  int64_t signature[kMaxSignature];
   kernel.computeKey(args, keyValues, signature);
   int variant = kernel.table.load(std::memory_order_acquire)->lookup(signature);
   if (variant < 0)
     variant = kernel.decide(stream, args, count, keyValues, signature);
-  kernel.launchVariant(variant, stream, keyValues, lowered.params);
+  kernel.launchVariant(variant, stream, args, keyValues, lowered.params);
 }
 
 std::vector<int64_t> TunedKernel::signature(const ArgValue *args,
@@ -403,17 +531,17 @@ std::vector<int64_t> TunedKernel::signature(const ArgValue *args,
   LoweredArgs lowered;
   impl->lower(args, count, lowered);
   int64_t keyValues[kMaxKey];
-  int64_t signature[kMaxKey];
+  int64_t signature[kMaxSignature];
   impl->computeKey(args, keyValues, signature);
-  return std::vector<int64_t>(signature, signature + impl->spec.key.size());
+  return std::vector<int64_t>(signature, signature + impl->signatureSize);
 }
 
 int TunedKernel::chosenVariant(const std::vector<int64_t> &signature) const {
-  if (signature.size() != impl->spec.key.size())
+  if (signature.size() != impl->signatureSize)
     throw Error(ErrorCode::InvalidArgument,
                 impl->describe() + " has " +
-                    std::to_string(impl->spec.key.size()) +
-                    " key components, the signature " +
+                    std::to_string(impl->signatureSize) +
+                    " signature components, the signature " +
                     std::to_string(signature.size()));
   return impl->table.load(std::memory_order_acquire)->lookup(signature.data());
 }

@@ -10,6 +10,7 @@
 #include "tuna/runtime/Module.h"
 #include "tuna/runtime/SearchVariants.h"
 #include "tuna/runtime/Signature.h"
+#include "tuna/runtime/TensorMap.h"
 
 #include <atomic>
 #include <optional>
@@ -40,9 +41,11 @@ void noteNewSignatureInStep();
 /// The most lowered parameters a launch can have.
 constexpr int kMaxLoweredParams = kMaxArgs * (3 + 2 * kMaxRank);
 
-/// The kernel parameter array of one launch, built on the stack.
+/// The kernel parameter array of one launch, built on the stack: the proper
+/// parameters, and room for a map-taking variant's hidden ones (pointers to
+/// its tensor maps: TunedKernel::Impl::launchWithTensorMaps).
 struct LoweredArgs {
-  void *params[kMaxLoweredParams];
+  void *params[kMaxLoweredParams + kMaxTensorMaps];
   uint64_t scalars[kMaxArgs]; ///< Converted scalar values.
 };
 
@@ -70,6 +73,16 @@ struct VariantState {
     CompiledExpr expr;
     bool isEquality = false;
   };
+  /// A hidden parameter (Variant::tensorMaps): the map and its box.
+  struct CompiledTensorMap {
+    int map = 0; ///< Index into Kernel::tensorMaps.
+    int rank = 0;
+    CompiledExpr box[kMaxTensorMapRank];
+    int swizzleBytes = 0;
+    /// "kernel 'k' in 'b' variant 'v', tensor map 0 of argument #1", for
+    /// messages (made once: a failing launch allocates, a working one not).
+    std::string what;
+  };
 
   const Variant *spec = nullptr;
   std::string config; ///< "BLOCK=128, VEC=4".
@@ -77,6 +90,12 @@ struct VariantState {
   CompiledExpr block[3];
   CompiledExpr sharedBytes;
   std::vector<CompiledConstraint> constraints;
+  /// Empty for a variant that takes no map (the usual case).
+  std::vector<CompiledTensorMap> tensorMaps;
+  /// Why this variant's maps can never be made here (the device cannot
+  /// take maps, or the bundle describes one TMA cannot have); empty if
+  /// they can.
+  std::string tensorMapProblem;
   int code = -1; ///< Index into spec->code chosen for the device, or -1.
   /// Set once, under the device's tuning mutex, before any signature table
   /// that maps to this variant is published.
@@ -152,9 +171,36 @@ struct TunedKernel::Impl {
   /// Checks `args` against the ABI and fills `lowered`. Throws naming the
   /// kernel and the argument; allocates only then.
   void lower(const ArgValue *args, size_t count, LoweredArgs &lowered) const;
-  /// Raw and bucketed key values of checked arguments.
+  /// Raw key values and the signature (signatureSize components: the
+  /// bucketed key values, then tensorMapBits() for a kernel with maps) of
+  /// checked arguments.
   void computeKey(const ArgValue *args, int64_t *keyValues,
                   int64_t *signature) const;
+  /// The signature's hidden component of a kernel with tensor maps: bit m
+  /// is set where Kernel::tensorMaps[m] can describe its argument
+  /// (checkTensorMapView). Allocates nothing.
+  int64_t tensorMapBits(const ArgValue *args) const;
+  /// Why variant `index` is excluded for `signature` (computed from
+  /// `args`): one of its maps cannot describe its argument ("tensor map 0
+  /// of argument #0: base address 0x... is not 16-byte aligned (TMA needs
+  /// 16)"); empty if none.
+  std::string tensorMapExclusion(int index, const ArgValue *args,
+                                 const int64_t *signature) const;
+  /// The `j`th hidden parameter of variant `index` for `args` and
+  /// `keyValues`, from this thread's map cache or encoded into it. Throws
+  /// tuna::Error naming the kernel, variant and map when it cannot be made.
+  /// Valid until the thread's next tensorMap().
+  const TensorMapBytes &tensorMap(int index, size_t j, const ArgValue *args,
+                                  const int64_t *keyValues) const;
+  /// Launches variant `index` (loaded, with `dims` checked) with `params`
+  /// (lowered from `args`, with room for the hidden parameters) and its
+  /// tensor maps of `args` after the proper parameters; the maps live in
+  /// this call's frame, and the launch copies them. Throws as tensorMap()
+  /// does. Kept out of line, so that launches of variants without maps do
+  /// not carry the maps' 64-byte aligned storage.
+  void launchWithTensorMaps(int index, StreamHandle stream,
+                            const ArgValue *args, const int64_t *keyValues,
+                            const LaunchDims &dims, void **params);
   /// Evaluates the launch geometry and checks it against the device's and
   /// the function's limits (those of a loaded variant); false (filling
   /// `problem`) if invalid. An empty grid is valid. Allocates nothing.
@@ -182,9 +228,11 @@ struct TunedKernel::Impl {
     std::vector<std::optional<DimsProblem>> problems;
   };
   const KeyedFacts &keyedFacts(const int64_t *keyValues);
-  /// Launches variant `index`; throws if its geometry is invalid.
-  void launchVariant(int index, StreamHandle stream, const int64_t *keyValues,
-                     void **params);
+  /// Launches variant `index` with `params` (lowered from `args`), its
+  /// maps added if it takes any; throws if its geometry is invalid or a map
+  /// cannot be made.
+  void launchVariant(int index, StreamHandle stream, const ArgValue *args,
+                     const int64_t *keyValues, void **params);
   /// The miss path: decides the variant of `signature`, publishes it.
   int decide(StreamHandle stream, const ArgValue *args, size_t count,
              const int64_t *keyValues, const int64_t *signature);
@@ -212,7 +260,7 @@ struct TunedKernel::Impl {
   /// A launch's key values and bucketed signature.
   struct LaunchKey {
     int64_t keyValues[kMaxKey];
-    int64_t signature[kMaxKey];
+    int64_t signature[kMaxSignature];
   };
   /// The key of a launch with these arguments, checked as launch() checks
   /// them; throws when no variant can run on this device.
@@ -265,6 +313,11 @@ struct TunedKernel::Impl {
   const Kernel &spec;
   Backend &backend;
   std::vector<VariantState> variants;
+  /// Components of a signature: the key's, and one hidden component
+  /// (tensorMapBits) when the kernel has tensor maps.
+  size_t signatureSize = 0;
+  /// How many proper parameters a launch has: where hidden ones begin.
+  int loweredCount = 0;
   /// Why no variant can run on this device; empty when some can.
   std::string unavailable;
 

@@ -279,7 +279,7 @@ void CandidateSpread::run(Helper &helper) {
     LoweredArgs lowered;
     other.lower(copies.data(), copies.size(), lowered);
     int64_t keyValues[kMaxKey];
-    int64_t signature[kMaxKey];
+    int64_t signature[kMaxSignature];
     other.computeKey(copies.data(), keyValues, signature);
     helper.report.candidates.resize(kernel.variants.size());
     for (std::vector<int> share = helper.first; !share.empty();

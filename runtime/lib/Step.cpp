@@ -116,6 +116,7 @@ struct StepContext {
                 const int64_t *signature, const ArgValue *args, size_t count,
                 StreamHandle stream) {
     size_t keySize = kernel.spec.key.size();
+    size_t signatureSize = kernel.signatureSize;
     for (Slot &slot : slots)
       if (slot.kernel == &kernel &&
           std::equal(slot.signature.begin(), slot.signature.end(), signature))
@@ -123,7 +124,7 @@ struct StepContext {
     Slot &slot = slots.emplace_back();
     slot.kernel = &kernel;
     slot.keyValues.assign(keyValues, keyValues + keySize);
-    slot.signature.assign(signature, signature + keySize);
+    slot.signature.assign(signature, signature + signatureSize);
     slot.args.assign(args, args + count);
     slot.stream = stream;
     slot.own = kernel.table.load(std::memory_order_acquire)->lookup(signature);
@@ -138,7 +139,7 @@ struct StepContext {
     if (slot.candidates.empty())
       throw Error(ErrorCode::Unsupported,
                   kernel.describe() + " for " +
-                      formatSignature(signature, keySize) +
+                      formatSignature(signature, signatureSize) +
                       ": no variant can run");
     int fallback = kernel.spec.defaultVariant;
     slot.variant = slot.own >= 0 ? slot.own
@@ -190,7 +191,7 @@ bool launchInTunedStep(TunedKernel::Impl &kernel, StreamHandle stream,
   LoweredArgs lowered;
   kernel.lower(copies.data(), count, lowered);
   int64_t keyValues[kMaxKey];
-  int64_t signature[kMaxKey];
+  int64_t signature[kMaxSignature];
   kernel.computeKey(copies.data(), keyValues, signature);
   Slot &slot = context->slotFor(kernel, keyValues, signature, copies.data(),
                                 count, stream);
@@ -200,7 +201,8 @@ bool launchInTunedStep(TunedKernel::Impl &kernel, StreamHandle stream,
     if (!kernel.ensureLoaded(variant))
       throw Error(ErrorCode::Unsupported, variant.loadError);
   }
-  kernel.launchVariant(slot.variant, stream, keyValues, lowered.params);
+  kernel.launchVariant(slot.variant, stream, copies.data(), keyValues,
+                       lowered.params);
   return true;
 }
 

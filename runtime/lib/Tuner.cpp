@@ -48,7 +48,7 @@ public:
         session(session), dims(kernel.variants.size()) {
     size_t keySize = kernel.spec.key.size();
     report.keyValues.assign(keyValues, keyValues + keySize);
-    report.signature.assign(signature, signature + keySize);
+    report.signature.assign(signature, signature + kernel.signatureSize);
     report.mode = options.mode;
   }
 
@@ -301,6 +301,9 @@ private:
       result.name = variant.spec->name;
       result.config = variant.config;
       result.reason = facts.excluded[v];
+      if (result.reason.empty() && !variant.tensorMaps.empty())
+        result.reason = kernel.tensorMapExclusion(static_cast<int>(v), args,
+                                                  report.signature.data());
       if (!result.reason.empty()) {
         result.status = CandidateStatus::Excluded;
       } else if (variant.code < 0) {
@@ -308,6 +311,9 @@ private:
         result.reason = variant.spec->code.empty()
                             ? "not compiled (the bundle has no code for it)"
                             : "no code for " + info.platform + " " + info.arch;
+        result.status = CandidateStatus::Unrunnable;
+      } else if (!variant.tensorMapProblem.empty()) {
+        result.reason = variant.tensorMapProblem;
         result.status = CandidateStatus::Unrunnable;
       } else {
         result.reason = overLimits(static_cast<int>(v));
@@ -336,17 +342,33 @@ private:
     noWork = !someWork;
   }
 
-  /// Loads candidate `v` and checks the launch against the device and the
-  /// function's limits; marks it Unrunnable (false) when either fails.
+  /// Loads candidate `v`, checks the launch against the device and the
+  /// function's limits and makes its tensor maps for the arguments; marks it
+  /// Unrunnable (false) when any of these fails.
   bool admit(int v) {
     VariantState &variant = kernel.variants[v];
     std::string why =
         kernel.ensureLoaded(variant) ? overLimits(v) : variant.loadError;
     if (why.empty())
+      why = tensorMapFailure(v);
+    if (why.empty())
       return true;
     report.candidates[v].status = CandidateStatus::Unrunnable;
     report.candidates[v].reason = why;
     return false;
+  }
+
+  /// Why the maps of `v` cannot be made for the arguments (the driver's
+  /// refusal, a box TMA cannot load), or "": made now, they are in this
+  /// thread's map cache for the launches that follow.
+  std::string tensorMapFailure(int v) {
+    try {
+      for (size_t j = 0; j < kernel.variants[v].tensorMaps.size(); ++j)
+        kernel.tensorMap(v, j, args, keyValues);
+    } catch (const Error &e) {
+      return e.what();
+    }
+    return "";
   }
 
   /// Admits every candidate, after asking for all their code in one go;
@@ -389,7 +411,12 @@ private:
     return message + failures();
   }
 
+  /// Launches `variant` with `params` (lowered from launchArgs), and its
+  /// maps of launchArgs if it takes any.
   void launch(int variant, void **params) {
+    if (!kernel.variants[variant].spec->tensorMaps.empty())
+      return kernel.launchWithTensorMaps(variant, stream, launchArgs, keyValues,
+                                         dims[variant], params);
     backend.launch(kernel.variants[variant].function, stream, dims[variant],
                    params);
   }
@@ -499,6 +526,7 @@ private:
     ScratchArgs scratch(backend, stream, kernel.spec, args, count);
     auto lowered = std::make_unique<LoweredArgs>();
     kernel.lower(scratch.args(), scratch.size(), *lowered);
+    launchArgs = scratch.args();
     EventPair events(backend);
 
     Clock::time_point checkStart = Clock::now();
@@ -887,6 +915,9 @@ private:
   WorkerSession *session;
   std::optional<WorkerSession> ownSession; ///< startWorkerSession()'s.
   std::vector<LaunchDims> dims; ///< Per variant, for candidates.
+  /// The arguments timeCandidates() launches with (scratch copies): the
+  /// maps of a variant are made of them.
+  const ArgValue *launchArgs = nullptr;
   /// Every candidate's grid is empty: nothing to tune.
   bool noWork = false;
   TuningReport report;
@@ -897,7 +928,7 @@ void timeForWorker(TunedKernel::Impl &kernel, const Options &options,
                    const ArgValue *args, size_t count, const TimingPlan &plan,
                    const std::vector<int> &failed, TimingObserver &observer) {
   int64_t keyValues[kMaxKey];
-  int64_t signature[kMaxKey];
+  int64_t signature[kMaxSignature];
   kernel.computeKey(args, keyValues, signature);
   Tuner(kernel, options, /*stream=*/nullptr, args, count, keyValues,
         signature)
@@ -987,14 +1018,13 @@ std::vector<int> TunedKernel::Impl::shortlistOf(const CacheEntry &entry,
                formatConfig(ref.config) + ")";
   }
   if (!missing.empty())
-    std::fprintf(stderr,
-                 "tuna: %s for %s: the shortlist in %s names variants that "
-                 "the bundle does not have (with that configuration): %s; %s\n",
-                 describe().c_str(),
-                 formatSignature(signature, spec.key.size()).c_str(),
-                 file.c_str(), missing.c_str(),
-                 variants.empty() ? "tuning every candidate"
-                                  : "timing the others");
+    std::fprintf(
+        stderr,
+        "tuna: %s for %s: the shortlist in %s names variants that "
+        "the bundle does not have (with that configuration): %s; %s\n",
+        describe().c_str(), formatSignature(signature, signatureSize).c_str(),
+        file.c_str(), missing.c_str(),
+        variants.empty() ? "tuning every candidate" : "timing the others");
   return variants;
 }
 
@@ -1011,7 +1041,7 @@ TunedKernel::Impl::persisted(const int64_t *signature, bool wait) const {
                   tunaVersion(),
                   spec.name,
                   spec.sourceHash,
-                  std::vector<int64_t>(signature, signature + spec.key.size())};
+                  std::vector<int64_t>(signature, signature + signatureSize)};
   std::optional<CacheEntry> entry;
   std::string file;
   if (!options.cacheDir.empty()) {
@@ -1106,7 +1136,7 @@ int TunedKernel::Impl::pickDuringCapture(StreamHandle stream,
         "tuna: %s for %s: the stream is capturing a graph; launching '%s' "
         "(%s) untuned; the signature is tuned at its first launch outside "
         "capture (said once per kernel)\n",
-        describe().c_str(), formatSignature(signature, spec.key.size()).c_str(),
+        describe().c_str(), formatSignature(signature, signatureSize).c_str(),
         report.chosenName.c_str(),
         report.source == DecisionSource::Cache ? "the tuning cache's pick"
                                                : "the default");

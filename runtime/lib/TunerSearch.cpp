@@ -45,7 +45,7 @@ TuningReport measureSpread(TunedKernel::Impl &kernel, CandidateSpread &spread,
   TuningReport report;
   size_t keySize = kernel.spec.key.size();
   report.keyValues.assign(keyValues, keyValues + keySize);
-  report.signature.assign(signature, signature + keySize);
+  report.signature.assign(signature, signature + kernel.signatureSize);
   report.candidates.resize(kernel.spec.variants.size());
   auto timeHere = [&](const std::vector<int> &share) {
     TuningReport timed = kernel.measureLocked(
@@ -142,7 +142,7 @@ SearchOutcome TunedKernel::Impl::search(StreamHandle stream,
   if (runnable.empty())
     throw Error(ErrorCode::Unsupported,
                 describe() + " for " +
-                    formatSignature(signature, spec.key.size()) +
+                    formatSignature(signature, signatureSize) +
                     ": no variant can run:" + why);
   SearchOutcome outcome =
       searchCandidates(stream, args, count, keyValues, signature, runnable,

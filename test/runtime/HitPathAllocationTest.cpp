@@ -83,3 +83,36 @@ TEST(HitPathAllocationTest, KnownSignatureLaunchesDoNotAllocate) {
   counting = false;
   EXPECT_GT(allocations.load(), 0);
 }
+
+// A variant that takes a tensor map: its map comes from the thread's map
+// cache, encoded at the first launch, with neither allocation nor a second
+// encoding.
+TEST(HitPathAllocationTest, KnownSignaturesWithTensorMapsDoNotAllocate) {
+  auto gpu = std::make_shared<MapGpu>();
+  Options options;
+  options.minSampleMs = 0;
+  options.minRuns = options.maxRuns = 3;
+  Module module =
+      Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna", options);
+  TunedKernel &kernel = module.kernel("tile");
+  std::vector<float> data(16 * 64 + 16);
+  // 64-byte aligned: TMA takes it.
+  float *aligned = reinterpret_cast<float *>(
+      (reinterpret_cast<uintptr_t>(data.data()) + 63) / 64 * 64);
+  auto launch = [&] {
+    kernel.launch(nullptr, memref(aligned, {16, 64}), int64_t(7));
+  };
+  launch(); // Tunes: "tma" wins.
+  ASSERT_EQ(kernel.reports().at(0).chosenName, "tma");
+  int encodes = gpu->encodes;
+  allocations = 0;
+  counting = true;
+  for (int i = 0; i < 1000; ++i)
+    launch();
+  counting = false;
+  EXPECT_EQ(allocations.load(), 0);
+  EXPECT_EQ(gpu->encodes, encodes);
+  EXPECT_TRUE(gpu->seen().back().tma);
+  EXPECT_EQ(gpu->seen().back().map.words[0],
+            reinterpret_cast<uint64_t>(aligned));
+}

@@ -407,4 +407,39 @@ std::vector<std::string> TempDir::files() const {
   return names;
 }
 
+Bundle tileBundle() {
+  Bundle bundle;
+  Object object;
+  object.target = "fake:90";
+  object.format = "fake-bin";
+  object.data = "code";
+  bundle.objects.push_back(object);
+  Kernel kernel;
+  kernel.name = "tile";
+  kernel.sourceHash = "tile-hash";
+  kernel.args = {{ArgSpec::Kind::MemRef, ScalarType::F32, 2, true},
+                 {ArgSpec::Kind::Scalar, ScalarType::I64, 0, false}};
+  kernel.key = {{0, 0, Bucket::Exact, {}}, {0, 1, Bucket::Exact, {}}};
+  TensorMapSpec map;
+  map.arg = 0;
+  kernel.tensorMaps = {map};
+  for (const char *name : {"plain", "tma"}) {
+    Variant variant;
+    variant.name = name;
+    variant.config = {{"TMA", std::string(name) == "tma"}};
+    variant.code.push_back({0, name, {}});
+    if (variant.name == "tma") {
+      VariantTensorMap map;
+      map.box = {{constant(8)},
+                 {dim(0), constant(2), op(ExprNode::Op::FloorDiv)}};
+      map.swizzleBytes = 32;
+      variant.tensorMaps.push_back(map);
+    }
+    kernel.variants.push_back(variant);
+  }
+  kernel.params = {"TMA"};
+  bundle.kernels.push_back(kernel);
+  return bundle;
+}
+
 } // namespace tuna::test

@@ -10,6 +10,8 @@
 #include "tuna/runtime/Options.h"
 
 #include <condition_variable>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
@@ -140,6 +142,126 @@ private:
   std::condition_variable changed;
   std::map<size_t, std::vector<std::string>> rounds;
 };
+
+/// One launch as MapGpu saw it.
+struct SeenLaunch {
+  bool tma = false;        ///< Of the function "tma", else "plain".
+  uint64_t base = 0;       ///< Of argument 0: aligned + offset elements.
+  TensorMapBytes map = {}; ///< The hidden parameter of "tma".
+};
+
+/// A simulated GPU with tensor maps (or without: `support`) for
+/// tileBundle(): its "encoding" writes the encoding's address, sizes,
+/// strides, box, swizzle and type into the map, its launches are recorded,
+/// and its clock advances 1 ms per "tma" launch and 2 ms per "plain" one.
+class MapGpu final : public Backend {
+public:
+  MapGpu() {
+    deviceInfo.platform = "fake";
+    deviceInfo.name = "Map GPU";
+    deviceInfo.arch = "fake_90";
+    deviceInfo.fingerprint = "fake:90";
+    deviceInfo.maxThreadsPerBlock = 1024;
+    deviceInfo.maxSharedBytesPerBlock = 48 * 1024;
+  }
+
+  const DeviceInfo &info() const override { return deviceInfo; }
+  int objectScore(const Object &object) const override {
+    return object.format == "fake-bin" ? 1 : -1;
+  }
+  ModuleHandle loadModule(const Object &object, std::string_view) override {
+    return const_cast<Object *>(&object);
+  }
+  void unloadModule(ModuleHandle) noexcept override {}
+  FunctionHandle getFunction(ModuleHandle, const std::string &symbol,
+                             std::string_view) override {
+    return symbol == "tma" ? &tmaCost : &plainCost;
+  }
+  FunctionLimits functionLimits(FunctionHandle) override {
+    FunctionLimits limits;
+    limits.maxThreadsPerBlock = 1024;
+    return limits;
+  }
+  std::string tensorMapSupport() const override { return support; }
+  void encodeTensorMap(const TensorMapEncoding &e, TensorMapBytes &map,
+                       std::string_view what) override {
+    ++encodes;
+    if (refuse)
+      throw Error(ErrorCode::Backend, std::string(what) +
+                                          ": cuTensorMapEncodeTiled failed: "
+                                          "CUDA_ERROR_INVALID_VALUE (1)");
+    map = {};
+    map.words[0] = e.address;
+    map.words[1] = e.globalDim[0];
+    map.words[2] = e.globalDim[1];
+    map.words[3] = e.globalStrides[0];
+    map.words[4] = e.boxDim[0];
+    map.words[5] = e.boxDim[1];
+    map.words[6] = static_cast<uint64_t>(e.swizzle);
+    map.words[7] = static_cast<uint64_t>(e.dataType);
+  }
+  void launch(FunctionHandle function, StreamHandle, const LaunchDims &,
+              void **params) override {
+    bool tma = function == &tmaCost;
+    clockMs += *static_cast<double *>(function);
+    SeenLaunch &seen = launches[launchCount++ % kKept];
+    seen = SeenLaunch();
+    seen.tma = tma;
+    // Argument 0 is a rank-2 memref (7 parameters), argument 1 an i64.
+    seen.base = reinterpret_cast<uint64_t>(*static_cast<void **>(params[1])) +
+                *static_cast<int64_t *>(params[2]) * sizeof(float);
+    if (tma)
+      std::memcpy(&seen.map, params[8], sizeof(seen.map));
+  }
+  void synchronize(StreamHandle) override {}
+  void *allocate(size_t bytes) override {
+    return std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  }
+  void deallocate(void *ptr) noexcept override { std::free(ptr); }
+  void copy(void *dst, const void *src, size_t bytes, CopyKind,
+            StreamHandle) override {
+    std::memcpy(dst, src, bytes);
+  }
+  EventHandle createEvent() override { return new double(0); }
+  void destroyEvent(EventHandle event) noexcept override {
+    delete static_cast<double *>(event);
+  }
+  void recordEvent(EventHandle event, StreamHandle) override {
+    *static_cast<double *>(event) = clockMs;
+  }
+  float elapsedMs(EventHandle start, EventHandle end) override {
+    return static_cast<float>(*static_cast<double *>(end) -
+                              *static_cast<double *>(start));
+  }
+
+  /// The last launches (at most kKept), oldest first; kept without
+  /// allocating, so that the launch path's allocations can be counted.
+  std::vector<SeenLaunch> seen() const {
+    std::vector<SeenLaunch> result;
+    for (size_t i = launchCount > kKept ? launchCount - kKept : 0;
+         i < launchCount; ++i)
+      result.push_back(launches[i % kKept]);
+    return result;
+  }
+
+  DeviceInfo deviceInfo;
+  std::string support;
+  bool refuse = false;
+  int encodes = 0;
+  double clockMs = 0;
+
+private:
+  static constexpr size_t kKept = 256;
+  double tmaCost = 1.0, plainCost = 2.0;
+  SeenLaunch launches[kKept];
+  size_t launchCount = 0;
+};
+
+/// Kernel "tile" (runs on MapGpu): (memref<?x?xf32> a, written; i64 n),
+/// key: a's sizes, exact. Map 0 describes `a`. Variants: "plain" (the
+/// default, no map) and "tma", which takes map 0 with the box
+/// (8, d0 floordiv 2), innermost first, and a 32-byte swizzle.
+Bundle tileBundle();
 
 /// A fresh directory under $TMPDIR (or /tmp), removed with its files.
 struct TempDir {

@@ -15,11 +15,13 @@
 #include "CudaBackend.h"
 
 #include "GpuBackend.h"
+#include "TensorMapRules.h"
 
 #include "tuna/runtime/PhaseTimes.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -82,6 +84,44 @@ const Driver &loadDriver() {
   TimedPhase phase("driver load and cuInit");
   return Driver::get();
 }
+
+// TensorMapEncoding spells cuda.h's enums by their values.
+using Encoding = TensorMapEncoding;
+static_assert(
+    uint64_t(Encoding::DataType::UInt8) == CU_TENSOR_MAP_DATA_TYPE_UINT8 &&
+        uint64_t(Encoding::DataType::UInt16) ==
+            CU_TENSOR_MAP_DATA_TYPE_UINT16 &&
+        uint64_t(Encoding::DataType::Int32) == CU_TENSOR_MAP_DATA_TYPE_INT32 &&
+        uint64_t(Encoding::DataType::Int64) == CU_TENSOR_MAP_DATA_TYPE_INT64 &&
+        uint64_t(Encoding::DataType::Float16) ==
+            CU_TENSOR_MAP_DATA_TYPE_FLOAT16 &&
+        uint64_t(Encoding::DataType::Float32) ==
+            CU_TENSOR_MAP_DATA_TYPE_FLOAT32 &&
+        uint64_t(Encoding::DataType::Float64) ==
+            CU_TENSOR_MAP_DATA_TYPE_FLOAT64 &&
+        uint64_t(Encoding::DataType::BFloat16) ==
+            CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+    "TensorMapEncoding::DataType must match CUtensorMapDataType");
+static_assert(
+    uint64_t(Encoding::Swizzle::None) == CU_TENSOR_MAP_SWIZZLE_NONE &&
+        uint64_t(Encoding::Swizzle::B32) == CU_TENSOR_MAP_SWIZZLE_32B &&
+        uint64_t(Encoding::Swizzle::B64) == CU_TENSOR_MAP_SWIZZLE_64B &&
+        uint64_t(Encoding::Swizzle::B128) == CU_TENSOR_MAP_SWIZZLE_128B,
+    "TensorMapEncoding::Swizzle must match CUtensorMapSwizzle");
+static_assert(
+    uint64_t(Encoding::L2Promotion::None) == CU_TENSOR_MAP_L2_PROMOTION_NONE &&
+        uint64_t(Encoding::L2Promotion::B64) ==
+            CU_TENSOR_MAP_L2_PROMOTION_L2_64B &&
+        uint64_t(Encoding::L2Promotion::B128) ==
+            CU_TENSOR_MAP_L2_PROMOTION_L2_128B &&
+        uint64_t(Encoding::L2Promotion::B256) ==
+            CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+    "TensorMapEncoding::L2Promotion must match CUtensorMapL2promotion");
+static_assert(uint64_t(Encoding::OobFill::None) ==
+                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE &&
+                  uint64_t(Encoding::OobFill::NaNRequestZeroFma) ==
+                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA,
+              "TensorMapEncoding::OobFill must match CUtensorMapFloatOOBfill");
 
 CUresult launchOnce(const Driver &cu, CUfunction function, CUstream stream,
                     const LaunchDims &dims, void **params) {
@@ -153,6 +193,8 @@ CudaBackend::CudaBackend(int ordinal) : cu(loadDriver()) {
       read(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
   deviceInfo.reservedSharedBytesPerBlock =
       read(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
+  mapSupport = cudaTensorMapSupport(sm, cu.cuTensorMapEncodeTiled != nullptr,
+                                    deviceInfo.name);
 }
 
 CudaBackend::~CudaBackend() {
@@ -342,6 +384,32 @@ bool CudaBackend::isCapturing(StreamHandle stream) {
   return gpu::isCapturing(cu, "cuStreamIsCapturing", result,
                           CUDA_ERROR_STREAM_CAPTURE_IMPLICIT,
                           status != CU_STREAM_CAPTURE_STATUS_NONE);
+}
+
+void CudaBackend::encodeTensorMap(const TensorMapEncoding &encoding,
+                                  TensorMapBytes &map, std::string_view what) {
+  if (!mapSupport.empty())
+    throw Error(ErrorCode::Unsupported, std::string(what) + ": " + mapSupport);
+  cuuint64_t dims[kMaxTensorMapRank], strides[kMaxTensorMapRank - 1];
+  cuuint32_t box[kMaxTensorMapRank], elementStrides[kMaxTensorMapRank];
+  for (int i = 0; i < kMaxTensorMapRank; ++i) {
+    dims[i] = encoding.globalDim[i];
+    box[i] = static_cast<cuuint32_t>(encoding.boxDim[i]);
+    elementStrides[i] = static_cast<cuuint32_t>(encoding.elementStrides[i]);
+    if (i + 1 < kMaxTensorMapRank)
+      strides[i] = encoding.globalStrides[i];
+  }
+  CUtensorMap encoded;
+  TUNA_CU(cu, what, cuTensorMapEncodeTiled, &encoded,
+          static_cast<CUtensorMapDataType>(encoding.dataType),
+          static_cast<cuuint32_t>(encoding.rank),
+          reinterpret_cast<void *>(encoding.address), dims, strides, box,
+          elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+          static_cast<CUtensorMapSwizzle>(encoding.swizzle),
+          static_cast<CUtensorMapL2promotion>(encoding.l2Promotion),
+          static_cast<CUtensorMapFloatOOBfill>(encoding.oobFill));
+  static_assert(sizeof(encoded) == sizeof(map), "a CUtensorMap is 128 bytes");
+  std::memcpy(&map, &encoded, sizeof(map));
 }
 
 void *CudaBackend::allocate(size_t bytes) {

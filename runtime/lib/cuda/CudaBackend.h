@@ -45,6 +45,9 @@ public:
               const LaunchDims &dims, void **params) override;
   void synchronize(StreamHandle stream) override;
   bool isCapturing(StreamHandle stream) override;
+  std::string tensorMapSupport() const override { return mapSupport; }
+  void encodeTensorMap(const TensorMapEncoding &encoding, TensorMapBytes &map,
+                       std::string_view what) override;
   void *allocate(size_t bytes) override;
   void deallocate(void *ptr) noexcept override;
   void copy(void *dst, const void *src, size_t bytes, CopyKind kind,
@@ -79,6 +82,7 @@ private:
   bool retainedPrimary = false;
   int sm = 0;
   DeviceInfo deviceInfo;
+  std::string mapSupport; ///< tensorMapSupport().
 };
 
 } // namespace tuna::cuda

@@ -37,6 +37,11 @@ Driver load() {
     missing += std::string(missing.empty() ? "" : ", ") + TUNA_SYMBOL(name);
   TUNA_CUDA_DRIVER_FUNCTIONS(TUNA_CUDA_RESOLVE)
 #undef TUNA_CUDA_RESOLVE
+#define TUNA_CUDA_RESOLVE_OPTIONAL(name)                                       \
+  driver.name = reinterpret_cast<decltype(driver.name)>(                       \
+      dlsym(library, TUNA_SYMBOL(name)));
+  TUNA_CUDA_OPTIONAL_DRIVER_FUNCTIONS(TUNA_CUDA_RESOLVE_OPTIONAL)
+#undef TUNA_CUDA_RESOLVE_OPTIONAL
   if (!missing.empty()) {
     dlclose(library);
     throw Error(ErrorCode::Unsupported, "CUDA driver (libcuda.so.1) lacks " +

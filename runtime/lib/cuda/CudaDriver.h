@@ -70,10 +70,16 @@ namespace tuna::cuda {
   X(cuEventSynchronize)                                                        \
   X(cuEventElapsedTime)
 
+/// Entry points Tuna uses where the driver has them: null in a driver that
+/// lacks them (tensor maps: CUDA 12.0 and later), and then what needs them
+/// says so (Backend::tensorMapSupport).
+#define TUNA_CUDA_OPTIONAL_DRIVER_FUNCTIONS(X) X(cuTensorMapEncodeTiled)
+
 /// The driver's entry points, resolved once per process.
 struct Driver {
 #define TUNA_CUDA_DECLARE(name) decltype(&::name) name = nullptr;
   TUNA_CUDA_DRIVER_FUNCTIONS(TUNA_CUDA_DECLARE)
+  TUNA_CUDA_OPTIONAL_DRIVER_FUNCTIONS(TUNA_CUDA_DECLARE)
 #undef TUNA_CUDA_DECLARE
 
   /// The driver of this process, loaded and initialized (cuInit) on first

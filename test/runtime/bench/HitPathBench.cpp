@@ -89,6 +89,33 @@ void BM_CApiLaunch(benchmark::State &state) {
       state.SkipWithError(tunaLastError());
 }
 BENCHMARK(BM_CApiLaunch);
+
+/// Kernel "tile" on the simulated map GPU (TestBundles.h), decided for a
+/// 64-byte aligned 16 x 64 buffer (`shift` 0: the variant that takes a
+/// tensor map) or the same shifted by one element (the variant without).
+/// The difference is what a map costs a known signature: evaluating the
+/// box, the encoding's key, the cache's hash and compare, copying the map.
+void tileLaunch(benchmark::State &state, int64_t shift) {
+  auto gpu = std::make_shared<MapGpu>();
+  Options options; // Tuned on the simulated clock: "tma" wins where it runs.
+  options.minSampleMs = 0;
+  options.minRuns = options.maxRuns = 3;
+  Module module =
+      Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna", options);
+  TunedKernel &kernel = module.kernel("tile");
+  alignas(64) static float data[16 * 64 + 16];
+  MemRefView a = memref(data, {16, 64});
+  a.offset = shift;
+  const ArgValue args[] = {toArg(a), toArg(int64_t(1))};
+  for (auto _ : state)
+    kernel.launch(nullptr, args, 2);
+  if (gpu->seen().back().tma != (shift == 0))
+    state.SkipWithError("not the expected variant");
+}
+void BM_TileWithTensorMap(benchmark::State &state) { tileLaunch(state, 0); }
+BENCHMARK(BM_TileWithTensorMap);
+void BM_TileWithoutTensorMap(benchmark::State &state) { tileLaunch(state, 1); }
+BENCHMARK(BM_TileWithoutTensorMap);
 } // namespace
 
 BENCHMARK_MAIN();

@@ -21,6 +21,7 @@
 
 #include "tuna/runtime/Error.h"
 #include "tuna/runtime/Manifest.h"
+#include "tuna/runtime/TensorMap.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -147,6 +148,19 @@ public:
   /// CUDA also says yes for the legacy default stream while a blocking
   /// stream captures. Backends without capture say no.
   virtual bool isCapturing(StreamHandle /*stream*/) { return false; }
+
+  /// Why this device cannot take TMA tensor maps (Variant::tensorMaps), or
+  /// "" when it can (CUDA: compute capability 9.0 or later and a driver
+  /// with cuTensorMapEncodeTiled). The default cannot. Asked once per
+  /// kernel, when its module is loaded.
+  virtual std::string tensorMapSupport() const;
+  /// Encodes one tiled tensor map into `map`; throws tuna::Error naming the
+  /// driver call, its error and `what` (kernel, variant and map) when the
+  /// driver refuses. Host work only: no device memory, no stream, no
+  /// synchronization, so it may run during a graph capture. Called only
+  /// where tensorMapSupport() is "".
+  virtual void encodeTensorMap(const TensorMapEncoding &encoding,
+                               TensorMapBytes &map, std::string_view what);
 
   /// Scratch memory on the device, for tuning without touching user data.
   virtual void *allocate(size_t bytes) = 0;

@@ -18,6 +18,10 @@ namespace tuna {
 
 /// The most key components a kernel may have.
 constexpr int kMaxKey = 16;
+/// The most components a signature has: the key's, and for a kernel with
+/// tensor maps one hidden component, which of them can describe their
+/// arguments (docs/runtime-api.md, "Tensor maps").
+constexpr int kMaxSignature = kMaxKey + 1;
 
 /// The bucket of values beyond the last bin of a Bucket::Bins key.
 constexpr int64_t kAnyBucket = std::numeric_limits<int64_t>::max();

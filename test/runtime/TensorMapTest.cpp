@@ -1,0 +1,592 @@
+//===- TensorMapTest.cpp - Variants that take TMA tensor maps -------------===//
+//
+// Without a GPU: the encode parameters a map is made of (a pure function),
+// the rules a view must follow, the per-thread map cache, and, against a
+// simulated device that "encodes" maps by writing down what it was given,
+// the launch (maps after the proper parameters, for the addresses launched),
+// the hidden signature component and the exclusions it causes, a device or
+// driver without maps, and a driver that refuses a map.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorMapCache.h"
+#include "TensorMapRules.h"
+#include "TestBundles.h"
+
+#include "tuna/runtime/Runtime.h"
+#include "tuna/runtime/ScalarType.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <vector>
+
+using namespace tuna;
+using namespace tuna::test;
+
+namespace {
+
+using Encoding = TensorMapEncoding;
+using Rule = TensorMapProblem::Rule;
+
+/// A row-major rows x cols view of f32 at `data` with row stride `ld`
+/// elements.
+MemRefView matrix(float *data, int64_t rows, int64_t cols, int64_t ld) {
+  MemRefView view = memref(data, {rows, cols});
+  view.strides[0] = ld;
+  return view;
+}
+
+TensorMapSpec mapOf(int arg, int l2 = 0, bool nan = false) {
+  TensorMapSpec spec;
+  spec.arg = arg;
+  spec.l2PromotionBytes = l2;
+  spec.oobFillNaN = nan;
+  return spec;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The encode parameters and the rules
+//===----------------------------------------------------------------------===//
+
+TEST(TensorMapRulesTest, EncodingIsTheViewInnermostFirst) {
+  alignas(64) static uint16_t data[100 * 72 + 8];
+  // 100 rows of 64 f16 elements, 72 apart (144 bytes), from element 8.
+  MemRefView view = memref(ScalarType::F16, data, {100, 64});
+  view.strides[0] = 72;
+  view.offset = 8;
+  int64_t box[] = {64, 32};
+  Encoding encoding;
+  TensorMapProblem problem =
+      tensorMapEncoding(view, mapOf(0, 128), box, 128, encoding);
+  ASSERT_FALSE(problem) << problem.describe();
+  EXPECT_EQ(encoding.address, reinterpret_cast<uint64_t>(data) + 16);
+  EXPECT_EQ(encoding.rank, 2u);
+  EXPECT_EQ(encoding.dataType, Encoding::DataType::Float16);
+  EXPECT_EQ(encoding.globalDim[0], 64u);
+  EXPECT_EQ(encoding.globalDim[1], 100u);
+  EXPECT_EQ(encoding.globalStrides[0], 144u);
+  EXPECT_EQ(encoding.boxDim[0], 64u);
+  EXPECT_EQ(encoding.boxDim[1], 32u);
+  EXPECT_EQ(encoding.elementStrides[0], 1u);
+  EXPECT_EQ(encoding.elementStrides[1], 1u);
+  EXPECT_EQ(encoding.globalDim[2], 0u);
+  EXPECT_EQ(encoding.boxDim[2], 0u);
+  EXPECT_EQ(encoding.swizzle, Encoding::Swizzle::B128);
+  EXPECT_EQ(encoding.l2Promotion, Encoding::L2Promotion::B128);
+  EXPECT_EQ(encoding.oobFill, Encoding::OobFill::None);
+}
+
+TEST(TensorMapRulesTest, EnumsCarryTheDriversValues) {
+  // cuda.h's values (the CUDA backend static_asserts them too).
+  struct Case {
+    ScalarType type;
+    uint64_t driverValue;
+  };
+  for (Case c : {Case{ScalarType::I8, 0}, Case{ScalarType::I16, 1},
+                 Case{ScalarType::I32, 3}, Case{ScalarType::I64, 5},
+                 Case{ScalarType::Index, 5}, Case{ScalarType::F16, 6},
+                 Case{ScalarType::F32, 7}, Case{ScalarType::F64, 8},
+                 Case{ScalarType::BF16, 9}}) {
+    alignas(64) static char data[4096];
+    MemRefView view = memref(c.type, data, {4, 64});
+    int64_t box[] = {64, 2};
+    Encoding encoding;
+    ASSERT_FALSE(tensorMapEncoding(view, mapOf(0), box, 0, encoding));
+    EXPECT_EQ(static_cast<uint64_t>(encoding.dataType), c.driverValue)
+        << scalarTypeName(c.type);
+  }
+  alignas(64) static float data[64];
+  MemRefView view = memref(data, {64});
+  int64_t box[] = {8};
+  std::map<int, uint64_t> swizzles = {{0, 0}, {32, 1}, {64, 2}, {128, 3}};
+  for (auto [bytes, mode] : swizzles) {
+    Encoding encoding;
+    ASSERT_FALSE(
+        tensorMapEncoding(view, mapOf(0, 256, true), box, bytes, encoding));
+    EXPECT_EQ(static_cast<uint64_t>(encoding.swizzle), mode) << bytes;
+    EXPECT_EQ(static_cast<uint64_t>(encoding.l2Promotion), 3u);
+    EXPECT_EQ(static_cast<uint64_t>(encoding.oobFill), 1u);
+  }
+}
+
+TEST(TensorMapRulesTest, ViewsTmaCannotDescribeSayWhichRule) {
+  alignas(64) static float data[64 * 1100];
+  MemRefView aligned = matrix(data, 8, 64, 64);
+  EXPECT_FALSE(checkTensorMapView(aligned));
+
+  MemRefView shifted = aligned;
+  shifted.offset = 1;
+  TensorMapProblem problem = checkTensorMapView(shifted);
+  EXPECT_EQ(problem.rule, Rule::BaseAlignment);
+  char address[32];
+  std::snprintf(
+      address, sizeof(address), "0x%llx",
+      static_cast<unsigned long long>(reinterpret_cast<uint64_t>(data) + 4));
+  EXPECT_EQ(problem.describe(), std::string("base address ") + address +
+                                    " is not 16-byte aligned (TMA needs 16)");
+
+  MemRefView columns = aligned;
+  columns.strides[1] = 2;
+  EXPECT_EQ(checkTensorMapView(columns).describe(),
+            "the stride of the innermost dimension (1) is 2 elements, not 1 "
+            "(TMA needs it contiguous)");
+
+  EXPECT_EQ(checkTensorMapView(matrix(data, 8, 64, 1026)).describe(),
+            "the stride of dimension 0 is 4104 bytes, not a multiple of 16");
+  EXPECT_EQ(checkTensorMapView(matrix(data, 8, 64, int64_t(1) << 38)).rule,
+            Rule::StrideRange);
+  EXPECT_EQ(checkTensorMapView(matrix(data, 8, 64, -64)).rule,
+            Rule::StrideRange);
+  EXPECT_EQ(checkTensorMapView(matrix(data, 8, 64, INT64_MAX / 2)).rule,
+            Rule::StrideRange);
+  EXPECT_EQ(checkTensorMapView(matrix(data, 0, 64, 64)).describe(),
+            "the size of dimension 0 is 0, not within 1..2^32");
+  EXPECT_EQ(
+      checkTensorMapView(matrix(data, (int64_t(1) << 32) + 1, 64, 64)).rule,
+      Rule::SizeRange);
+  EXPECT_FALSE(checkTensorMapView(matrix(data, int64_t(1) << 32, 64, 64)));
+  MemRefView rank6 = memref(data, {1, 1, 1, 1, 1, 64});
+  EXPECT_EQ(checkTensorMapView(rank6).rule, Rule::Rank);
+}
+
+TEST(TensorMapRulesTest, BoxesTmaCannotLoadSayWhichRule) {
+  alignas(64) static float data[64 * 64];
+  MemRefView view = matrix(data, 64, 64, 64);
+  Encoding encoding;
+  int64_t tooLong[] = {8, 300};
+  EXPECT_EQ(tensorMapEncoding(view, mapOf(0), tooLong, 0, encoding).describe(),
+            "box entry 1 (innermost first) is 300, not within 1..256");
+  int64_t narrow[] = {2, 8};
+  EXPECT_EQ(tensorMapEncoding(view, mapOf(0), narrow, 0, encoding).describe(),
+            "the inner box is 8 bytes, not a multiple of 16");
+  int64_t wide[] = {16, 8};
+  EXPECT_EQ(tensorMapEncoding(view, mapOf(0), wide, 32, encoding).describe(),
+            "the inner box is 64 bytes, over the 32-byte swizzle");
+  EXPECT_FALSE(tensorMapEncoding(view, mapOf(0), wide, 64, encoding));
+}
+
+TEST(TensorMapRulesTest, MapsTheBundleDescribesBadlyAreNamed) {
+  Kernel kernel;
+  kernel.args.resize(3);
+  kernel.args[0] = {ArgSpec::Kind::MemRef, ScalarType::F32, 2, false};
+  kernel.args[1] = {ArgSpec::Kind::Scalar, ScalarType::I64, 0, false};
+  kernel.args[2] = {ArgSpec::Kind::MemRef, ScalarType::I1, 1, false};
+  kernel.tensorMaps = {mapOf(0), mapOf(1), mapOf(2), mapOf(0, 100), mapOf(7)};
+  VariantTensorMap map;
+  map.box = {{constant(8)}, {constant(8)}};
+  EXPECT_EQ(tensorMapSpecProblem(kernel, map), "");
+  map.swizzleBytes = 48;
+  EXPECT_EQ(tensorMapSpecProblem(kernel, map),
+            "tensor map 0 of argument #0: a swizzle of 48 bytes (TMA has 0, "
+            "32, 64, 128)");
+  map.swizzleBytes = 0;
+  map.box.pop_back();
+  EXPECT_EQ(tensorMapSpecProblem(kernel, map),
+            "tensor map 0 of argument #0: a box of 1 entries for a memref of "
+            "rank 2");
+  map.map = 1;
+  EXPECT_EQ(tensorMapSpecProblem(kernel, map),
+            "tensor map 1 of argument #1: the argument is not a memref");
+  map.map = 2;
+  EXPECT_EQ(tensorMapSpecProblem(kernel, map),
+            "tensor map 2 of argument #2: TMA has no element type for i1");
+  map.map = 3;
+  map.box.push_back({constant(8)});
+  EXPECT_EQ(tensorMapSpecProblem(kernel, map),
+            "tensor map 3 of argument #0: an L2 promotion of 100 bytes (TMA "
+            "has 0, 64, 128, 256)");
+  map.map = 4;
+  EXPECT_EQ(tensorMapSpecProblem(kernel, map),
+            "tensor map 4 of argument #7: the argument is not a memref");
+  map.map = 5;
+  EXPECT_EQ(tensorMapSpecProblem(kernel, map),
+            "tensor map 5 does not exist (the kernel has 5)");
+  kernel.tensorMaps = {mapOf(0, 0, true)};
+  kernel.args[0].type = ScalarType::I32;
+  map.map = 0;
+  EXPECT_EQ(tensorMapSpecProblem(kernel, map),
+            "tensor map 0 of argument #0: NaN out-of-bounds fill for i32 "
+            "elements (TMA fills only floating-point types with NaN)");
+}
+
+TEST(TensorMapRulesTest, CudaSupportNeedsSm90AndTheDriversEntryPoint) {
+  EXPECT_EQ(cudaTensorMapSupport(90, true, "NVIDIA H100"), "");
+  EXPECT_EQ(cudaTensorMapSupport(100, true, "NVIDIA B200"), "");
+  EXPECT_EQ(cudaTensorMapSupport(80, true, "NVIDIA A100"),
+            "tensor maps need compute capability 9.0 and a CUDA 12 driver "
+            "(NVIDIA A100 is sm_80)");
+  EXPECT_EQ(cudaTensorMapSupport(90, false, "NVIDIA H100"),
+            "tensor maps need compute capability 9.0 and a CUDA 12 driver "
+            "(the CUDA driver lacks cuTensorMapEncodeTiled)");
+}
+
+//===----------------------------------------------------------------------===//
+// The map cache
+//===----------------------------------------------------------------------===//
+
+TEST(TensorMapCacheTest, AHitReturnsTheMapWithoutEncodingAgain) {
+  auto cache = std::make_unique<TensorMapCache>();
+  int encodes = 0;
+  auto encode = [&](const Encoding &e, TensorMapBytes &map) {
+    ++encodes;
+    std::memset(&map, 0, sizeof(map));
+    map.words[0] = e.address;
+    map.words[1] = static_cast<uint64_t>(encodes);
+  };
+  Encoding a;
+  a.address = 0x1000;
+  a.rank = 1;
+  a.globalDim[0] = 64;
+  a.boxDim[0] = 16;
+  const TensorMapBytes &first = cache->get(a, encode);
+  EXPECT_EQ(encodes, 1);
+  EXPECT_EQ(first.words[0], 0x1000u);
+  const TensorMapBytes &again = cache->get(a, encode);
+  EXPECT_EQ(encodes, 1);
+  EXPECT_EQ(&again, &first);
+  EXPECT_EQ(again.words[1], 1u);
+
+  Encoding b = a;
+  b.address = 0x2000; // Another pointer: a miss.
+  EXPECT_EQ(cache->get(b, encode).words[0], 0x2000u);
+  EXPECT_EQ(encodes, 2);
+  Encoding c = a;
+  c.boxDim[0] = 32; // Another box (another variant, other key values).
+  cache->get(c, encode);
+  EXPECT_EQ(encodes, 3);
+  // 64 slots: a few encodings still hit after others went in.
+  cache->get(a, encode);
+  cache->get(b, encode);
+  EXPECT_LE(encodes, 5);
+}
+
+TEST(TensorMapCacheTest, AFailedEncodingLeavesNothingBehind) {
+  auto cache = std::make_unique<TensorMapCache>();
+  Encoding a;
+  a.address = 0x3000;
+  int encodes = 0;
+  EXPECT_THROW(cache->get(a,
+                          [&](const Encoding &, TensorMapBytes &map) {
+                            ++encodes;
+                            map.words[0] = 99;
+                            throw Error(ErrorCode::Backend, "refused");
+                          }),
+               Error);
+  const TensorMapBytes &map =
+      cache->get(a, [&](const Encoding &, TensorMapBytes &out) {
+        ++encodes;
+        out.words[0] = 7;
+      });
+  EXPECT_EQ(encodes, 2);
+  EXPECT_EQ(map.words[0], 7u);
+}
+
+//===----------------------------------------------------------------------===//
+// Launching through a simulated device
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+Options quickOptions() {
+  Options options;
+  options.minSampleMs = 0;
+  options.minRuns = options.maxRuns = 3;
+  return options;
+}
+
+const CandidateResult &candidate(const TuningReport &report,
+                                 const std::string &name) {
+  for (const CandidateResult &result : report.candidates)
+    if (result.name == name)
+      return result;
+  throw std::runtime_error("no candidate " + name);
+}
+
+struct TileData {
+  alignas(256) float data[16 * 64 + 64];
+};
+
+/// `count` floats, 256-byte aligned.
+struct AlignedFloats {
+  explicit AlignedFloats(size_t count)
+      : data(static_cast<float *>(std::aligned_alloc(
+            256, (count * sizeof(float) + 255) / 256 * 256))) {}
+  ~AlignedFloats() { std::free(data); }
+  AlignedFloats(const AlignedFloats &) = delete;
+  AlignedFloats &operator=(const AlignedFloats &) = delete;
+  float *data;
+};
+
+} // namespace
+
+TEST(TensorMapLaunchTest, MapsFollowTheProperParametersForTheLaunchedBuffer) {
+  auto gpu = std::make_shared<MapGpu>();
+  Module module = Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna",
+                                     quickOptions());
+  TunedKernel &kernel = module.kernel("tile");
+  auto buffer = std::make_unique<TileData>();
+  MemRefView a = memref(buffer->data, {16, 64});
+  kernel.launch(nullptr, a, int64_t(7));
+
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.signature, (std::vector<int64_t>{16, 64, 1}));
+  EXPECT_EQ(report.chosenName, "tma");
+  EXPECT_EQ(candidate(report, "tma").status, CandidateStatus::Measured);
+  // Every launch of "tma" carried a map of the buffer it was launched with:
+  // scratch copies while tuning, the application's buffer at the end.
+  bool sawScratch = false;
+  for (const SeenLaunch &seen : gpu->seen()) {
+    if (!seen.tma)
+      continue;
+    EXPECT_EQ(seen.map.words[0], seen.base);
+    EXPECT_EQ(seen.map.words[1], 64u); // Innermost size first.
+    EXPECT_EQ(seen.map.words[2], 16u);
+    EXPECT_EQ(seen.map.words[3], 64u * sizeof(float));
+    EXPECT_EQ(seen.map.words[4], 8u);
+    EXPECT_EQ(seen.map.words[5], 8u); // d0 floordiv 2.
+    EXPECT_EQ(seen.map.words[6], static_cast<uint64_t>(Encoding::Swizzle::B32));
+    EXPECT_EQ(seen.map.words[7],
+              static_cast<uint64_t>(Encoding::DataType::Float32));
+    sawScratch |= seen.base != reinterpret_cast<uint64_t>(buffer->data);
+  }
+  EXPECT_TRUE(sawScratch);
+  ASSERT_TRUE(gpu->seen().back().tma);
+  EXPECT_EQ(gpu->seen().back().base, reinterpret_cast<uint64_t>(buffer->data));
+
+  // The known signature again: the cached map, nothing encoded.
+  int encodes = gpu->encodes;
+  kernel.launch(nullptr, a, int64_t(7));
+  EXPECT_EQ(gpu->encodes, encodes);
+  EXPECT_EQ(gpu->seen().back().map.words[0],
+            reinterpret_cast<uint64_t>(buffer->data));
+  // Another buffer of the signature: one more encoding, for its address.
+  auto other = std::make_unique<TileData>();
+  kernel.launch(nullptr, memref(other->data, {16, 64}), int64_t(7));
+  EXPECT_EQ(gpu->encodes, encodes + 1);
+  EXPECT_EQ(gpu->seen().back().map.words[0],
+            reinterpret_cast<uint64_t>(other->data));
+  EXPECT_EQ(kernel.reports().size(), 1u);
+}
+
+TEST(TensorMapLaunchTest, AMisalignedBufferIsAnotherSignatureWithoutTheMap) {
+  auto gpu = std::make_shared<MapGpu>();
+  Module module = Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna",
+                                     quickOptions());
+  TunedKernel &kernel = module.kernel("tile");
+  auto buffer = std::make_unique<TileData>();
+  MemRefView aligned = memref(buffer->data, {16, 64});
+  MemRefView shifted = aligned;
+  shifted.offset = 1;
+  EXPECT_EQ(
+      kernel.signature(
+          std::vector<ArgValue>{toArg(aligned), toArg(int64_t(7))}.data(), 2),
+      (std::vector<int64_t>{16, 64, 1}));
+  EXPECT_EQ(
+      kernel.signature(
+          std::vector<ArgValue>{toArg(shifted), toArg(int64_t(7))}.data(), 2),
+      (std::vector<int64_t>{16, 64, 0}));
+
+  kernel.launch(nullptr, aligned, int64_t(7));
+  kernel.launch(nullptr, shifted, int64_t(7));
+  ASSERT_EQ(kernel.reports().size(), 2u);
+  TuningReport report = kernel.reports().at(1);
+  EXPECT_EQ(report.chosenName, "plain");
+  const CandidateResult &tma = candidate(report, "tma");
+  EXPECT_EQ(tma.status, CandidateStatus::Excluded);
+  char address[32];
+  std::snprintf(address, sizeof(address), "0x%llx",
+                static_cast<unsigned long long>(
+                    reinterpret_cast<uint64_t>(buffer->data) + 4));
+  EXPECT_EQ(tma.reason, std::string("tensor map 0 of argument #0: base "
+                                    "address ") +
+                            address + " is not 16-byte aligned (TMA needs 16)");
+  EXPECT_FALSE(gpu->seen().back().tma);
+  // Each signature keeps its own decision.
+  EXPECT_EQ(kernel.chosenVariant({16, 64, 1}), 1);
+  EXPECT_EQ(kernel.chosenVariant({16, 64, 0}), 0);
+}
+
+TEST(TensorMapLaunchTest, ARowStrideTmaCannotTakeExcludesTheMapVariant) {
+  auto gpu = std::make_shared<MapGpu>();
+  Module module = Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna",
+                                     quickOptions());
+  TunedKernel &kernel = module.kernel("tile");
+  AlignedFloats data(16 * 1026);
+  // Rows 1026 floats apart: 4104 bytes.
+  kernel.launch(nullptr, matrix(data.data, 16, 64, 1026), int64_t(7));
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.signature.back(), 0);
+  EXPECT_EQ(candidate(report, "tma").status, CandidateStatus::Excluded);
+  EXPECT_EQ(candidate(report, "tma").reason,
+            "tensor map 0 of argument #0: the stride of dimension 0 is 4104 "
+            "bytes, not a multiple of 16");
+  EXPECT_EQ(report.chosenName, "plain");
+  EXPECT_EQ(gpu->encodes, 0);
+}
+
+TEST(TensorMapLaunchTest, ADeviceWithoutMapsSaysWhy) {
+  auto gpu = std::make_shared<MapGpu>();
+  gpu->support = cudaTensorMapSupport(90, false, "Map GPU");
+  Module module = Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna",
+                                     quickOptions());
+  TunedKernel &kernel = module.kernel("tile");
+  auto buffer = std::make_unique<TileData>();
+  kernel.launch(nullptr, memref(buffer->data, {16, 64}), int64_t(7));
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(candidate(report, "tma").status, CandidateStatus::Unrunnable);
+  EXPECT_EQ(candidate(report, "tma").reason,
+            "tensor maps need compute capability 9.0 and a CUDA 12 driver "
+            "(the CUDA driver lacks cuTensorMapEncodeTiled)");
+  EXPECT_EQ(report.chosenName, "plain");
+  EXPECT_EQ(gpu->encodes, 0);
+}
+
+TEST(TensorMapLaunchTest, TheHostBackendTakesNoMaps) {
+  EXPECT_EQ(Device::host().backend().tensorMapSupport(),
+            "tensor maps need compute capability 9.0 and a CUDA 12 driver "
+            "(host devices have none)");
+  TensorMapBytes map;
+  try {
+    Device::host().backend().encodeTensorMap(Encoding(), map, "a map");
+    FAIL() << "the host backend encoded a map";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::Unsupported);
+    EXPECT_NE(std::string(e.what()).find("a map: tensor maps need"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(TensorMapLaunchTest, AMapTheDriverRefusesLeavesTheOtherVariants) {
+  auto gpu = std::make_shared<MapGpu>();
+  gpu->refuse = true;
+  Module module = Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna",
+                                     quickOptions());
+  TunedKernel &kernel = module.kernel("tile");
+  // Other sizes than the other tests': the thread's map cache has none.
+  auto buffer = std::make_unique<TileData>();
+  kernel.launch(nullptr, memref(buffer->data, {12, 64}), int64_t(7));
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.signature.back(), 1);
+  EXPECT_EQ(candidate(report, "tma").status, CandidateStatus::Unrunnable);
+  EXPECT_EQ(candidate(report, "tma").reason,
+            "kernel 'tile' in 'tile.tuna' variant 'tma', tensor map 0 of "
+            "argument #0: cuTensorMapEncodeTiled failed: "
+            "CUDA_ERROR_INVALID_VALUE (1)");
+  EXPECT_EQ(report.chosenName, "plain");
+  EXPECT_FALSE(gpu->seen().back().tma);
+}
+
+TEST(TensorMapLaunchTest, ABoxTmaCannotLoadMakesTheVariantUnrunnable) {
+  auto gpu = std::make_shared<MapGpu>();
+  Module module = Module::fromBundle(tileBundle(), Device(gpu), "tile.tuna",
+                                     quickOptions());
+  TunedKernel &kernel = module.kernel("tile");
+  // d0 floordiv 2 = 300: over TMA's 256.
+  AlignedFloats data(600 * 64);
+  kernel.launch(nullptr, memref(data.data, {600, 64}), int64_t(7));
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(candidate(report, "tma").status, CandidateStatus::Unrunnable);
+  EXPECT_EQ(candidate(report, "tma").reason,
+            "kernel 'tile' in 'tile.tuna' variant 'tma', tensor map 0 of "
+            "argument #0: box entry 1 (innermost first) is 300, not within "
+            "1..256");
+  EXPECT_EQ(report.chosenName, "plain");
+}
+
+TEST(TensorMapLaunchTest, AMapTheBundleDescribesBadlyIsUnrunnableNotACrash) {
+  Bundle bundle = tileBundle();
+  bundle.kernels[0].variants[1].tensorMaps[0].map = 3;
+  auto gpu = std::make_shared<MapGpu>();
+  Module module =
+      Module::fromBundle(bundle, Device(gpu), "tile.tuna", quickOptions());
+  TunedKernel &kernel = module.kernel("tile");
+  auto buffer = std::make_unique<TileData>();
+  kernel.launch(nullptr, memref(buffer->data, {16, 64}), int64_t(7));
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(candidate(report, "tma").status, CandidateStatus::Unrunnable);
+  EXPECT_EQ(candidate(report, "tma").reason,
+            "tensor map 3 does not exist (the kernel has 1)");
+  EXPECT_EQ(report.chosenName, "plain");
+}
+
+TEST(TensorMapLaunchTest, KernelsWithoutMapsKeepTheirSignature) {
+  Module module = Module::fromBundle(axpyBundle(), Device::host(), "axpy.tuna",
+                                     quickOptions());
+  std::vector<float> x(8), y(8);
+  std::vector<ArgValue> args = {toArg(memref(x.data(), {8})),
+                                toArg(memref(y.data(), {8})), toArg(2.0f),
+                                toArg(int64_t(8))};
+  EXPECT_EQ(module.kernel("axpy").signature(args.data(), args.size()),
+            (std::vector<int64_t>{8}));
+}
+
+//===----------------------------------------------------------------------===//
+// The CUDA driver, where there is one
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The CUDA device 0, or why a test of it is skipped.
+std::shared_ptr<Device> cudaDevice(std::string &skip) {
+  try {
+    return std::make_shared<Device>(Device::cuda(0));
+  } catch (const Error &e) {
+    skip = std::string("no CUDA device: ") + e.what();
+    return nullptr;
+  }
+}
+} // namespace
+
+// What the runtime encodes for a launch, encoded by the real driver for a
+// device buffer: it takes it, and refuses an address TMA cannot use with
+// the call's name and error. (The end-to-end launch of a map-taking kernel
+// needs a compiled one: added with the compiler's side.)
+TEST(TensorMapCudaTest, TheDriverEncodesAMapOfADeviceBuffer) {
+  std::string skip;
+  std::shared_ptr<Device> device = cudaDevice(skip);
+  if (!device)
+    GTEST_SKIP() << skip;
+  Backend &backend = device->backend();
+  std::string support = backend.tensorMapSupport();
+  if (!support.empty()) {
+    EXPECT_EQ(support.rfind("tensor maps need compute capability 9.0", 0), 0u)
+        << support;
+    GTEST_SKIP() << support;
+  }
+  const int64_t rows = 128, cols = 64;
+  void *buffer = backend.allocate(rows * cols * sizeof(uint16_t));
+  MemRefView view = memref(ScalarType::BF16, buffer, {rows, cols});
+  int64_t box[] = {64, 32};
+  Encoding encoding;
+  ASSERT_FALSE(tensorMapEncoding(view, mapOf(0, 128), box, 128, encoding));
+  TensorMapBytes map = {};
+  try {
+    backend.encodeTensorMap(encoding, map, "a bf16 tile of a device buffer");
+  } catch (const Error &e) {
+    backend.deallocate(buffer);
+    FAIL() << e.what();
+  }
+  bool written = false;
+  for (uint64_t word : map.words)
+    written |= word != 0;
+  EXPECT_TRUE(written);
+
+  Encoding misaligned = encoding;
+  misaligned.address += 8;
+  try {
+    backend.encodeTensorMap(misaligned, map, "a misaligned map");
+    ADD_FAILURE() << "the driver encoded a map of a misaligned address";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::Backend);
+    EXPECT_NE(std::string(e.what()).find(
+                  "a misaligned map: cuTensorMapEncodeTiled failed"),
+              std::string::npos)
+        << e.what();
+  }
+  backend.deallocate(buffer);
+}
