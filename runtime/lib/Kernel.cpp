@@ -81,25 +81,15 @@ bool convertScalar(const ArgSpec &spec, const ArgValue &value, uint64_t &slot) {
   return true;
 }
 
-/// Compiles the hidden parameters of `variant` (named `what`) into `state`,
-/// or says in state.tensorMapProblem why they cannot be made: the bundle
-/// describes a map TMA cannot have, or the device takes none (`support`).
+/// Compiles the hidden parameters of `variant` (named `what`) into `state`;
+/// state.tensorMapProblem says why they cannot be made when the device takes
+/// no maps (`support`). The bundle's validation checked the maps themselves.
 void compileTensorMaps(const Kernel &kernel, const Variant &variant,
                        size_t keySize, const std::string &support,
                        const std::string &what, VariantState &state) {
   if (variant.tensorMaps.empty())
     return;
-  if (variant.tensorMaps.size() > static_cast<size_t>(kMaxTensorMaps)) {
-    state.tensorMapProblem = "it takes " +
-                             std::to_string(variant.tensorMaps.size()) +
-                             " tensor maps, the runtime passes at most " +
-                             std::to_string(kMaxTensorMaps);
-    return;
-  }
   for (const VariantTensorMap &map : variant.tensorMaps) {
-    state.tensorMapProblem = tensorMapSpecProblem(kernel, map);
-    if (!state.tensorMapProblem.empty())
-      return;
     VariantState::CompiledTensorMap compiled;
     compiled.map = map.map;
     compiled.rank = static_cast<int>(map.box.size());
@@ -324,7 +314,7 @@ TunedKernel::Impl::tensorMap(int index, size_t j, const ArgValue *args,
     const int64_t *keyValues, const LaunchDims &dims, void **params) {
   const VariantState &variant = variants[index];
   TensorMapBytes maps[kMaxTensorMaps];
-  // More than kMaxTensorMaps is a tensorMapProblem: tensorMap() throws.
+  // The bundle's validation allows at most kMaxTensorMaps.
   for (size_t j = 0; j < variant.spec->tensorMaps.size(); ++j) {
     maps[j] = tensorMap(index, j, args, keyValues);
     params[loweredCount + j] = &maps[j];

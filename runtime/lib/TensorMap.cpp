@@ -23,12 +23,9 @@ std::optional<TensorMapEncoding::DataType> dataTypeOf(ScalarType type) {
   switch (type) {
   case ScalarType::I8:
     return DataType::UInt8;
-  case ScalarType::I16:
-    return DataType::UInt16;
   case ScalarType::I32:
     return DataType::Int32;
   case ScalarType::I64:
-  case ScalarType::Index:
     return DataType::Int64;
   case ScalarType::F16:
     return DataType::Float16;
@@ -39,6 +36,8 @@ std::optional<TensorMapEncoding::DataType> dataTypeOf(ScalarType type) {
   case ScalarType::F64:
     return DataType::Float64;
   case ScalarType::I1:
+  case ScalarType::I16:
+  case ScalarType::Index:
     break;
   }
   return std::nullopt;
@@ -183,37 +182,8 @@ TensorMapProblem tensorMapEncoding(const MemRefView &view,
   return {};
 }
 
-std::string tensorMapSpecProblem(const Kernel &kernel,
-                                 const VariantTensorMap &map) {
-  if (map.map < 0 || static_cast<size_t>(map.map) >= kernel.tensorMaps.size())
-    return "tensor map " + std::to_string(map.map) +
-           " does not exist (the kernel has " +
-           std::to_string(kernel.tensorMaps.size()) + ")";
-  const TensorMapSpec &spec = kernel.tensorMaps[map.map];
-  std::string name = tensorMapName(map.map, spec.arg);
-  if (spec.arg < 0 || static_cast<size_t>(spec.arg) >= kernel.args.size() ||
-      kernel.args[spec.arg].kind != ArgSpec::Kind::MemRef)
-    return name + ": the argument is not a memref";
-  const ArgSpec &arg = kernel.args[spec.arg];
-  if (arg.rank < 1 || arg.rank > kMaxTensorMapRank)
-    return name + ": a memref of rank " + std::to_string(arg.rank) +
-           " (TMA describes ranks 1 to 5)";
-  if (!dataTypeOf(arg.type))
-    return name + ": TMA has no element type for " + scalarTypeName(arg.type);
-  if (map.box.size() != static_cast<size_t>(arg.rank))
-    return name + ": a box of " + std::to_string(map.box.size()) +
-           " entries for a memref of rank " + std::to_string(arg.rank);
-  int swizzle = map.swizzleBytes, l2 = spec.l2PromotionBytes;
-  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
-    return name + ": a swizzle of " + std::to_string(swizzle) +
-           " bytes (TMA has 0, 32, 64, 128)";
-  if (l2 != 0 && l2 != 64 && l2 != 128 && l2 != 256)
-    return name + ": an L2 promotion of " + std::to_string(l2) +
-           " bytes (TMA has 0, 64, 128, 256)";
-  if (spec.oobFillNaN && !isFloatType(arg.type))
-    return name + ": NaN out-of-bounds fill for " + scalarTypeName(arg.type) +
-           " elements (TMA fills only floating-point types with NaN)";
-  return "";
+bool isTensorMapElementType(ScalarType type) {
+  return dataTypeOf(type).has_value();
 }
 
 std::string tensorMapName(int map, int arg) {

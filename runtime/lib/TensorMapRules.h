@@ -3,7 +3,8 @@
 // cuTensorMapEncodeTiled's rules (docs/tma-design.md, section 2), split by
 // what they depend on:
 // - the bundle alone (the map's argument, rank, element type, box arity,
-//   swizzle, L2 promotion): tensorMapSpecProblem(), once per variant;
+//   swizzle, L2 promotion): the bundle's validation (Validate.cpp), which
+//   refuses a bundle that breaks them when it is read;
 // - the launch's argument (base address alignment, strides, sizes):
 //   checkTensorMapView(), a few integer tests before the signature is
 //   computed (its outcome is a hidden signature component);
@@ -54,7 +55,7 @@ uint64_t tensorMapBase(const MemRefView &view);
 /// The rules that depend on the view alone: base address 16-byte aligned,
 /// innermost stride 1, other strides in bytes positive multiples of 16 below
 /// 2^40, sizes 1..2^32. The view's rank and type are the kernel's (checked by
-/// lowering and tensorMapSpecProblem()).
+/// lowering and the bundle's validation).
 TensorMapProblem checkTensorMapView(const MemRefView &view);
 
 /// The encoding of a map of `view` with `box` (the variant's box evaluated
@@ -67,13 +68,9 @@ TensorMapProblem tensorMapEncoding(const MemRefView &view,
                                    const int64_t *box, int swizzleBytes,
                                    TensorMapEncoding &encoding);
 
-/// Why `map` (a hidden parameter of one of `kernel`'s variants) cannot be
-/// encoded whatever the arguments: a bad map index, an argument that is not
-/// a memref of rank 1..5 and of a type TMA knows, a box of another arity, a
-/// swizzle, L2 promotion or out-of-bounds fill TMA does not have. Empty when
-/// none of these.
-std::string tensorMapSpecProblem(const Kernel &kernel,
-                                 const VariantTensorMap &map);
+/// Whether TMA describes memrefs of `type`: i8, i32, i64, f16, bf16, f32,
+/// f64 (those the compiler's `tuna.tensor_map` takes).
+bool isTensorMapElementType(ScalarType type);
 
 /// "tensor map 0 of argument #1".
 std::string tensorMapName(int map, int arg);

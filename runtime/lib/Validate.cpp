@@ -1,5 +1,7 @@
 //===- Validate.cpp - Semantic checks of a bundle -------------------------===//
 
+#include "TensorMapRules.h"
+
 #include "tuna/runtime/Bundle.h"
 #include "tuna/runtime/Error.h"
 #include "tuna/runtime/Expr.h"
@@ -12,25 +14,6 @@
 namespace tuna {
 
 namespace {
-/// Dimensions a TMA tensor map describes at most.
-constexpr int kMaxTensorMapRank = 5;
-
-/// Element types a tensor map describes (CUtensorMapDataType).
-bool isTensorMapType(ScalarType type) {
-  switch (type) {
-  case ScalarType::I8:
-  case ScalarType::I32:
-  case ScalarType::I64:
-  case ScalarType::F16:
-  case ScalarType::BF16:
-  case ScalarType::F32:
-  case ScalarType::F64:
-    return true;
-  default:
-    return false;
-  }
-}
-
 class Validator {
 public:
   Validator(const Bundle &bundle, std::string_view origin)
@@ -95,7 +78,7 @@ private:
       fail(where + " describes argument " + std::to_string(map.arg) +
            ", but the kernel has " + std::to_string(kernel.args.size()));
     const ArgSpec &arg = kernel.args[map.arg];
-    if (arg.kind != ArgSpec::Kind::MemRef || !isTensorMapType(arg.type))
+    if (arg.kind != ArgSpec::Kind::MemRef || !isTensorMapElementType(arg.type))
       fail(where + " describes argument " + std::to_string(map.arg) +
            ", which is not a memref of i8, i32, i64, f16, bf16, f32 or f64");
     if (arg.rank < 1 || arg.rank > kMaxTensorMapRank)
@@ -211,6 +194,10 @@ private:
         fail(constraintWhere + " is empty");
       checkExpression(variant.constraints[i].expr, numDims, constraintWhere);
     }
+    if (variant.tensorMaps.size() > static_cast<size_t>(kMaxTensorMaps))
+      fail(where + " takes " + std::to_string(variant.tensorMaps.size()) +
+           " tensor maps; the runtime passes at most " +
+           std::to_string(kMaxTensorMaps));
     for (size_t i = 0; i < variant.tensorMaps.size(); ++i)
       checkVariantTensorMap(kernel, variant.tensorMaps[i],
                             where + " tensor map " + std::to_string(i));

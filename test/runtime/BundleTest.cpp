@@ -430,4 +430,10 @@ TEST(BundleValidationTest, VariantTensorMaps) {
   expectInvalid(bundle, where + " box[0]: malformed expression");
   bundle.kernels[0].variants[1].tensorMaps[0].box[0] = {dim(5)};
   expectInvalid(bundle, where + " box[0]: malformed expression");
+  bundle = tensorMapBundle();
+  Variant &variant = bundle.kernels[0].variants[1];
+  variant.tensorMaps.assign(5, variant.tensorMaps[0]);
+  expectInvalid(bundle, "kernel 'axpy' variant '" + variant.name +
+                            "' takes 5 tensor maps; the runtime passes at "
+                            "most 4");
 }

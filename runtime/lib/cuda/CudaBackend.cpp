@@ -400,6 +400,8 @@ void CudaBackend::encodeTensorMap(const TensorMapEncoding &encoding,
       strides[i] = encoding.globalStrides[i];
   }
   CUtensorMap encoded;
+  // Host work, yet the driver refuses it without a current context.
+  ScopedContext scope(cu, ctx);
   TUNA_CU(cu, what, cuTensorMapEncodeTiled, &encoded,
           static_cast<CUtensorMapDataType>(encoding.dataType),
           static_cast<cuuint32_t>(encoding.rank),
