@@ -248,6 +248,29 @@ TunaExpandPass::buildVariants(const ResolvedSpace &rs, const SpacePlan &plan,
   return built;
 }
 
+/// The default variant launches where no other can, so it must read no
+/// tensor map: a shape TMA cannot describe (a misaligned buffer, a stride)
+/// excludes every variant that takes one. Erases the variants otherwise.
+static LogicalResult checkDefaultReadsNoMap(FunctionOpInterface kernel,
+                                            const ResolvedSpace &rs,
+                                            ArrayRef<BuiltVariant> variants,
+                                            int64_t defaultVariant) {
+  const BuiltVariant &chosen = variants[defaultVariant];
+  if (chosen.variant.tensorMaps.empty())
+    return success();
+  InFlightDiagnostic diag =
+      kernel.emitError()
+      << "kernel '" << kernel.getName() << "': the default configuration "
+      << rs.format(chosen.plan->config) << " reads tensor map "
+      << chosen.variant.tensorMaps.front()
+      << ", so a shape TMA cannot describe (a misaligned buffer, a stride) "
+         "would leave no variant to launch: make the default a configuration "
+         "that reads no map";
+  for (const BuiltVariant &v : variants)
+    eraseVariant(v.variant.func);
+  return diag;
+}
+
 LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
                                            SpaceAttr space,
                                            SymbolTable &symbols) {
@@ -280,7 +303,8 @@ LogicalResult TunaExpandPass::expandKernel(FunctionOpInterface kernel,
   int64_t defaultVariant = 0;
   FailureOr<SmallVector<BuiltVariant>> variants =
       buildVariants(*rs, *plan, symbols, defaultVariant);
-  if (failed(variants))
+  if (failed(variants) ||
+      failed(checkDefaultReadsNoMap(kernel, *rs, *variants, defaultVariant)))
     return failure();
   LDBG() << "kernel '" << kernel.getName() << "': " << variants->size()
          << " variant(s), default #" << defaultVariant;

@@ -65,6 +65,11 @@ private:
       fail(where + ": default variant " +
            std::to_string(kernel.defaultVariant) + " is out of range (" +
            std::to_string(kernel.variants.size()) + " variants)");
+    // It launches where no other can: where TMA cannot describe a buffer.
+    if (!kernel.variants[kernel.defaultVariant].tensorMaps.empty())
+      fail(where + ": the default variant '" +
+           kernel.variants[kernel.defaultVariant].name +
+           "' takes a tensor map; the default must take none");
     for (size_t i = 0; i < kernel.tensorMaps.size(); ++i)
       checkTensorMap(kernel, kernel.tensorMaps[i],
                      where + " tensor map " + std::to_string(i));

@@ -69,24 +69,58 @@ module attributes {gpu.container_module} {
 
 // A configuration whose box breaks TMA's rules once its parameters are
 // substituted is dropped (bk = 32: 128 bytes of f32, over the 64-byte
-// swizzle span; bk = 2: 8 bytes, not a multiple of 16).
+// swizzle span; bk = 2: 8 bytes, not a multiple of 16), whether its body
+// reads the map (use = 1) or not.
 module attributes {gpu.container_module} {
   gpu.module @m {
-    // expected-remark @+2 {{kernel 'k': dropped configuration {bk = 2}: tensor map #0: its inner box is 8 bytes, not a multiple of 16}}
-    // expected-remark @+1 {{kernel 'k': dropped configuration {bk = 32}: tensor map #0: its inner box is 128 bytes, over the 64-byte swizzle span}}
+    // expected-remark @+4 {{kernel 'k': dropped configuration {bk = 2, use = 0}: tensor map #0: its inner box is 8 bytes, not a multiple of 16}}
+    // expected-remark @+3 {{kernel 'k': dropped configuration {bk = 2, use = 1}: tensor map #0: its inner box is 8 bytes, not a multiple of 16}}
+    // expected-remark @+2 {{kernel 'k': dropped configuration {bk = 32, use = 0}: tensor map #0: its inner box is 128 bytes, over the 64-byte swizzle span}}
+    // expected-remark @+1 {{kernel 'k': dropped configuration {bk = 32, use = 1}: tensor map #0: its inner box is 128 bytes, over the 64-byte swizzle span}}
     gpu.func @k(%a: memref<?x?xf32>) kernel attributes {tuna.space = #tuna.space<
-        params = [#tuna.param<"bk", [2, 16, 32]>], defaults = {bk = 16},
-        grid = affine_map<()[bk] -> (1)>, block = affine_map<()[bk] -> (128)>,
-        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<()[bk] -> (bk, 8)>, swizzle = 64>]>} {
-      %map = tuna.tensor_map 0 : !llvm.ptr
-      nvvm.prefetch tensormap, %map : !llvm.ptr
+        params = [#tuna.param<"bk", [2, 16, 32]>, #tuna.param<"use", [0, 1]>], defaults = {bk = 16, use = 0},
+        grid = affine_map<()[bk, use] -> (1)>, block = affine_map<()[bk, use] -> (128)>,
+        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<()[bk, use] -> (bk, 8)>, swizzle = 64>]>} {
+      %use = tuna.param "use" : index
+      %c0 = arith.constant 0 : index
+      %reads = arith.cmpi ne, %use, %c0 : index
+      scf.if %reads {
+        %map = tuna.tensor_map 0 : !llvm.ptr
+        nvvm.prefetch tensormap, %map : !llvm.ptr
+      }
       gpu.return
     }
   }
 }
 // CHECK:       #[[BOX:map[0-9]*]] = affine_map<() -> (16, 8)>
 // CHECK-LABEL: gpu.module @k__v0
-// CHECK:       gpu.func @k__v0(%{{.*}}: memref<?x?xf32>, %{{.*}}: !llvm.ptr {tuna.tensor_map}) kernel
+// CHECK:       gpu.func @k__v0(%{{.*}}: memref<?x?xf32>) kernel
+// CHECK-LABEL: gpu.module @k__v1
+// CHECK:       gpu.func @k__v1(%{{.*}}: memref<?x?xf32>, %{{.*}}: !llvm.ptr {tuna.tensor_map}) kernel
 // CHECK:       tuna.dispatch @k
-// CHECK-NEXT:  tuna.variant @k__v0::@k__v0 config {bk = 16 : i64} {{.*}} tensor_maps [0] boxes [#[[BOX]]]{{$}}
+// CHECK-NEXT:  tuna.variant @k__v0::@k__v0 config {bk = 16 : i64, use = 0 : i64} {{.*}}{{$}}
+// CHECK-NEXT:  tuna.variant @k__v1::@k__v1 config {bk = 16 : i64, use = 1 : i64} {{.*}} tensor_maps [0] boxes [#[[BOX]]]{{$}}
 // CHECK-NOT:   tuna.variant
+
+// -----
+
+// The default variant launches where no other can (a buffer TMA cannot
+// describe excludes every variant that takes a map), so it must read none.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error @+1 {{kernel 'k': the default configuration {use = 1} reads tensor map 0, so a shape TMA cannot describe (a misaligned buffer, a stride) would leave no variant to launch: make the default a configuration that reads no map}}
+    gpu.func @k(%a: memref<?x?xf32>) kernel attributes {tuna.space = #tuna.space<
+        params = [#tuna.param<"use", [0, 1]>], defaults = {use = 1},
+        grid = affine_map<()[use] -> (1)>, block = affine_map<()[use] -> (128)>,
+        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<()[use] -> (16, 8)>>]>} {
+      %use = tuna.param "use" : index
+      %c0 = arith.constant 0 : index
+      %reads = arith.cmpi ne, %use, %c0 : index
+      scf.if %reads {
+        %map = tuna.tensor_map 0 : !llvm.ptr
+        nvvm.prefetch tensormap, %map : !llvm.ptr
+      }
+      gpu.return
+    }
+  }
+}

@@ -2,11 +2,13 @@
 //
 // test/kernels/tma-prototype.mlir compiled by tuna-compile (the bundle named
 // by TUNA_GPU_TMA_BUNDLE, which bench/run_gpu.sh sets, else the one compiled
-// with the tests): the kernel takes a CUtensorMap of its input that the runtime
-// encodes at launch, loads one 32 x 64 box of f32 at (col, row) with
-// cp.async.bulk.tensor and writes it to `out`. Fresh random inputs, a
-// NaN-poisoned output, the tile read on the host; the parts of the box
-// outside the input must arrive as zeros (the map's fill).
+// with the tests): its tma = 1 variant takes a CUtensorMap of its input that
+// the runtime encodes at launch, loads one 32 x 64 box of f32 at (col, row)
+// with cp.async.bulk.tensor and writes it to `out`; the default loads the
+// same tile with plain loads. Fresh random inputs, a NaN-poisoned output,
+// the tile read on the host; the parts of the box outside the input must
+// arrive as zeros (the map's fill). The tuning checks every candidate's
+// output against the default's, exactly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,7 @@
 #include <cstdlib>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -49,19 +52,20 @@ const BundleSetup &setup() {
   return s;
 }
 
-/// A rows x cols input of random floats on the device, and the box's
-/// output, poisoned, beside it.
+/// A rows x cols input of random floats on the device, `offset` floats into
+/// its buffer, and the box's output, poisoned, beside it.
 struct TileBuffers {
-  TileBuffers(Backend &backend, int64_t rows, int64_t cols)
-      : backend(backend), rows(rows), cols(cols), in(rows * cols),
+  TileBuffers(Backend &backend, int64_t rows, int64_t cols, int64_t offset)
+      : backend(backend), rows(rows), cols(cols), offset(offset),
+        in(rows * cols),
         out(kBoxRows * kBoxCols, std::numeric_limits<float>::quiet_NaN()),
-        din(backend, in.size() * sizeof(float)),
+        din(backend, (in.size() + offset) * sizeof(float)),
         dout(backend, out.size() * sizeof(float)) {
     std::mt19937 rng(std::random_device{}());
     std::uniform_real_distribution<float> dist(-100.0f, 100.0f);
     for (float &v : in)
       v = dist(rng);
-    backend.copy(din.data(), in.data(), in.size() * sizeof(float),
+    backend.copy(din.data() + offset, in.data(), in.size() * sizeof(float),
                  CopyKind::HostToDevice, nullptr);
   }
 
@@ -70,9 +74,9 @@ struct TileBuffers {
   int64_t wrongAt(Module &module, int32_t col, int32_t row) {
     backend.copy(dout.data(), out.data(), out.size() * sizeof(float),
                  CopyKind::HostToDevice, nullptr);
-    module.kernel("tma_tile").launch(nullptr, memref(din.data(), {rows, cols}),
-                                     memref(dout.data(), {kBoxRows * kBoxCols}),
-                                     col, row);
+    module.kernel("tma_tile").launch(
+        nullptr, memref(din.data() + offset, {rows, cols}),
+        memref(dout.data(), {kBoxRows * kBoxCols}), col, row);
     backend.synchronize(nullptr);
     std::vector<float> got(out.size());
     backend.copy(got.data(), dout.data(), got.size() * sizeof(float),
@@ -88,20 +92,62 @@ struct TileBuffers {
   }
 
   Backend &backend;
-  int64_t rows, cols;
+  int64_t rows, cols, offset;
   std::vector<float> in, out;
   DeviceBuffer din, dout;
 };
+
+/// A module that checks every candidate's output against the default's,
+/// exactly.
+Module checkingModule() {
+  Options options;
+  options.check = true;
+  options.atol = 0;
+  options.rtol = 0;
+  return Module::load(setup().bundle, *setup().device, options);
+}
+
+const CandidateResult &candidate(const TuningReport &report,
+                                 const std::string &name) {
+  for (const CandidateResult &c : report.candidates)
+    if (c.name == name)
+      return c;
+  throw std::runtime_error("no candidate " + name);
+}
 
 } // namespace
 
 TEST(CudaTensorMapTest, ABoxLoadsThroughTheMapWithZerosPastTheEdges) {
   REQUIRE_GPU();
-  Module module = Module::load(setup().bundle, *setup().device, Options());
+  Module module = checkingModule();
   // 100 x 200: rows of 800 bytes (a multiple of 16, as TMA needs).
-  TileBuffers buffers(setup().device->backend(), 100, 200);
+  TileBuffers buffers(setup().device->backend(), 100, 200, 0);
   EXPECT_EQ(buffers.wrongAt(module, 0, 0), 0);
+  const TuningReport report = module.kernel("tma_tile").reports().back();
+  EXPECT_TRUE(report.checked) << report.checkSkipped;
+  // Timed after its output matched the default's (or stopped early as
+  // slower, which comes after the check too).
+  const CandidateResult &tma = candidate(report, "tma_tile__v1");
+  EXPECT_TRUE(tma.status == CandidateStatus::Measured ||
+              tma.status == CandidateStatus::Eliminated)
+      << tma.reason;
   EXPECT_EQ(buffers.wrongAt(module, 64, 32), 0);
   // 8 columns and 12 rows of the box lie past the input's edges.
   EXPECT_EQ(buffers.wrongAt(module, 144, 80), 0);
+}
+
+// 4 bytes into the buffer, the input's base address is not 16-byte
+// aligned: another signature, where the map's variant is excluded with the
+// reason, and the default loads the tile.
+TEST(CudaTensorMapTest, AMisalignedInputRunsTheVariantWithoutAMap) {
+  REQUIRE_GPU();
+  Module module = checkingModule();
+  TileBuffers buffers(setup().device->backend(), 100, 200, 1);
+  EXPECT_EQ(buffers.wrongAt(module, 144, 80), 0);
+  const TuningReport report = module.kernel("tma_tile").reports().back();
+  const CandidateResult &tma = candidate(report, "tma_tile__v1");
+  EXPECT_EQ(tma.status, CandidateStatus::Excluded);
+  EXPECT_NE(tma.reason.find("not 16-byte aligned"), std::string::npos)
+      << tma.reason;
+  EXPECT_EQ(report.chosenName, "tma_tile__v0");
 }

@@ -410,6 +410,15 @@ TEST(BundleValidationTest, TensorMapSettings) {
                         "64 or 128");
 }
 
+TEST(BundleValidationTest, TheDefaultTakesNoTensorMap) {
+  Bundle bundle = tensorMapBundle();
+  Kernel &kernel = bundle.kernels[0];
+  kernel.defaultVariant = 1;
+  expectInvalid(bundle, "kernel 'axpy': the default variant '" +
+                            kernel.variants[1].name +
+                            "' takes a tensor map; the default must take none");
+}
+
 TEST(BundleValidationTest, VariantTensorMaps) {
   Bundle bundle = tensorMapBundle();
   std::string where = "kernel 'axpy' variant '" +
