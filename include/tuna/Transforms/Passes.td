@@ -13,20 +13,25 @@ def TunaExpand : Pass<"tuna-expand", "::mlir::ModuleOp"> {
     1. enumerate the configurations (the cartesian product of the parameters'
        candidates, or the explicit `configs`), with the candidates of any
        unresolved `transform.tune.knob` of the space's `schedule`;
-    2. drop the configurations that break a compile-time constraint or a
-       static limit of the target (threads per block, shared memory);
+    2. drop the configurations that break a compile-time constraint, a
+       static limit of the target (threads per block, shared memory) or,
+       with their parameters substituted, a rule of a tensor map's box;
     3. clone the kernel once per survivor (a GPU variant gets a `gpu.module`
        of its own so that variants compile independently), replace every
        `tuna.param` by a constant and every scalable vector type by the
        fixed width the space's `vscale` parameter gives it, verify it,
-       apply the schedule with the knobs selected, and canonicalize;
+       apply the schedule with the knobs selected, canonicalize, and give
+       the variant one hidden `!llvm.ptr {tuna.tensor_map}` argument after
+       its own per tensor map its body still reads (`tuna.tensor_map`);
     4. drop variants that became identical to an earlier one;
     5. record a `tuna.dispatch` table and erase the original kernel.
 
     Errors name the kernel and the parameter. The default configuration must
-    survive step 2.
+    survive step 2 and read no tensor map.
 
-    With `plan-only`, steps 3 and 4 are left out: the table lists every
+    With `plan-only`, steps 3 and 4 are left out (and a kernel with tensor
+    maps is an error: which maps a variant reads is known once it is
+    built): the table lists every
     configuration that survives step 2, each under the symbol its variant
     will have, and the kernel stays (a host kernel renamed, as the table
     takes its name) so that `instantiatePlannedVariants` can build any of
