@@ -227,11 +227,17 @@ FailureOr<::tuna::Kernel> compiler::buildKernel(DispatchOp dispatch) {
   }
 
   if (ArrayAttr maps = dispatch.getTensorMapsAttr())
-    for (TensorMapAttr map : maps.getAsRange<TensorMapAttr>())
-      kernel.tensorMaps.push_back(
-          {static_cast<int>(map.getArg()),
-           static_cast<int>(map.getL2Promotion()),
-           map.getOobFill() == OobFill::nan});
+    for (TensorMapAttr map : maps.getAsRange<TensorMapAttr>()) {
+      ::tuna::TensorMapSpec spec;
+      spec.arg = static_cast<int>(map.getArg());
+      spec.l2PromotionBytes = static_cast<int>(map.getL2Promotion());
+      spec.oobFillNaN = map.getOobFill() == OobFill::nan;
+      if (AffineMapAttr shape = map.getShape())
+        for (AffineExpr size : shape.getValue().getResults())
+          spec.shape.push_back(
+              compileAffineExpr(size, shape.getValue().getNumDims()));
+      kernel.tensorMaps.push_back(std::move(spec));
+    }
 
   kernel.defaultVariant = dispatch.getDefaultVariant();
   for (auto op : dispatch.getBody().getOps<VariantOp>()) {

@@ -122,6 +122,15 @@ TunedKernel::Impl::Impl(Module::Impl &module, const Kernel &spec)
     : module(module), spec(spec), backend(module.device.backend()) {
   size_t keySize = spec.key.size();
   signatureSize = keySize + (spec.tensorMaps.empty() ? 0 : 1);
+  for (size_t m = 0; m < spec.tensorMaps.size(); ++m) {
+    std::vector<CompiledExpr> &shape = tensorMapShapes.emplace_back();
+    for (size_t d = 0; d < spec.tensorMaps[m].shape.size(); ++d)
+      shape.push_back(CompiledExpr::compile(
+          spec.tensorMaps[m].shape[d], keySize, 1,
+          describe() + " " +
+              tensorMapName(static_cast<int>(m), spec.tensorMaps[m].arg) +
+              " shape[" + std::to_string(d) + "]"));
+  }
   loweredCount = loweredParamCount(spec);
   std::string mapSupport;
   for (const Variant &variant : spec.variants)
@@ -247,24 +256,44 @@ void TunedKernel::Impl::computeKey(const ArgValue *args, int64_t *keyValues,
     signature[k] = bucketValue(key, keyValues[k]);
   }
   if (!spec.tensorMaps.empty())
-    signature[spec.key.size()] = tensorMapBits(args);
+    signature[spec.key.size()] = tensorMapBits(args, keyValues);
 }
 
-int64_t TunedKernel::Impl::tensorMapBits(const ArgValue *args) const {
+TensorMapProblem TunedKernel::Impl::tensorMapView(size_t m,
+                                                  const ArgValue *args,
+                                                  const int64_t *keyValues,
+                                                  MemRefView &view) const {
+  const MemRefView &memref = args[spec.tensorMaps[m].arg].memref;
+  const std::vector<CompiledExpr> &shape = tensorMapShapes[m];
+  if (shape.empty()) {
+    view = memref;
+    return checkTensorMapView(view);
+  }
+  int64_t sizes[kMaxTensorMapRank];
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (!shape[d].evaluate(keyValues, sizes[d]))
+      return {TensorMapProblem::Rule::ShapeValue, static_cast<int>(d), 0, 0};
+  if (TensorMapProblem problem =
+          viewAsShape(memref, sizes, static_cast<int>(shape.size()), view))
+    return problem;
+  return checkTensorMapView(view);
+}
+
+int64_t TunedKernel::Impl::tensorMapBits(const ArgValue *args,
+                                         const int64_t *keyValues) const {
   int64_t bits = 0;
   // Bit 63 would make the component negative; a kernel has far fewer maps.
-  for (size_t m = 0; m < spec.tensorMaps.size() && m < 63; ++m) {
-    size_t arg = static_cast<size_t>(spec.tensorMaps[m].arg);
-    if (arg < spec.args.size() &&
-        spec.args[arg].kind == ArgSpec::Kind::MemRef &&
-        !checkTensorMapView(args[arg].memref))
+  // The bundle's validation made every map's argument a memref.
+  MemRefView view;
+  for (size_t m = 0; m < spec.tensorMaps.size() && m < 63; ++m)
+    if (!tensorMapView(m, args, keyValues, view))
       bits |= int64_t(1) << m;
-  }
   return bits;
 }
 
 std::string
 TunedKernel::Impl::tensorMapExclusion(int index, const ArgValue *args,
+                                      const int64_t *keyValues,
                                       const int64_t *signature) const {
   int64_t bits = spec.tensorMaps.empty() ? 0 : signature[spec.key.size()];
   for (const VariantState::CompiledTensorMap &map :
@@ -272,7 +301,8 @@ TunedKernel::Impl::tensorMapExclusion(int index, const ArgValue *args,
     if (map.map < 63 && (bits >> map.map & 1))
       continue;
     int arg = spec.tensorMaps[map.map].arg;
-    TensorMapProblem problem = checkTensorMapView(args[arg].memref);
+    MemRefView view;
+    TensorMapProblem problem = tensorMapView(map.map, args, keyValues, view);
     return tensorMapName(map.map, arg) + ": " +
            (problem ? problem.describe()
                     : "it cannot describe its argument for this signature");
@@ -299,8 +329,11 @@ TunedKernel::Impl::tensorMap(int index, size_t j, const ArgValue *args,
                                                   describeExprError(error));
   }
   TensorMapEncoding encoding;
-  if (TensorMapProblem problem = tensorMapEncoding(
-          args[mapSpec.arg].memref, mapSpec, box, map.swizzleBytes, encoding))
+  MemRefView view;
+  TensorMapProblem problem = tensorMapView(map.map, args, keyValues, view);
+  if (!problem)
+    problem = tensorMapEncoding(view, mapSpec, box, map.swizzleBytes, encoding);
+  if (problem)
     throw Error(ErrorCode::InvalidArgument,
                 map.what + ": " + problem.describe());
   return threadTensorMapCache().get(

@@ -5,6 +5,7 @@
 #include "DeviceCompare.h"
 #include "JobThread.h"
 #include "SignatureTable.h"
+#include "TensorMapRules.h"
 
 #include "tuna/runtime/Expr.h"
 #include "tuna/runtime/Module.h"
@@ -179,12 +180,18 @@ struct TunedKernel::Impl {
   /// The signature's hidden component of a kernel with tensor maps: bit m
   /// is set where Kernel::tensorMaps[m] can describe its argument
   /// (checkTensorMapView). Allocates nothing.
-  int64_t tensorMapBits(const ArgValue *args) const;
+  int64_t tensorMapBits(const ArgValue *args, const int64_t *keyValues) const;
+  /// The tensor Kernel::tensorMaps[m] describes for `args` and `keyValues`:
+  /// its memref, or the view of it as the map's shape. Allocates nothing.
+  TensorMapProblem tensorMapView(size_t m, const ArgValue *args,
+                                 const int64_t *keyValues,
+                                 MemRefView &view) const;
   /// Why variant `index` is excluded for `signature` (computed from
-  /// `args`): one of its maps cannot describe its argument ("tensor map 0
-  /// of argument #0: base address 0x... is not 16-byte aligned (TMA needs
-  /// 16)"); empty if none.
+  /// `args` and `keyValues`): one of its maps cannot describe its argument
+  /// ("tensor map 0 of argument #0: base address 0x... is not 16-byte
+  /// aligned (TMA needs 16)"); empty if none.
   std::string tensorMapExclusion(int index, const ArgValue *args,
+                                 const int64_t *keyValues,
                                  const int64_t *signature) const;
   /// The `j`th hidden parameter of variant `index` for `args` and
   /// `keyValues`, from this thread's map cache or encoded into it. Throws
@@ -316,6 +323,9 @@ struct TunedKernel::Impl {
   /// Components of a signature: the key's, and one hidden component
   /// (tensorMapBits) when the kernel has tensor maps.
   size_t signatureSize = 0;
+  /// Per kernel tensor map, its shape compiled (TensorMapSpec::shape); empty
+  /// for a map of the memref as it is.
+  std::vector<std::vector<CompiledExpr>> tensorMapShapes;
   /// How many proper parameters a launch has: where hidden ones begin.
   int loweredCount = 0;
   /// Why no variant can run on this device; empty when some can.

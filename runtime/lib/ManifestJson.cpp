@@ -129,10 +129,18 @@ Json kernelToJson(const Kernel &kernel) {
                {"key", std::move(key)}};
   if (!kernel.tensorMaps.empty()) {
     Json maps = Json::array();
-    for (const TensorMapSpec &map : kernel.tensorMaps)
-      maps.push_back({{"arg", map.arg},
-                      {"l2Promotion", map.l2PromotionBytes},
-                      {"oobFill", map.oobFillNaN ? "nan" : "zero"}});
+    for (const TensorMapSpec &map : kernel.tensorMaps) {
+      Json entry = {{"arg", map.arg},
+                    {"l2Promotion", map.l2PromotionBytes},
+                    {"oobFill", map.oobFillNaN ? "nan" : "zero"}};
+      if (!map.shape.empty()) {
+        Json shape = Json::array();
+        for (const Expr &size : map.shape)
+          shape.push_back(exprToJson(size));
+        entry["shape"] = std::move(shape);
+      }
+      maps.push_back(std::move(entry));
+    }
     json["tensorMaps"] = std::move(maps);
   }
   json["defaultVariant"] = kernel.defaultVariant;
@@ -336,6 +344,10 @@ TensorMapSpec readTensorMap(const Reader &in, const Json &json,
   if (fill != "zero" && fill != "nan")
     in.fail(path + ".oobFill", "expected \"zero\" or \"nan\"");
   map.oobFillNaN = fill == "nan";
+  if (const Json *shape = optionalArray(in, json, "shape", path))
+    for (size_t i = 0; i < shape->size(); ++i)
+      map.shape.push_back(
+          in.expr((*shape)[i], path + ".shape[" + std::to_string(i) + "]"));
   return map;
 }
 

@@ -116,6 +116,12 @@ std::string TensorMapProblem::describe() const {
   case Rule::SwizzleSpan:
     return "the inner box is " + v + " bytes, over the " +
            std::to_string(limit) + "-byte swizzle";
+  case Rule::ShapeValue:
+    return "size " + d +
+           " of its shape cannot be evaluated for these key values";
+  case Rule::ShapeSize:
+    return "its shape views " + v + " elements of a memref of " +
+           std::to_string(limit);
   }
   return "";
 }
@@ -123,6 +129,28 @@ std::string TensorMapProblem::describe() const {
 uint64_t tensorMapBase(const MemRefView &view) {
   return reinterpret_cast<uint64_t>(view.aligned) +
          static_cast<uint64_t>(view.offset) * scalarTypeSize(view.type);
+}
+
+TensorMapProblem viewAsShape(const MemRefView &memref, const int64_t *shape,
+                             int rank, MemRefView &view) {
+  if (memref.rank != 1)
+    return problem(Rule::Rank, 0, memref.rank);
+  if (memref.strides[0] != 1)
+    return problem(Rule::InnerStride, 0, memref.strides[0]);
+  view = memref;
+  view.rank = rank;
+  int64_t elements = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    if (shape[d] < 1 || shape[d] > kMaxSize)
+      return problem(Rule::SizeRange, d, shape[d]);
+    view.sizes[d] = shape[d];
+    view.strides[d] = elements;
+    if (__builtin_mul_overflow(elements, shape[d], &elements))
+      elements = INT64_MAX;
+  }
+  if (elements > memref.sizes[0])
+    return problem(Rule::ShapeSize, 0, elements, memref.sizes[0]);
+  return {};
 }
 
 TensorMapProblem checkTensorMapView(const MemRefView &view) {

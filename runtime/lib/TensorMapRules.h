@@ -38,6 +38,9 @@ struct TensorMapProblem {
     BoxRange,       ///< `value`: box entry `dim` (innermost first), not 1..256.
     InnerBoxBytes,  ///< `value`: the inner box's bytes, not a multiple of 16.
     SwizzleSpan,    ///< `value`: the inner box's bytes, over the swizzle's.
+    ShapeValue,     ///< Shape size `dim` cannot be evaluated (`value`: 0).
+    ShapeSize,      ///< `value`: the elements a shape views, over `limit`, the
+                    ///< memref's.
   };
   Rule rule = Rule::None;
   int dim = 0;
@@ -51,6 +54,13 @@ struct TensorMapProblem {
 
 /// The byte address of element (0, ..., 0) of `view`.
 uint64_t tensorMapBase(const MemRefView &view);
+
+/// The row-major view of `memref` (rank 1) as a tensor of `shape` (`rank`
+/// sizes, outermost first): the memref must be contiguous (stride 1) and
+/// hold every element of it; the sizes 1..2^32. The view's own rules are
+/// checkTensorMapView's.
+TensorMapProblem viewAsShape(const MemRefView &memref, const int64_t *shape,
+                             int rank, MemRefView &view);
 
 /// The rules that depend on the view alone: base address 16-byte aligned,
 /// innermost stride 1, other strides in bytes positive multiples of 16 below

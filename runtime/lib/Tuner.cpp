@@ -302,8 +302,8 @@ private:
       result.config = variant.config;
       result.reason = facts.excluded[v];
       if (result.reason.empty() && !variant.tensorMaps.empty())
-        result.reason = kernel.tensorMapExclusion(static_cast<int>(v), args,
-                                                  report.signature.data());
+        result.reason = kernel.tensorMapExclusion(
+            static_cast<int>(v), args, keyValues, report.signature.data());
       if (!result.reason.empty()) {
         result.status = CandidateStatus::Excluded;
       } else if (variant.code < 0) {

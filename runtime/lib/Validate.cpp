@@ -90,6 +90,17 @@ private:
       fail(where + " describes argument " + std::to_string(map.arg) +
            " of rank " + std::to_string(arg.rank) + "; TMA describes 1 to " +
            std::to_string(kMaxTensorMapRank) + " dimensions");
+    if (!map.shape.empty() && arg.rank != 1)
+      fail(where + " views argument " + std::to_string(map.arg) + " of rank " +
+           std::to_string(arg.rank) +
+           " as a shape; a shape views a rank-1 memref");
+    if (map.shape.size() > static_cast<size_t>(kMaxTensorMapRank))
+      fail(where + " has a shape of " + std::to_string(map.shape.size()) +
+           " sizes; TMA describes 1 to " + std::to_string(kMaxTensorMapRank) +
+           " dimensions");
+    for (size_t d = 0; d < map.shape.size(); ++d)
+      checkExpression(map.shape[d], kernel.key.size(),
+                      where + " shape[" + std::to_string(d) + "]");
     int l2 = map.l2PromotionBytes;
     if (l2 != 0 && l2 != 64 && l2 != 128 && l2 != 256)
       fail(where + ": L2 promotion of " + std::to_string(l2) +
@@ -106,10 +117,13 @@ private:
     if (map.map < 0 || static_cast<size_t>(map.map) >= kernel.tensorMaps.size())
       fail(where + " takes map " + std::to_string(map.map) +
            ", but the kernel has " + std::to_string(kernel.tensorMaps.size()));
-    const ArgSpec &arg = kernel.args[kernel.tensorMaps[map.map].arg];
-    if (map.box.size() != static_cast<size_t>(arg.rank))
+    const TensorMapSpec &spec = kernel.tensorMaps[map.map];
+    size_t rank = spec.shape.empty()
+                      ? static_cast<size_t>(kernel.args[spec.arg].rank)
+                      : spec.shape.size();
+    if (map.box.size() != rank)
       fail(where + " has a box of " + std::to_string(map.box.size()) +
-           " entries for a memref of rank " + std::to_string(arg.rank));
+           " entries for a tensor of rank " + std::to_string(rank));
     for (size_t d = 0; d < map.box.size(); ++d) {
       const Expr &entry = map.box[d];
       checkExpression(entry, kernel.key.size(),

@@ -136,6 +136,27 @@ TEST(BundleTest, TensorMapsRoundTripInVersion2) {
   EXPECT_EQ(map.box[0][2].op, ExprNode::Op::Mod);
 }
 
+TEST(BundleTest, TensorMapShapesRoundTrip) {
+  Bundle bundle = tensorMapBundle();
+  Kernel &kernel = bundle.kernels[0];
+  kernel.tensorMaps[0].shape = {
+      {dim(0), constant(8), op(ExprNode::Op::FloorDiv)}, {constant(8)}};
+  kernel.variants[1].tensorMaps[0].box.insert(
+      kernel.variants[1].tensorMaps[0].box.begin(), {constant(8)});
+  std::string bytes = writeBundle(bundle);
+  EXPECT_NE(bytes.find("\"shape\""), std::string::npos);
+  Bundle read = readBundle(bytes, "test.tuna");
+  EXPECT_EQ(writeBundle(read), bytes);
+  const TensorMapSpec &map = read.kernels[0].tensorMaps[0];
+  ASSERT_EQ(map.shape.size(), 2u);
+  ASSERT_EQ(map.shape[0].size(), 3u);
+  EXPECT_EQ(map.shape[0][2].op, ExprNode::Op::FloorDiv);
+  EXPECT_EQ(map.shape[1][0].value, 8);
+  // Without a shape, no field: the bytes of a map of the memref itself.
+  EXPECT_EQ(writeBundle(tensorMapBundle()).find("\"shape\""),
+            std::string::npos);
+}
+
 TEST(BundleTest, TensorMapsNeedVersion2) {
   std::string bytes = writeBundle(tensorMapBundle());
   bytes[8] = 1; // The header is outside the manifest's hash.
@@ -410,6 +431,27 @@ TEST(BundleValidationTest, TensorMapSettings) {
                         "64 or 128");
 }
 
+TEST(BundleValidationTest, TensorMapShapes) {
+  Bundle bundle = tensorMapBundle();
+  Kernel &kernel = bundle.kernels[0];
+  kernel.tensorMaps[0].shape = {{dim(0)}, {constant(8)}};
+  std::string variant =
+      "kernel 'axpy' variant '" + kernel.variants[1].name + "' tensor map 0";
+  expectInvalid(bundle,
+                variant + " has a box of 1 entries for a tensor of rank 2");
+  kernel.tensorMaps[0].shape = {{dim(9)}};
+  expectInvalid(bundle, "kernel 'axpy' tensor map 0 shape[0]: malformed "
+                        "expression");
+  kernel.tensorMaps[0].shape.assign(6, {constant(2)});
+  expectInvalid(bundle, "kernel 'axpy' tensor map 0 has a shape of 6 sizes; "
+                        "TMA describes 1 to 5 dimensions");
+  bundle = tensorMapBundle();
+  bundle.kernels[0].args[0].rank = 2;
+  bundle.kernels[0].tensorMaps[0].shape = {{dim(0)}};
+  expectInvalid(bundle, "kernel 'axpy' tensor map 0 views argument 0 of "
+                        "rank 2 as a shape; a shape views a rank-1 memref");
+}
+
 TEST(BundleValidationTest, TheDefaultTakesNoTensorMap) {
   Bundle bundle = tensorMapBundle();
   Kernel &kernel = bundle.kernels[0];
@@ -428,7 +470,7 @@ TEST(BundleValidationTest, VariantTensorMaps) {
   bundle = tensorMapBundle();
   bundle.kernels[0].variants[1].tensorMaps[0].box.push_back({constant(8)});
   expectInvalid(bundle,
-                where + " has a box of 2 entries for a memref of rank 1");
+                where + " has a box of 2 entries for a tensor of rank 1");
   bundle = tensorMapBundle();
   bundle.kernels[0].variants[1].tensorMaps[0].box[0] = {constant(257)};
   expectInvalid(bundle, where + " box[0] is 257; TMA takes 1 to 256");

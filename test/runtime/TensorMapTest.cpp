@@ -169,6 +169,30 @@ TEST(TensorMapRulesTest, BoxesTmaCannotLoadSayWhichRule) {
   EXPECT_FALSE(tensorMapEncoding(view, mapOf(0), wide, 64, encoding));
 }
 
+TEST(TensorMapRulesTest, AShapeViewsAContiguousFlatMemref) {
+  alignas(64) static float data[1000];
+  MemRefView view;
+  int64_t fits[] = {10, 64};
+  ASSERT_FALSE(viewAsShape(memref(data, {1000}), fits, 2, view));
+  EXPECT_EQ(view.rank, 2);
+  EXPECT_EQ(view.sizes[0], 10);
+  EXPECT_EQ(view.sizes[1], 64);
+  EXPECT_EQ(view.strides[0], 64);
+  EXPECT_EQ(view.strides[1], 1);
+  EXPECT_EQ(view.aligned, static_cast<void *>(data));
+  int64_t over[] = {16, 64};
+  EXPECT_EQ(viewAsShape(memref(data, {1000}), over, 2, view).describe(),
+            "its shape views 1024 elements of a memref of 1000");
+  int64_t empty[] = {0, 64};
+  EXPECT_EQ(viewAsShape(memref(data, {1000}), empty, 2, view).describe(),
+            "the size of dimension 0 is 0, not within 1..2^32");
+  MemRefView strided = memref(data, {500});
+  strided.strides[0] = 2;
+  EXPECT_EQ(viewAsShape(strided, fits, 2, view).describe(),
+            "the stride of the innermost dimension (0) is 2 elements, not 1 "
+            "(TMA needs it contiguous)");
+}
+
 TEST(TensorMapRulesTest, ElementTypesAreThoseTheCompilerTakes) {
   for (ScalarType type : {ScalarType::I8, ScalarType::I32, ScalarType::I64,
                           ScalarType::F16, ScalarType::BF16, ScalarType::F32,
@@ -335,6 +359,53 @@ TEST(TensorMapLaunchTest, MapsFollowTheProperParametersForTheLaunchedBuffer) {
   EXPECT_EQ(gpu->seen().back().map.words[0],
             reinterpret_cast<uint64_t>(other->data));
   EXPECT_EQ(kernel.reports().size(), 1u);
+}
+
+/// tileBundle() with its matrix as a flat buffer (a rank-1 memref) and
+/// its sizes as scalars (rows, cols: the key), the map viewing the buffer
+/// as rows x cols.
+Bundle flatTileBundle() {
+  Bundle bundle = tileBundle();
+  Kernel &kernel = bundle.kernels[0];
+  kernel.args = {{ArgSpec::Kind::MemRef, ScalarType::F32, 1, true},
+                 {ArgSpec::Kind::Scalar, ScalarType::I64, 0, false},
+                 {ArgSpec::Kind::Scalar, ScalarType::I64, 0, false}};
+  kernel.key = {{1, -1, Bucket::Exact, {}}, {2, -1, Bucket::Exact, {}}};
+  kernel.tensorMaps[0].shape = {{dim(0)}, {dim(1)}};
+  return bundle;
+}
+
+TEST(TensorMapLaunchTest, AShapeViewsAFlatBufferAsAMatrix) {
+  auto gpu = std::make_shared<MapGpu>();
+  gpu->mapParam = 7; // A rank-1 memref and two scalars.
+  Module module = Module::fromBundle(flatTileBundle(), Device(gpu), "tile.tuna",
+                                     quickOptions());
+  TunedKernel &kernel = module.kernel("tile");
+  auto buffer = std::make_unique<TileData>();
+  kernel.launch(nullptr, memref(buffer->data, {16 * 64}), int64_t(16),
+                int64_t(64));
+  TuningReport report = kernel.reports().at(0);
+  EXPECT_EQ(report.signature, (std::vector<int64_t>{16, 64, 1}));
+  EXPECT_EQ(report.chosenName, "tma");
+  const SeenLaunch &last = gpu->seen().back();
+  ASSERT_TRUE(last.tma);
+  EXPECT_EQ(last.map.words[0], reinterpret_cast<uint64_t>(buffer->data));
+  EXPECT_EQ(last.map.words[1], 64u); // cols, innermost first
+  EXPECT_EQ(last.map.words[2], 16u); // rows
+  EXPECT_EQ(last.map.words[3], 64u * sizeof(float));
+  EXPECT_EQ(last.map.words[5], 8u); // d0 floordiv 2
+
+  // A buffer one element short of the shape: another signature, where the
+  // map's variant is excluded with the reason.
+  kernel.launch(nullptr, memref(buffer->data, {16 * 64 - 1}), int64_t(16),
+                int64_t(64));
+  report = kernel.reports().at(1);
+  EXPECT_EQ(report.signature, (std::vector<int64_t>{16, 64, 0}));
+  EXPECT_EQ(candidate(report, "tma").status, CandidateStatus::Excluded);
+  EXPECT_EQ(candidate(report, "tma").reason,
+            "tensor map 0 of argument #0: its shape views 1024 elements of a "
+            "memref of 1023");
+  EXPECT_EQ(report.chosenName, "plain");
 }
 
 TEST(TensorMapLaunchTest, AMisalignedBufferIsAnotherSignatureWithoutTheMap) {

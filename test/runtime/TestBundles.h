@@ -207,11 +207,12 @@ public:
     SeenLaunch &seen = launches[launchCount++ % kKept];
     seen = SeenLaunch();
     seen.tma = tma;
-    // Argument 0 is a rank-2 memref (7 parameters), argument 1 an i64.
+    // Argument 0 is a memref (allocated, aligned, offset first); the map
+    // follows the proper parameters, at `mapParam`.
     seen.base = reinterpret_cast<uint64_t>(*static_cast<void **>(params[1])) +
                 *static_cast<int64_t *>(params[2]) * sizeof(float);
     if (tma)
-      std::memcpy(&seen.map, params[8], sizeof(seen.map));
+      std::memcpy(&seen.map, params[mapParam], sizeof(seen.map));
   }
   void synchronize(StreamHandle) override {}
   void *allocate(size_t bytes) override {
@@ -249,6 +250,8 @@ public:
   bool refuse = false;
   int encodes = 0;
   double clockMs = 0;
+  /// The map's parameter: after tileBundle()'s 7 + 1 proper ones.
+  int mapParam = 8;
 
 private:
   static constexpr size_t kKept = 256;

@@ -197,3 +197,40 @@ func.func @no_space() {
   %map = tuna.tensor_map 0 : !llvm.ptr
   return
 }
+
+// -----
+
+// A shape has one size per box entry.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error @+2 {{tensor map of argument 0: its shape has 1 sizes and its box 2 entries; the box has one entry per size}}
+    // expected-error @+1 {{failed to parse Tuna_SpaceAttr parameter 'tensor_maps'}}
+    gpu.func @k(%a: memref<?xf16>, %m: index, %k: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [64]>], defaults = {b = 64}, key = [#tuna.key<arg = 1>, #tuna.key<arg = 2>], grid = affine_map<(m, k)[b] -> (1)>, block = affine_map<(m, k)[b] -> (128)>, tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, k)[b] -> (64, 8)>, shape = affine_map<(m, k)[b] -> (m)>>]>} {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A shape views a rank-1 memref.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error @+1 {{tensor map #0 views argument 0 of rank 2 as a shape; a shape views a rank-1 memref}}
+    gpu.func @k(%a: memref<?x?xf16>, %m: index, %k: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [64]>], defaults = {b = 64}, key = [#tuna.key<arg = 1>, #tuna.key<arg = 2>], grid = affine_map<(m, k)[b] -> (1)>, block = affine_map<(m, k)[b] -> (128)>, tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, k)[b] -> (64, 8)>, shape = affine_map<(m, k)[b] -> (m, k)>>]>} {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A shape is a function of the key values, not of a configuration.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error @+1 {{the shape of tensor map #0 reads a parameter; a shape is a function of the key values}}
+    gpu.func @k(%a: memref<?xf16>, %m: index, %k: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [64]>], defaults = {b = 64}, key = [#tuna.key<arg = 1>, #tuna.key<arg = 2>], grid = affine_map<(m, k)[b] -> (1)>, block = affine_map<(m, k)[b] -> (128)>, tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, k)[b] -> (64, 8)>, shape = affine_map<(m, k)[b] -> (m, b)>>]>} {
+      gpu.return
+    }
+  }
+}

@@ -194,13 +194,18 @@ std::string mlir::tuna::describeTargets(ArrayRef<TargetAttr> targets) {
 
 LogicalResult
 TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                      unsigned arg, AffineMapAttr box, unsigned swizzle,
-                      unsigned l2Promotion, OobFill oobFill) {
+                      unsigned arg, AffineMapAttr box, AffineMapAttr shape,
+                      unsigned swizzle, unsigned l2Promotion, OobFill oobFill) {
   unsigned rank = box ? box.getValue().getNumResults() : 0;
   if (rank < 1 || rank > kMaxTensorMapRank)
     return emitError() << "tensor map of argument " << arg << ": its box has "
                        << rank << " entries; TMA describes 1 to "
                        << kMaxTensorMapRank << " dimensions";
+  if (shape && shape.getValue().getNumResults() != rank)
+    return emitError() << "tensor map of argument " << arg << ": its shape has "
+                       << shape.getValue().getNumResults()
+                       << " sizes and its box " << rank
+                       << " entries; the box has one entry per size";
   if (!llvm::is_contained({0u, 32u, 64u, 128u}, swizzle))
     return emitError() << "tensor map of argument " << arg << ": swizzle "
                        << swizzle << " is not one of 0, 32, 64, 128 (bytes)";
@@ -508,6 +513,35 @@ static LogicalResult verifyVscale(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// The shape of tensor map #i, if any: the inputs of a launch map, of which
+/// it reads only the key values (a map's tensor cannot depend on a
+/// configuration).
+static LogicalResult
+verifyTensorMapShape(function_ref<InFlightDiagnostic()> emitError, size_t i,
+                     TensorMapAttr map, size_t numKeys,
+                     std::optional<unsigned> numParams) {
+  if (!map.getShape())
+    return success();
+  std::string what = "the shape of tensor map #" + std::to_string(i);
+  AffineMap shape = map.getShape().getValue();
+  if (failed(verifyInputs(emitError, what, shape.getNumDims(),
+                          shape.getNumSymbols(), numKeys, numParams)))
+    return failure();
+  unsigned keySymbols = numKeys - shape.getNumDims();
+  for (AffineExpr size : shape.getResults()) {
+    bool readsParam = false;
+    size.walk([&](AffineExpr e) {
+      if (auto symbol = dyn_cast<AffineSymbolExpr>(e))
+        readsParam |= symbol.getPosition() >= keySymbols;
+    });
+    if (readsParam)
+      return emitError() << what
+                         << " reads a parameter; a shape is a function of "
+                            "the key values";
+  }
+  return success();
+}
+
 /// The box of every tensor map takes the inputs of a launch map, and the key
 /// components it reads are exact, as for launch-time constraints: the box a
 /// variant takes must be the same for every value of a signature's bucket.
@@ -516,6 +550,8 @@ verifyTensorMapBoxes(function_ref<InFlightDiagnostic()> emitError,
                      ArrayRef<TensorMapAttr> maps, ArrayRef<KeyAttr> key,
                      std::optional<unsigned> numParams) {
   for (auto [i, map] : llvm::enumerate(maps)) {
+    if (failed(verifyTensorMapShape(emitError, i, map, key.size(), numParams)))
+      return failure();
     std::string what = "the box of tensor map #" + std::to_string(i);
     AffineMap box = map.getBox().getValue();
     if (failed(verifyInputs(emitError, what, box.getNumDims(),
@@ -659,7 +695,11 @@ verifyTensorMapArguments(function_ref<InFlightDiagnostic()> emitError,
                          << "; a tensor map describes a memref of f16, bf16, "
                             "f32, f64, i8, i32 or i64";
     AffineMap box = map.getBox().getValue();
-    if (box.getNumResults() != memref.getRank())
+    if (map.getShape() && memref.getRank() != 1)
+      return emitError() << "tensor map #" << i << " views argument "
+                         << map.getArg() << " of rank " << memref.getRank()
+                         << " as a shape; a shape views a rank-1 memref";
+    if (!map.getShape() && box.getNumResults() != memref.getRank())
       return emitError() << "tensor map #" << i << " has a box of "
                          << box.getNumResults() << " entries for argument "
                          << map.getArg() << " of rank " << memref.getRank()

@@ -102,6 +102,10 @@ struct TensorMapSpec {
   int arg = 0;              ///< The memref argument the map describes.
   int l2PromotionBytes = 0; ///< 0, 64, 128 or 256.
   bool oobFillNaN = false;  ///< Out-of-bounds elements read NaN, not zero.
+  /// Empty: the memref as it is. Else the sizes, outermost first, over the
+  /// key values, of the row-major tensor that a contiguous rank-1 memref is
+  /// viewed as.
+  std::vector<Expr> shape;
 };
 
 /// A hidden parameter of one variant: a map of Kernel::tensorMaps with the

@@ -179,6 +179,11 @@ def Tuna_TensorMapAttr : Tuna_Attr<"TensorMap", "tensor_map"> {
       and `globalDim` list them), one entry per dimension of the memref
       (at most 5). Its inputs are those of the space's launch maps: the key
       values, then the parameters.
+    - `shape` (optional): views a contiguous rank-1 memref as a row-major
+      tensor of these sizes, outermost first (as memref sizes are), over the
+      key values alone (the launch maps' inputs, reading no parameter); the
+      box then has one entry per result. For kernels that take matrices as
+      1-D buffers and their sizes as scalars.
     - `swizzle` (optional): the shared-memory swizzle span in bytes, 0
       (none, the default), 32, 64 or 128.
     - `l2_promotion` (optional): L2 promotion in bytes, 0 (none, the
@@ -194,6 +199,7 @@ def Tuna_TensorMapAttr : Tuna_Attr<"TensorMap", "tensor_map"> {
   let parameters = (ins
     "unsigned":$arg,
     "::mlir::AffineMapAttr":$box,
+    OptionalParameter<"::mlir::AffineMapAttr">:$shape,
     DefaultValuedParameter<"unsigned", "0">:$swizzle,
     DefaultValuedParameter<"unsigned", "0">:$l2_promotion,
     Tuna_OobFillParameter:$oob_fill);
