@@ -69,14 +69,21 @@ struct TileBuffers {
                  CopyKind::HostToDevice, nullptr);
   }
 
-  /// Launches the kernel for the box at (col, row); the number of output
-  /// elements that differ from the input there (zero outside it).
-  int64_t wrongAt(Module &module, int32_t col, int32_t row) {
+  /// Launches the kernel for the box at (col, row) (`tma_flat`: the input
+  /// as a flat buffer with its sizes); the number of output elements that
+  /// differ from the input there (zero outside it).
+  int64_t wrongAt(Module &module, int32_t col, int32_t row,
+                  bool flat = false) {
     backend.copy(dout.data(), out.data(), out.size() * sizeof(float),
                  CopyKind::HostToDevice, nullptr);
-    module.kernel("tma_tile").launch(
-        nullptr, memref(din.data() + offset, {rows, cols}),
-        memref(dout.data(), {kBoxRows * kBoxCols}), col, row);
+    MemRefView tile = memref(dout.data(), {kBoxRows * kBoxCols});
+    if (flat)
+      module.kernel("tma_flat").launch(
+          nullptr, memref(din.data() + offset, {rows * cols}), tile, col, row,
+          rows, cols);
+    else
+      module.kernel("tma_tile").launch(
+          nullptr, memref(din.data() + offset, {rows, cols}), tile, col, row);
     backend.synchronize(nullptr);
     std::vector<float> got(out.size());
     backend.copy(got.data(), dout.data(), got.size() * sizeof(float),
@@ -150,4 +157,21 @@ TEST(CudaTensorMapTest, AMisalignedInputRunsTheVariantWithoutAMap) {
   EXPECT_NE(tma.reason.find("not 16-byte aligned"), std::string::npos)
       << tma.reason;
   EXPECT_EQ(report.chosenName, "tma_tile__v0");
+}
+
+// The flat-buffer twin (`tma_flat`): its map views the rank-1 input as a
+// height x width matrix (the map's `shape`), as the library's matmuls take
+// their matrices.
+TEST(CudaTensorMapTest, AShapedMapLoadsTheBoxOfAFlatBuffer) {
+  REQUIRE_GPU();
+  Module module = checkingModule();
+  TileBuffers buffers(setup().device->backend(), 100, 200, 0);
+  EXPECT_EQ(buffers.wrongAt(module, 0, 0, /*flat=*/true), 0);
+  const TuningReport report = module.kernel("tma_flat").reports().back();
+  EXPECT_TRUE(report.checked) << report.checkSkipped;
+  const CandidateResult &tma = candidate(report, "tma_flat__v1");
+  EXPECT_TRUE(tma.status == CandidateStatus::Measured ||
+              tma.status == CandidateStatus::Eliminated)
+      << tma.reason;
+  EXPECT_EQ(buffers.wrongAt(module, 144, 80, /*flat=*/true), 0);
 }

@@ -10,8 +10,10 @@
 // the kernel's own, which the NVPTX pipeline makes a by-value grid
 // constant; the bundle describes the map (the kernel's `tensorMaps`) and
 // the variant's box. The default (tma = 0) loads the same tile with plain
-// loads and takes no map: it runs where TMA cannot describe the input
-// (test/gpu/CudaTensorMapTest.cpp runs both on an H100).
+// loads and takes no map: it runs where TMA cannot describe the input.
+// `tma_flat` is the same kernel on a flat buffer with its sizes as scalars
+// (the key), its map viewing the buffer as a height x width matrix
+// (`shape`). test/gpu/CudaTensorMapTest.cpp runs both on an H100.
 
 // RUN: tuna-opt %s --tuna-expand --tuna-lower-nvptx=chip=sm_90a | FileCheck %s --check-prefix=LLVM
 // RUN: rm -rf %t.dir
@@ -51,6 +53,7 @@
 // PTXAS1: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // SUMMARY: kernel tma_tile: 2 variants, default tma_tile__v0
+// SUMMARY: kernel tma_flat: 2 variants, default tma_flat__v0
 
 // The bundle has tensor maps: format version 2 (the 4 bytes after the magic).
 // VERSION: {{^ *2$}}
@@ -167,6 +170,103 @@ module attributes {gpu.container_module} {
           %inside = arith.andi %y_in, %x_in : i1
           %v = scf.if %inside -> f32 {
             %loaded = memref.load %in[%y, %x] : memref<?x?xf32>
+            scf.yield %loaded : f32
+          } else {
+            scf.yield %zero : f32
+          }
+          memref.store %v, %out[%i] : memref<?xf32>
+        }
+      }
+      gpu.return
+    }
+
+    // The same tile of a flat buffer (height x width floats, row-major), the
+    // map viewing it as a matrix (`shape`).
+    gpu.func @tma_flat(%in: memref<?xf32>, %out: memref<?xf32>,
+                       %col: i32, %row: i32, %height: index, %width: index)
+        workgroup(%tile: memref<32x64xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64},
+                  %bar: memref<1xi64, #gpu.address_space<workgroup>> {llvm.align = 8 : i64})
+        kernel attributes {
+      tuna.space = #tuna.space<
+        params = [#tuna.param<"rows", [32]>, #tuna.param<"tma", [0, 1]>],
+        defaults = {rows = 32, tma = 0},
+        key = [#tuna.key<arg = 4>, #tuna.key<arg = 5>],
+        grid = affine_map<(h, w)[rows, tma] -> (1)>,
+        block = affine_map<(h, w)[rows, tma] -> (256)>,
+        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(h, w)[rows, tma] -> (64, rows)>,
+                                        shape = affine_map<(h, w)[rows, tma] -> (h, w)>,
+                                        l2_promotion = 128>],
+        targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]
+      >} {
+      %rows = tuna.param "rows" : index
+      %tma = tuna.param "tma" : index
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      %c256 = arith.constant 256 : index
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %zero = arith.constant 0.0 : f32
+      %tid = gpu.thread_id x
+      %n = arith.muli %rows, %c64 : index
+      %use_map = arith.cmpi ne, %tma, %c0 : index
+      scf.if %use_map {
+        // The box is rows x 64 floats (64 innermost); the runtime encodes the
+        // map of `in` with that box, so the kernel's byte count follows the
+        // same parameter.
+        %map = tuna.tensor_map 0 : !llvm.ptr
+
+        // Shared addresses as LLVM pointers: the tile as a shared::cluster
+        // destination (this block's own), the mbarrier as shared::cta.
+        %tile_addr = memref.extract_aligned_pointer_as_index %tile
+            : memref<32x64xf32, #gpu.address_space<workgroup>> -> index
+        %tile_i64 = arith.index_cast %tile_addr : index to i64
+        %tile_cta = llvm.inttoptr %tile_i64 : i64 to !llvm.ptr<3>
+        %tile_dst = llvm.addrspacecast %tile_cta : !llvm.ptr<3> to !llvm.ptr<7>
+        %bar_addr = memref.extract_aligned_pointer_as_index %bar
+            : memref<1xi64, #gpu.address_space<workgroup>> -> index
+        %bar_i64 = arith.index_cast %bar_addr : index to i64
+        %bar_ptr = llvm.inttoptr %bar_i64 : i64 to !llvm.ptr<3>
+
+        %leader = arith.cmpi eq, %tid, %c0 : index
+        scf.if %leader {
+          nvvm.mbarrier.init %bar_ptr, %c1_i32 : !llvm.ptr<3>, i32
+          nvvm.fence.mbarrier.init
+        }
+        gpu.barrier
+        scf.if %leader {
+          %bytes_idx = arith.muli %rows, %c256 : index
+          %bytes = arith.index_cast %bytes_idx : index to i32
+          nvvm.mbarrier.arrive.expect_tx %bar_ptr, %bytes : !llvm.ptr<3>, i32
+          nvvm.cp.async.bulk.tensor.shared.cluster.global %tile_dst, %map, %bar_ptr, box[%col, %row]
+              : !llvm.ptr<7>, !llvm.ptr
+        }
+        // Phase 0 completes when the leader has arrived and every byte of the
+        // box has landed.
+        nvvm.mbarrier.try_wait.parity %bar_ptr, %c0_i32, %c0_i32 : !llvm.ptr<3>, i32, i32
+
+        scf.for %i = %tid to %n step %c256 {
+          %r = arith.divui %i, %c64 : index
+          %c = arith.remui %i, %c64 : index
+          %v = memref.load %tile[%r, %c] : memref<32x64xf32, #gpu.address_space<workgroup>>
+          memref.store %v, %out[%i] : memref<?xf32>
+        }
+      } else {
+        // The default (tma = 0): the same tile with plain loads, zeros where
+        // the box leaves the input, for the buffers a map cannot describe.
+        %row0 = arith.index_cast %row : i32 to index
+        %col0 = arith.index_cast %col : i32 to index
+        scf.for %i = %tid to %n step %c256 {
+          %r = arith.divui %i, %c64 : index
+          %c = arith.remui %i, %c64 : index
+          %y = arith.addi %row0, %r : index
+          %x = arith.addi %col0, %c : index
+          %y_in = arith.cmpi ult, %y, %height : index
+          %x_in = arith.cmpi ult, %x, %width : index
+          %inside = arith.andi %y_in, %x_in : i1
+          %v = scf.if %inside -> f32 {
+            %yw = arith.muli %y, %width : index
+            %at = arith.addi %yw, %x : index
+            %loaded = memref.load %in[%at] : memref<?xf32>
             scf.yield %loaded : f32
           } else {
             scf.yield %zero : f32
