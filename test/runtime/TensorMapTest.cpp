@@ -387,7 +387,7 @@ TEST(TensorMapLaunchTest, AShapeViewsAFlatBufferAsAMatrix) {
   TuningReport report = kernel.reports().at(0);
   EXPECT_EQ(report.signature, (std::vector<int64_t>{16, 64, 1}));
   EXPECT_EQ(report.chosenName, "tma");
-  const SeenLaunch &last = gpu->seen().back();
+  const SeenLaunch last = gpu->seen().back();
   ASSERT_TRUE(last.tma);
   EXPECT_EQ(last.map.words[0], reinterpret_cast<uint64_t>(buffer->data));
   EXPECT_EQ(last.map.words[1], 64u); // cols, innermost first
