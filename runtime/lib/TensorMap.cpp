@@ -183,8 +183,6 @@ TensorMapProblem tensorMapEncoding(const MemRefView &view,
                                    const TensorMapSpec &spec,
                                    const int64_t *box, int swizzleBytes,
                                    TensorMapEncoding &encoding) {
-  if (TensorMapProblem found = checkTensorMapView(view))
-    return found;
   int rank = view.rank;
   int64_t elementBytes = static_cast<int64_t>(scalarTypeSize(view.type));
   if (TensorMapProblem found = checkBox(box, rank, elementBytes, swizzleBytes))

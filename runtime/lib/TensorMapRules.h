@@ -68,11 +68,12 @@ TensorMapProblem viewAsShape(const MemRefView &memref, const int64_t *shape,
 /// lowering and the bundle's validation).
 TensorMapProblem checkTensorMapView(const MemRefView &view);
 
-/// The encoding of a map of `view` with `box` (the variant's box evaluated
-/// on the key values, innermost first, one entry per dimension),
-/// `swizzleBytes` and the settings of `spec`; checks the view's rules and
-/// the box's (entries 1..256, inner box bytes a multiple of 16 and within
-/// the swizzle's span). `encoding` is complete only when nothing is wrong.
+/// The encoding of a map of `view` (one checkTensorMapView accepted) with
+/// `box` (the variant's box evaluated on the key values, innermost first,
+/// one entry per dimension), `swizzleBytes` and the settings of `spec`;
+/// checks the box's rules (entries 1..256, inner box bytes a multiple of 16
+/// and within the swizzle's span). `encoding` is complete only when nothing
+/// is wrong.
 TensorMapProblem tensorMapEncoding(const MemRefView &view,
                                    const TensorMapSpec &spec,
                                    const int64_t *box, int swizzleBytes,
