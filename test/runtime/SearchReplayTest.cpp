@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -108,21 +109,42 @@ struct Picks {
   }
 };
 
+/// How a replay runs: the search table's budget and the noise above.
+struct ReplaySettings {
+  double budgetFraction = kBudgetFraction;
+  double noise = kReplayNoise;
+  int seeds = 20;
+};
+
+/// ReplaySettings with TUNA_REPLAY_BUDGET (a fraction of the candidates),
+/// TUNA_REPLAY_NOISE and TUNA_REPLAY_SEEDS where set: how docs/search.md's
+/// figures at other budgets and noise are made.
+ReplaySettings replaySettingsFromEnvironment() {
+  ReplaySettings settings;
+  if (const char *budget = std::getenv("TUNA_REPLAY_BUDGET"))
+    settings.budgetFraction = std::atof(budget);
+  if (const char *noise = std::getenv("TUNA_REPLAY_NOISE"))
+    settings.noise = std::atof(noise);
+  if (const char *seeds = std::getenv("TUNA_REPLAY_SEEDS"))
+    settings.seeds = std::atoi(seeds);
+  return settings;
+}
+
 Picks replay(const MeasuredLandscape &landscape, const std::string &strategy,
-             int seeds) {
+             const ReplaySettings &settings = ReplaySettings()) {
   std::vector<Values> configurations;
   for (const auto &entry : landscape.ms)
     configurations.push_back(entry.first);
   Space space = Space::list(landscape.parameters, configurations);
   Truth truth = [&](const Values &values) { return landscape.ms.at(values); };
   Picks picks;
-  for (int seed = 0; seed < seeds; ++seed) {
+  for (int seed = 0; seed < settings.seeds; ++seed) {
     SearchOptions options;
     options.strategy = strategy;
     options.seed = seed;
-    options.budgetEvaluations = static_cast<int64_t>(
-        std::ceil(kBudgetFraction * static_cast<double>(space.size())));
-    SyntheticEvaluator evaluator(truth, kReplayNoise, seed + 1);
+    options.budgetEvaluations = static_cast<int64_t>(std::ceil(
+        settings.budgetFraction * static_cast<double>(space.size())));
+    SyntheticEvaluator evaluator(truth, settings.noise, seed + 1);
     SearchResult result = search::run(space, evaluator, options);
     EXPECT_TRUE(result.best) << landscape.name;
     if (result.best)
@@ -175,7 +197,7 @@ Bounds boundsOf(const std::string &landscape) {
 TEST(SearchReplayTest, PatternFindsTheFastConfigurations) {
   int within = 0;
   for (const MeasuredLandscape &landscape : measuredLandscapes()) {
-    Picks picks = replay(landscape, "pattern", 20);
+    Picks picks = replay(landscape, "pattern");
     Bounds bounds = boundsOf(landscape.name);
     EXPECT_GE(picks.within(1.02), bounds.within) << landscape.name;
     EXPECT_LE(picks.worst(), bounds.worst) << landscape.name;
@@ -186,12 +208,14 @@ TEST(SearchReplayTest, PatternFindsTheFastConfigurations) {
 
 TEST(SearchReplayTest, PatternBeatsRandom) {
   for (const MeasuredLandscape &landscape : measuredLandscapes()) {
-    Picks pattern = replay(landscape, "pattern", 20);
-    Picks random = replay(landscape, "random", 20);
+    ReplaySettings settings = replaySettingsFromEnvironment();
+    Picks pattern = replay(landscape, "pattern", settings);
+    Picks random = replay(landscape, "random", settings);
     // The per-landscape figures that docs/search.md quotes.
-    std::printf("%-44s pattern %2d/20 worst %.3f  random %2d/20 worst %.3f\n",
-                landscape.name.c_str(), pattern.within(1.02), pattern.worst(),
-                random.within(1.02), random.worst());
+    std::printf("%-44s pattern %2d/%d worst %.3f  random %2d/%d worst %.3f\n",
+                landscape.name.c_str(), pattern.within(1.02), settings.seeds,
+                pattern.worst(), random.within(1.02), settings.seeds,
+                random.worst());
     EXPECT_GE(pattern.within(1.02), random.within(1.02)) << landscape.name;
   }
 }
