@@ -3,6 +3,7 @@
 # on a machine of two GPUs (nvidia-h100-x2 or nvidia-h200-x2). One wide
 # space (matmul_f16_wgmma_wide, 1,040 configurations) on 3 shapes, every
 # candidate timed and checked (--strategy exhaustive --no-prune --check):
+#   warm-up               the two-gpus job once, not counted (below);
 #   one-gpu-a, one-gpu-b  1 GPU (cuda:0), twice: the wall time, and how far
 #                         two runs on one GPU differ (the noise of a pick);
 #   two-gpus              1 process, both GPUs (--device cuda:0,cuda:1): each
@@ -13,6 +14,8 @@
 #                         process (tuna-tune --time-picks, 3 rounds);
 #   agree-ranks           mpirun -np 2 --agree: each rank tunes every shape
 #                         on its own GPU, the ranks agree, one database.
+# Every job runs with --timings: its log ends with the wall time of each
+# phase, and its three top levels are printed with the job.
 # On the CPU side first:
 #   bash ../shared/tools/pack-compiler.sh build .device-carry tuna-compile
 #   bash bench/gpu/fetch_openmpi.sh && tar cJf .device-carry/mpi.tar.xz .mpi
@@ -91,13 +94,21 @@ run_job() { # NAME RANKS DEVICE [tuna-tune arguments...]
   [ "$ranks" -gt 1 ] && launcher=(mpirun --bind-to none -np "$ranks")
   local start=$(date +%s%N)
   if ! "${launcher[@]}" "${tune[@]}" --device "$device" -o "$out/$name.json" \
-      --shortlist 0 "$@" > "$out/$name.log" 2>&1; then
+      --shortlist 0 --timings "$@" > "$out/$name.log" 2>&1; then
     echo "$name: failed"; tail -20 "$out/$name.log"; status=1
   fi
   wall[$name]=$(( ($(date +%s%N) - start) / 1000000 ))
   echo "$name: ${wall[$name]} ms"
   grep -E "^\[|^  timed:|^agreed|ranks differ|^exhaustive search|^  check:" "$out/$name.log" || true
+  # --timings: the phases of the process, three levels deep.
+  awk '/phase times/ { on = 1; print; next }
+       on && /^  in the tuning workers/ { on = 0 }
+       on && (/^  [^ ]/ || /^    [^ ]/ || /^      [^ ]/)' "$out/$name.log"
 }
+# Not counted: the machine's first tuning run pays one-time costs (the GPUs'
+# first use after the compile, their clocks, the page cache) that would go
+# to whichever job came first; this one takes them on both GPUs.
+run_job warm-up 1 "$two" "${search[@]}"
 run_job one-gpu-a 1 "$one" "${search[@]}"
 run_job two-gpus 1 "$two" "${search[@]}"
 run_job two-ranks 2 "$local" "${search[@]}"
@@ -105,13 +116,25 @@ run_job one-gpu-b 1 "$one" "${search[@]}"
 run_job agree-ranks 2 "$local" --agree "${check[@]}"
 
 echo "wall time against one GPU (the mean of one-gpu-a and one-gpu-b):"
-python3 - "${wall[one-gpu-a]}" "${wall[one-gpu-b]}" "${wall[two-gpus]}" "${wall[two-ranks]}" <<'PY'
-import sys
-a, b, two, ranks = (int(x) for x in sys.argv[1:])
+python3 - "$out" "${wall[one-gpu-a]}" "${wall[one-gpu-b]}" "${wall[two-gpus]}" "${wall[two-ranks]}" <<'PY'
+import re, sys
+out = sys.argv[1]
+a, b, two, ranks = (int(x) for x in sys.argv[2:])
+def tuning(job):
+    """The searches' own wall time: the sum of the job's "the tuning took"."""
+    with open("%s/%s.log" % (out, job)) as log:
+        return sum(float(ms) for ms in re.findall(r"the tuning took ([0-9.]+) ms", log.read()))
 one = (a + b) / 2
 print("  one GPU: %d and %d ms (they differ by %.1f%%)" % (a, b, 100 * abs(a - b) / one))
 print("  two GPUs, one process: %d ms, %.3f of one GPU" % (two, two / one))
 print("  two ranks, one GPU each: %d ms, %.3f of one GPU" % (ranks, ranks / one))
+ta, tb = tuning("one-gpu-a"), tuning("one-gpu-b")
+tone = (ta + tb) / 2
+print("the searches alone (the sum of each job's \"the tuning took\"):")
+print("  one GPU: %.0f and %.0f ms" % (ta, tb))
+for job, name in (("two-gpus", "two GPUs, one process"), ("two-ranks", "two ranks (rank 0)")):
+    t = tuning(job)
+    print("  %s: %.0f ms, %.3f of one GPU" % (name, t, t / tone))
 PY
 dbs=$out/one-gpu-a.json,$out/one-gpu-b.json,$out/two-gpus.json,$out/two-ranks.json,$out/agree-ranks.json
 echo "the picks timed side by side (one process on $one; ratios to one-gpu-a's pick):"

@@ -79,6 +79,23 @@ uint32_t bundleFormatVersion(const Bundle &bundle) {
 }
 
 namespace {
+/// Runs `work(i)` for every i < count, on up to the machine's cores (each
+/// thread a contiguous range; small counts on this thread alone).
+template <typename Work> void forEachInParallel(size_t count, Work work) {
+  size_t threads = std::min<size_t>(
+      std::max(1u, std::thread::hardware_concurrency()), count / 8 + 1);
+  auto range = [&](size_t t) {
+    for (size_t i = count * t / threads; i < count * (t + 1) / threads; ++i)
+      work(i);
+  };
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < threads; ++t)
+    helpers.emplace_back(range, t);
+  range(0);
+  for (std::thread &helper : helpers)
+    helper.join();
+}
+
 /// The header and the manifest of `bundle`, padded to the data section,
 /// whose objects `blobs` places.
 std::string writeHead(const Bundle &bundle, std::vector<BlobPlacement> &blobs,
@@ -87,9 +104,13 @@ std::string writeHead(const Bundle &bundle, std::vector<BlobPlacement> &blobs,
   uint64_t offset = 0;
   for (const Object &object : bundle.objects) {
     offset = alignUp(offset);
-    blobs.push_back({offset, object.data.size(), fnv1a64(object.data)});
+    blobs.push_back({offset, object.data.size(), 0});
     offset += object.data.size();
   }
+  // Hashing is most of the work for a large bundle (readBundle's too).
+  forEachInParallel(blobs.size(), [&](size_t i) {
+    blobs[i].hash = fnv1a64(bundle.objects[i].data);
+  });
   dataBytes = offset;
   std::string manifest = manifestToJson(bundle, blobs);
   if (manifest.size() > UINT32_MAX)
@@ -176,25 +197,6 @@ Bundle readBundleManifest(std::string_view bytes, std::string_view origin,
   validateBundle(bundle, origin);
   return bundle;
 }
-
-namespace {
-/// Runs `work(i)` for every i < count, on up to the machine's cores (each
-/// thread a contiguous range; small counts on this thread alone).
-template <typename Work> void forEachInParallel(size_t count, Work work) {
-  size_t threads = std::min<size_t>(
-      std::max(1u, std::thread::hardware_concurrency()), count / 8 + 1);
-  auto range = [&](size_t t) {
-    for (size_t i = count * t / threads; i < count * (t + 1) / threads; ++i)
-      work(i);
-  };
-  std::vector<std::thread> helpers;
-  for (size_t t = 1; t < threads; ++t)
-    helpers.emplace_back(range, t);
-  range(0);
-  for (std::thread &helper : helpers)
-    helper.join();
-}
-} // namespace
 
 Bundle readBundle(std::string_view bytes, std::string_view origin) {
   TimedPhase phase("bundle parse");

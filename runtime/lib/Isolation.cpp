@@ -86,6 +86,8 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <system_error>
+#include <thread>
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -453,7 +455,7 @@ public:
                                           path + "': " + std::strerror(error));
     }
   }
-  ~Worker() { end(); }
+  ~Worker() { dismiss(); }
   Worker(const Worker &) = delete;
   Worker &operator=(const Worker &) = delete;
 
@@ -522,9 +524,7 @@ public:
   std::string end() {
     if (pid < 0)
       return "ended";
-    PhaseTimes &times = PhaseTimes::process();
-    if (times.recording())
-      times.merge(phases, times.find("in the tuning workers", -1));
+    mergePhases();
     // A worker that already died keeps its status: a signal to a zombie
     // changes nothing.
     ::kill(pid, SIGKILL);
@@ -544,7 +544,34 @@ public:
     return "exited with status " + std::to_string(WEXITSTATUS(status));
   }
 
+  /// Ends the worker (if it still runs) without waiting for the end: a
+  /// GPU worker's exit takes a tenth of a second or more (the driver tears
+  /// its context down), which nobody needs to wait for when its status is
+  /// not asked for. A thread of its own reaps it.
+  void dismiss() {
+    if (pid < 0)
+      return;
+    mergePhases();
+    ::kill(pid, SIGKILL);
+    auto reap = [pid = pid] {
+      while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    };
+    try {
+      std::thread(reap).detach();
+    } catch (const std::system_error &) {
+      reap(); // No thread to be had: wait here.
+    }
+    pid = -1;
+  }
+
 private:
+  void mergePhases() {
+    PhaseTimes &times = PhaseTimes::process();
+    if (times.recording())
+      times.merge(phases, times.find("in the tuning workers", -1));
+  }
+
   pid_t pid = -1;
   Descriptor socket;
   std::string pending;

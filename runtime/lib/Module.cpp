@@ -27,6 +27,7 @@ Module::Impl::Impl(Bundle bundle, std::string origin, Device device,
 }
 
 Module::Impl::~Impl() {
+  TimedPhase phase("module unload");
   // A tuning worker may still be starting for a helper.
   for (std::unique_ptr<JobThread> &thread : tuningThreads)
     if (thread)

@@ -75,8 +75,8 @@ namespace {
 /// How many configurations exhaustive and random propose at a time: their
 /// proposals do not depend on what was measured, so the driver's batch size
 /// alone sets how many are timed between two looks at the budgets (a batch
-/// spread over devices holds several batches' worth).
-constexpr size_t kProposal = 256;
+/// spread over devices holds several batches' worth, or a whole proposal).
+constexpr size_t kProposal = 4096;
 
 class Exhaustive : public Strategy {
 public:

@@ -12,6 +12,7 @@
 #include "tuna/runtime/Signature.h"
 
 #include <algorithm>
+#include <deque>
 #include <memory>
 #include <numeric>
 
@@ -35,6 +36,14 @@ public:
   void *data;
 };
 
+/// splitmix64's finalizer: a fixed order unrelated to its inputs'.
+uint64_t scramble(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
 /// Which of `ranks` ranks times each of `count` positions: every rank
 /// `count / ranks` or one more, in an order fixed by the positions alone
 /// (every rank computes the same) and unrelated to them, so that the
@@ -42,12 +51,6 @@ public:
 std::vector<int> dealOut(size_t count, int ranks) {
   std::vector<size_t> order(count);
   std::iota(order.begin(), order.end(), size_t(0));
-  auto scramble = [](uint64_t x) { // splitmix64's finalizer
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-  };
   std::sort(order.begin(), order.end(),
             [&](size_t a, size_t b) { return scramble(a) < scramble(b); });
   std::vector<int> owners(count);
@@ -132,7 +135,7 @@ void CandidateSpread::time(
     const std::function<void(const std::vector<int> &)> &timeHere,
     int samples, size_t chunk) {
   for (std::vector<int> share = begin(candidates, report, samples, chunk);
-       !share.empty(); share = take())
+       !share.empty(); share = take(0))
     timeHere(share);
   std::vector<int> back = end(report);
   if (!back.empty())
@@ -157,19 +160,26 @@ std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
           "timed on rank " + std::to_string(owners[k]);
   }
   size_t devices = 1 + kernel.module.options.tuningDevices.size();
-  next = 0;
+  // Each variant is first offered to the same device in every batch (a
+  // scrambled choice, so that no parameter's values gather on one device):
+  // a device then loads the code of about its share of the variants, not
+  // of most of them, when a search's batches (or a run's shapes) follow
+  // each other.
+  queues.assign(devices, {});
+  for (int v : mine)
+    queues[scramble(static_cast<uint64_t>(v)) % devices].push_back(v);
+  left = mine.size();
   // Never more than an even share: a small batch still keeps every device
   // busy.
   size_t share = (mine.size() + devices - 1) / devices;
   this->chunk = std::max<size_t>(1, chunk ? std::min(chunk, share) : share);
   helpers.clear();
-  // Each device's first chunk is its own; the later ones go to whichever
-  // device is free first.
-  std::vector<int> first = take();
-  for (size_t h = 0; h + 1 < devices && next < mine.size(); ++h) {
+  // Each device takes from its own queue, then from the fullest other one.
+  std::vector<int> first = take(0);
+  for (size_t h = 0; h + 1 < devices && left > 0; ++h) {
     Helper &helper = helpers.emplace_back();
     helper.device = static_cast<int>(h + 1);
-    helper.first = take();
+    helper.first = take(h + 1);
   }
   if (helpers.empty())
     return first;
@@ -191,19 +201,31 @@ std::vector<int> CandidateSpread::begin(const std::vector<int> &candidates,
   return first;
 }
 
-std::vector<int> CandidateSpread::take() {
+std::vector<int> CandidateSpread::take(size_t device) {
   std::lock_guard<std::mutex> lock(chunks);
-  size_t first = std::min(next, mine.size());
   size_t size = chunk;
   // In a batch of several chunks a device, the last chunks shrink to an
   // even share of what is left, so that the devices end the batch together
   // rather than one of them waiting for the other's last chunk.
-  size_t devices = 1 + kernel.module.options.tuningDevices.size();
-  size_t left = mine.size() - first;
+  size_t devices = queues.size();
   if (chunk * devices < mine.size() && left < chunk * devices)
     size = std::max<size_t>(1, std::min(chunk, (left + devices - 1) / devices));
-  next = std::min(first + size, mine.size());
-  return std::vector<int>(mine.begin() + first, mine.begin() + next);
+  std::deque<int> *queue = &queues[device];
+  bool own = !queue->empty();
+  if (!own)
+    for (std::deque<int> &other : queues)
+      if (other.size() > queue->size())
+        queue = &other;
+  size = std::min(size, queue->size());
+  // Its own from the front; another's from the back, which its owner
+  // reaches last.
+  std::vector<int> taken;
+  for (size_t k = 0; k < size; ++k) {
+    taken.push_back(own ? queue->front() : queue->back());
+    own ? queue->pop_front() : queue->pop_back();
+  }
+  left -= size;
+  return taken;
 }
 
 void CandidateSpread::copyArguments() {
@@ -283,7 +305,7 @@ void CandidateSpread::run(Helper &helper) {
     other.computeKey(copies.data(), keyValues, signature);
     helper.report.candidates.resize(kernel.variants.size());
     for (std::vector<int> share = helper.first; !share.empty();
-         share = take()) {
+         share = take(helper.device)) {
       helper.taken.insert(helper.taken.end(), share.begin(), share.end());
       TuningReport timed =
           other.measureLocked(nullptr, copies.data(), copies.size(), keyValues,

@@ -1,4 +1,5 @@
-//===- Spread.h - A tuning's candidates timed on several devices -*- C++ -*-===//
+//===- Spread.h - A tuning's candidates timed on several devices -*- C++
+//-*-===//
 //
 // Options::spreadOverRanks and Options::tuningDevices split the candidates
 // of one new signature (docs/runtime-api.md, "Tuning spread over devices"):
@@ -13,6 +14,9 @@
 //  - over the devices of this process: the devices take this rank's share
 //    a chunk at a time, each its own first chunk, then each the next chunk
 //    as soon as it is free, so a slow chunk or device delays nobody else.
+//    Each variant is offered first to one device, the same in every batch
+//    (a device takes its own variants, then the rest of the fullest
+//    other queue), so that a device loads the code of about its share.
 //    Device 0 is the module's own and is timed by the tuning thread
 //    itself, the others each by a thread of their own, on copies of the
 //    launch's arguments, through TunedKernel::measure of a module of the
@@ -28,6 +32,7 @@
 
 #include "KernelImpl.h"
 
+#include <deque>
 #include <functional>
 #include <mutex>
 
@@ -87,11 +92,12 @@ public:
 
 private:
   /// time()'s steps: the split, starting the other devices, returns the
-  /// module's device's first chunk; its next ones; the wait for the other
-  /// devices, which returns the busy devices' first chunks.
+  /// module's device's first chunk; the next chunk of device `device` (0:
+  /// the module's); the wait for the other devices, which returns the busy
+  /// devices' first chunks.
   std::vector<int> begin(const std::vector<int> &candidates,
                          TuningReport &report, int samples, size_t chunk);
-  std::vector<int> take();
+  std::vector<int> take(size_t device);
   std::vector<int> end(TuningReport &report);
 
   struct Helper {
@@ -128,8 +134,10 @@ private:
   std::vector<int> all;
   std::vector<int> mine; ///< This rank's share of `all`.
   int samples = 0;
-  std::mutex chunks; ///< Guards `next`.
-  size_t next = 0;   ///< The first position of `mine` not taken.
+  std::mutex chunks; ///< Guards `queues` and `left`.
+  /// Per device, the candidates of `mine` offered to it first, not taken.
+  std::vector<std::deque<int>> queues;
+  size_t left = 0; ///< Candidates in `queues`.
   size_t chunk = 1;
   /// Whether the work queued on `stream` before the spread is done, so that
   /// the other devices can copy the buffers.

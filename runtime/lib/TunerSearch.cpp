@@ -22,6 +22,7 @@
 #include "tuna/runtime/PhaseTimes.h"
 
 #include <chrono>
+#include <limits>
 #include <mutex>
 #include <optional>
 
@@ -96,6 +97,11 @@ SearchOutcome TunedKernel::Impl::searchCandidates(
     chunk = static_cast<size_t>(options.batchSize);
     batches.batchSize *= kChunksPerDevice * (ranks ? ranks->size() : 1) *
                          static_cast<int>(1 + settings.tuningDevices.size());
+    // Without a time budget to look at or a resume file to write between
+    // batches, a spread batch is the strategy's whole proposal: the devices
+    // wait for each other once a proposal, not every few chunks.
+    if (!options.budgetSeconds && options.resumeFile.empty())
+      batches.batchSize = std::numeric_limits<int>::max();
   }
   VariantEvaluator evaluator(
       space, [&](const std::vector<int> &variants, int samples) {

@@ -481,10 +481,16 @@ TEST(SpreadTest, DevicesOfOneProcessTakeAChunkEach) {
       EXPECT_NE(c.status, CandidateStatus::NotTimed) << c.name;
       ++perDevice[c.timedOn];
     }
-    // 4 candidates over 3 devices: 2 chunks of 2 (one chunk per device,
-    // rounded up), the first chunks of the first two devices.
-    EXPECT_EQ(perDevice[""], 2);
-    EXPECT_EQ(perDevice["device 1" + device], 2);
+    // 4 candidates over 3 devices in chunks of at most 2 (one chunk per
+    // device, rounded up): every device takes a first chunk of the
+    // candidates offered to it (or, with none, of another's), so at least
+    // two devices time some, none more than a chunk.
+    int devicesUsed = 0;
+    for (const auto &[where, count] : perDevice) {
+      EXPECT_LE(count, 2) << where;
+      devicesUsed += count > 0;
+    }
+    EXPECT_GE(devicesUsed, 2);
     // The check ran on every device: axpy_wrong was rejected wherever.
     EXPECT_EQ(report.candidates[3].status, CandidateStatus::WrongResult);
   }
@@ -562,7 +568,9 @@ TEST(SpreadTest, ADeviceThatFailsMarksItsChunkUnrunnable) {
   Module module = Module::fromBundle(axpyBundle(), scriptedHost(), "axpy.tuna",
                                      options);
   TunedKernel &kernel = module.kernel("axpy");
-  launchAxpy(kernel, 1024);
+  // Without the check, axpy_wrong wins where this device times it: the
+  // output is not what this test is about.
+  (void)launchAxpyOnes(kernel, 1024);
   const TuningReport report = kernel.reports().at(0);
   int failed = 0;
   for (const CandidateResult &c : report.candidates)
@@ -572,7 +580,9 @@ TEST(SpreadTest, ADeviceThatFailsMarksItsChunkUnrunnable) {
       EXPECT_NE(c.reason.find("the device fell off the bus"), std::string::npos)
           << c.reason;
     }
-  EXPECT_EQ(failed, 2);
+  // The helper took a chunk and failed on it; this device timed the rest.
+  EXPECT_GT(failed, 0);
+  EXPECT_LT(failed, static_cast<int>(report.candidates.size()));
   EXPECT_TRUE(report.candidates[report.chosen].timedOn.empty());
 }
 

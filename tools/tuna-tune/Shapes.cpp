@@ -234,9 +234,10 @@ void fillChunk(ScalarType type, char *data, size_t count, std::mt19937 &rng) {
 }
 
 /// fillChunk() over `count` elements in chunks, each from a generator of
-/// its own seeded by `rng` in order, on the machine's cores: the values
+/// its own seeded by `rng` in order, on `threads` threads: the values
 /// depend on `rng` alone, not on the number of threads.
-void fillRandom(ScalarType type, char *data, size_t count, std::mt19937 &rng) {
+void fillRandom(ScalarType type, char *data, size_t count, std::mt19937 &rng,
+                unsigned threads) {
   constexpr size_t kChunk = size_t(1) << 18;
   size_t chunks = (count + kChunk - 1) / kChunk;
   std::vector<uint32_t> seeds(chunks);
@@ -251,10 +252,8 @@ void fillRandom(ScalarType type, char *data, size_t count, std::mt19937 &rng) {
                 std::min(kChunk, count - c * kChunk), local);
     }
   };
-  size_t threads = std::min<size_t>(
-      chunks, std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> helpers;
-  for (size_t t = 1; t < threads; ++t)
+  for (size_t t = 1; t < std::min<size_t>(chunks, threads); ++t)
     helpers.emplace_back(fill);
   fill();
   for (std::thread &helper : helpers)
@@ -513,33 +512,52 @@ void parseArg(const std::string &text, ArgSettings &settings) {
   settings.scalars[arg] = text.substr(equals + 1);
 }
 
-ShapeArgs::ShapeArgs(Backend &backend, const Kernel &kernel, const Shape &shape,
-                     const ArgSettings &settings, std::mt19937 &rng)
-    : backend(backend) {
+HostInputs::HostInputs(const Kernel &kernel, const Shape &shape,
+                       const ArgSettings &settings, std::mt19937 &rng,
+                       unsigned threads) {
   std::string where = "kernel '" + kernel.name + "'";
   KnownArgs known = knownFromKey(kernel, shape, where);
   addGivenDims(known, kernel, shape, settings, where);
   SizeGuess guess(shape);
-  try {
-    for (size_t a = 0; a < kernel.args.size(); ++a) {
-      const ArgSpec &spec = kernel.args[a];
-      if (spec.kind != ArgSpec::Kind::MemRef) {
-        args.push_back(scalarValue(spec, a, known, settings, where));
-        continue;
-      }
-      if (settings.scalars.count(static_cast<int>(a)))
-        bad(where + ": --arg a" + std::to_string(a) + ": argument " +
-            std::to_string(a) + " is a memref (use --dims)");
-      uint64_t elements = 0;
-      MemRefView view =
-          memrefView(spec, a, known.sizes[a], guess, where, elements);
-      view.allocated = view.aligned = allocateRandom(spec.type, elements, rng);
-      args.push_back(toArg(view));
+  for (size_t a = 0; a < kernel.args.size(); ++a) {
+    const ArgSpec &spec = kernel.args[a];
+    if (spec.kind != ArgSpec::Kind::MemRef) {
+      args.push_back(scalarValue(spec, a, known, settings, where));
+      continue;
     }
-    for (const auto &[arg, text] : settings.scalars)
-      if (static_cast<size_t>(arg) >= kernel.args.size())
-        bad(where + ": --arg a" + std::to_string(arg) + ": the kernel has " +
-            std::to_string(kernel.args.size()) + " arguments");
+    if (settings.scalars.count(static_cast<int>(a)))
+      bad(where + ": --arg a" + std::to_string(a) + ": argument " +
+          std::to_string(a) + " is a memref (use --dims)");
+    uint64_t elements = 0;
+    args.push_back(
+        toArg(memrefView(spec, a, known.sizes[a], guess, where, elements)));
+    // Not zeroed: the fill's threads touch its pages first.
+    Values &memref = values.emplace_back();
+    memref.size = elements * scalarTypeSize(spec.type);
+    memref.bytes.reset(new char[memref.size]);
+    fillRandom(spec.type, memref.bytes.get(), elements, rng,
+               std::max(1u, threads));
+  }
+  for (const auto &[arg, text] : settings.scalars)
+    if (static_cast<size_t>(arg) >= kernel.args.size())
+      bad(where + ": --arg a" + std::to_string(arg) + ": the kernel has " +
+          std::to_string(kernel.args.size()) + " arguments");
+}
+
+ShapeArgs::ShapeArgs(Backend &backend, const HostInputs &inputs)
+    : backend(backend), args(inputs.args) {
+  try {
+    size_t next = 0;
+    for (ArgValue &arg : args) {
+      if (arg.kind != ArgSpec::Kind::MemRef)
+        continue;
+      const HostInputs::Values &memref = inputs.values[next++];
+      void *device = backend.allocate(memref.size);
+      buffers.push_back(device);
+      backend.copy(device, memref.bytes.get(), memref.size,
+                   CopyKind::HostToDevice, nullptr);
+      arg.memref.allocated = arg.memref.aligned = device;
+    }
   } catch (...) {
     for (void *buffer : buffers)
       backend.deallocate(buffer);
@@ -547,17 +565,10 @@ ShapeArgs::ShapeArgs(Backend &backend, const Kernel &kernel, const Shape &shape,
   }
 }
 
-void *ShapeArgs::allocateRandom(ScalarType type, uint64_t elements,
-                                std::mt19937 &rng) {
-  size_t bytes = elements * scalarTypeSize(type);
-  // Not zeroed: the fill's threads touch its pages first.
-  std::unique_ptr<char[]> host(new char[bytes]);
-  fillRandom(type, host.get(), elements, rng);
-  void *device = backend.allocate(bytes);
-  buffers.push_back(device);
-  backend.copy(device, host.get(), bytes, CopyKind::HostToDevice, nullptr);
-  return device;
-}
+ShapeArgs::ShapeArgs(Backend &backend, const Kernel &kernel, const Shape &shape,
+                     const ArgSettings &settings, std::mt19937 &rng)
+    : ShapeArgs(backend, HostInputs(kernel, shape, settings, rng,
+                                    std::thread::hardware_concurrency())) {}
 
 ShapeArgs::~ShapeArgs() {
   for (void *buffer : buffers)

@@ -19,6 +19,7 @@
 #include "tuna/runtime/MemRef.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -56,10 +57,35 @@ void parseDims(const std::string &text, ArgSettings &settings);
 /// Parses `aI=VALUE` into settings.scalars; throws tuna::Error.
 void parseArg(const std::string &text, ArgSettings &settings);
 
-/// Launch arguments of `kernel` for `shape`, memrefs allocated on `backend`
-/// and filled from `rng`; freed with the object.
+/// The launch arguments of `kernel` for `shape`, their memrefs' random
+/// values (from `rng`) drawn on the host and not yet on a device: drawing
+/// needs no device, so tuna-tune draws the next shape's values while this
+/// one tunes. Draws on `threads` threads (the values do not depend on
+/// how many). Throws tuna::Error on a shape or setting the kernel cannot
+/// take.
+class HostInputs {
+public:
+  HostInputs(const Kernel &kernel, const Shape &shape,
+             const ArgSettings &settings, std::mt19937 &rng, unsigned threads);
+
+private:
+  friend class ShapeArgs;
+  /// A memref's values: `size` bytes.
+  struct Values {
+    std::unique_ptr<char[]> bytes;
+    size_t size = 0;
+  };
+  /// Memrefs without a buffer yet: `values` holds theirs, in order.
+  std::vector<ArgValue> args;
+  std::vector<Values> values;
+};
+
+/// Launch arguments on `backend`: `inputs`' memrefs copied to new device
+/// buffers, freed with the object.
 class ShapeArgs {
 public:
+  ShapeArgs(Backend &backend, const HostInputs &inputs);
+  /// Draws the inputs (HostInputs, on every core) and copies them.
   ShapeArgs(Backend &backend, const Kernel &kernel, const Shape &shape,
             const ArgSettings &settings, std::mt19937 &rng);
   ~ShapeArgs();
@@ -70,9 +96,6 @@ public:
   size_t size() const { return args.size(); }
 
 private:
-  /// `elements` random values of `type` in new device memory, owned here.
-  void *allocateRandom(ScalarType type, uint64_t elements, std::mt19937 &rng);
-
   Backend &backend;
   std::vector<ArgValue> args;
   std::vector<void *> buffers;

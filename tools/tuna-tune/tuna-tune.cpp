@@ -33,6 +33,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -611,10 +612,18 @@ TuningReport decideBucket(TunedKernel &kernel, const ShapeArgs &args,
   return report;
 }
 
-/// Tunes item `item` (kernel, shape) on random inputs seeded by the run's
-/// seed and the item, so that any rank draws the same inputs for it.
+/// The random inputs of item `item` (kernel, shape), seeded by the run's
+/// seed and the item, so that any rank draws the same inputs for it; on
+/// `threads` threads.
+HostInputs drawInputs(const Kernel &spec, const Shape &shape, size_t item,
+                      const ItemContext &context, unsigned threads) {
+  std::mt19937 rng(context.seed + static_cast<unsigned>(item));
+  return HostInputs(spec, shape, context.settings, rng, threads);
+}
+
+/// Tunes item `item` (kernel, shape) on the inputs `inputs` delivers.
 ItemResult tuneItem(TunedKernel &kernel, const Shape &shape, size_t item,
-                    ItemContext &context) {
+                    std::future<HostInputs> &inputs, ItemContext &context) {
   const Kernel &spec = kernel.spec();
   ItemResult result;
   result.item = item;
@@ -623,11 +632,9 @@ ItemResult tuneItem(TunedKernel &kernel, const Shape &shape, size_t item,
                      keyText(shape) + ": ";
   std::string log;
   try {
-    std::mt19937 rng(context.seed + static_cast<unsigned>(item));
-    TimedPhase inputs("inputs");
-    ShapeArgs launchArgs(context.device.backend(), spec, shape,
-                         context.settings, rng);
-    inputs.stop();
+    TimedPhase inputsPhase("inputs");
+    ShapeArgs launchArgs(context.device.backend(), inputs.get());
+    inputsPhase.stop();
     std::vector<int64_t> signature =
         kernel.signature(launchArgs.data(), launchArgs.size());
     if (kernel.chosenVariant(signature) >= 0 ||
@@ -964,24 +971,50 @@ std::vector<ItemResult> tuneOwnedItems(const std::vector<TunedKernel *> &kernels
   std::vector<int> owners = everyBucket
                                 ? std::vector<int>(buckets.size(), ranks.rank())
                                 : ranks.owners(buckets);
+  struct Owned {
+    TunedKernel *kernel;
+    const Shape *shape;
+    size_t item;
+  };
+  std::vector<Owned> owned;
+  size_t item = 0;
+  for (TunedKernel *kernel : kernels)
+    for (const Shape &shape : shapes) {
+      if (owners[item] == ranks.rank())
+        owned.push_back({kernel, &shape, item});
+      ++item;
+    }
+  // The next item's inputs are drawn while this one tunes, on the cores a
+  // tuning leaves idle (its workers launch and time on a core or two).
+  auto draw = [&context](const Owned &next, unsigned threads) {
+    return std::async(std::launch::async, [&context, next, threads] {
+      TimedPhase phase("inputs drawn");
+      return drawInputs(next.kernel->spec(), *next.shape, next.item, context,
+                        threads);
+    });
+  };
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  unsigned spareCores = cores > 4 ? cores - 4 : 1;
   std::vector<ItemResult> results;
   Progress progress(context.total);
   if (ranks.size() == 1)
     progress.update(0);
-  size_t item = 0;
-  for (TunedKernel *kernel : kernels)
-    for (const Shape &shape : shapes) {
-      if (owners[item] == ranks.rank()) {
-        results.push_back(tuneItem(*kernel, shape, item, context));
-        if (ranks.size() == 1) {
-          progress.clear();
-          std::printf("%s", results.back().output.c_str());
-          std::fflush(stdout);
-          progress.update(item + 1);
-        }
-      }
-      ++item;
+  std::future<HostInputs> inputs;
+  if (!owned.empty())
+    inputs = draw(owned.front(), cores);
+  for (size_t j = 0; j < owned.size(); ++j) {
+    std::future<HostInputs> current = std::move(inputs);
+    if (j + 1 < owned.size())
+      inputs = draw(owned[j + 1], spareCores);
+    results.push_back(tuneItem(*owned[j].kernel, *owned[j].shape, owned[j].item,
+                               current, context));
+    if (ranks.size() == 1) {
+      progress.clear();
+      std::printf("%s", results.back().output.c_str());
+      std::fflush(stdout);
+      progress.update(owned[j].item + 1);
     }
+  }
   return results;
 }
 
@@ -1168,6 +1201,12 @@ int run(TuneCommand &command, Ranks &ranks) {
     fail("--resume FILE keeps the search of one process; under mpirun the "
          "ranks search together: run without --resume");
   Options options = runtimeOptions(command, ranks);
+  // The bundle is read while the devices open: neither needs the other.
+  std::future<Bundle> bundle =
+      std::async(std::launch::async, [&path = command.bundlePath] {
+        TimedPhase phase("bundle file (beside the device open)");
+        return readBundleFile(path);
+      });
   TimedPhase deviceOpen("device open");
   std::vector<Device> devices =
       parseDevices(command.deviceName, ranks.localRank());
@@ -1176,7 +1215,8 @@ int run(TuneCommand &command, Ranks &ranks) {
   deviceOpen.stop();
   ranks.checkSameDevice(device.info());
   TimedPhase bundleLoad("bundle load");
-  Module module = Module::load(command.bundlePath, device, options);
+  Module module =
+      Module::fromBundle(bundle.get(), device, command.bundlePath, options);
   bundleLoad.stop();
   Reference reference;
   TimedPhase referenceLoad("reference load");

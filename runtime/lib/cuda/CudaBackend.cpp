@@ -198,6 +198,7 @@ CudaBackend::CudaBackend(int ordinal) : cu(loadDriver()) {
 }
 
 CudaBackend::~CudaBackend() {
+  TimedPhase phase("device close");
   if (retainedPrimary)
     cu.cuDevicePrimaryCtxRelease(device);
 }
