@@ -76,6 +76,48 @@
 // (K > (split - 1) bk) and split divides 16 (the epilogue's passes). A
 // cluster of 16 is over the portable 8: the runtime allows it when it loads
 // the function (Hopper's limit is 16).
+// tma = 1 (Hopper's tensor memory accelerator, docs/tma-design.md) loads
+// A's and B's tiles with TMA instead of cp.async: the space asks for two
+// tensor maps (`tensor_maps`), A viewed as an M x K and B as a K x N
+// row-major matrix (`shape`), with the 128-byte swizzle, which the
+// variant takes as hidden parameters. A box 64 elements (128 bytes) wide
+// lands in shared memory as rows of 128 bytes whose 16-byte chunk j goes to
+// chunk j ^ (row mod 8) (the destination is 1024-byte aligned): the
+// layout of one of A's column blocks (box 64 x bm at k, row0) or of one of
+// B's atoms (box 64 x bk at col0 + 64 a, k) above, which wgmma's 128-byte
+// swizzle mode reads (CUTLASS pairs the same two: SW128 GMMA layouts with
+// SWIZZLE_128B maps). The protocol, in the pipeline's shape above:
+//  - one mbarrier a stage, 8 bytes each after B's stages (`smem` counts
+//    them: tma * stages * 8), initialized by thread 0 with an arrival
+//    count of 1, fenced (fence.mbarrier_init) and met at a barrier;
+//  - a stage's load (the prologue's and each refill, where cp.async
+//    copies were): thread 0 does mbarrier.arrive.expect_tx with the
+//    stage's bytes (A's and B's tiles: 2 bm bk + 512 bk), then issues
+//    its bk / 64 + 4 boxes (cp.async.bulk.tensor, complete_tx on the
+//    stage's mbarrier); the other threads issue nothing. There are no
+//    cp.async groups.
+//  - the wait for tile t (where cp.async.wait_group was): every thread
+//    waits with mbarrier.try_wait.parity for phase t / stages mod 2 of
+//    stage t mod stages (a stage's phase flips each time the ring wraps);
+//    the barrier that follows stays, for the refills' sake, as above.
+//    The wait's acquire makes the box's bytes visible to the thread, and
+//    the bytes were written by the async proxy, which wgmma reads through
+//    too: no fence.proxy.async (the PTX ISA requires one where the generic
+//    proxy wrote the data, as with cp.async; CUTLASS's TMA pipelines go
+//    from the mbarrier wait to wgmma without one).
+//  - a stage is refilled after the same barrier as with cp.async (every
+//    warpgroup's wgmma of its previous tile has completed): the async
+//    proxy's reads (wgmma) are complete before its writes (TMA) are
+//    issued, and every thread has seen the previous phase complete.
+// TMA zero-fills the parts of a box past M, N or K (and counts them in the
+// transaction bytes), so tma = 1 has no masked copies and the last k tile
+// may be partial; `mask` still decides the stores (mask = 1 skips those
+// past M or N) and so the shapes, as below. split > 1 works unchanged
+// (block z's boxes start at its first k tile). A tensor map needs N and K
+// multiples of 8 (row strides multiples of 16 bytes, which #tiles asks
+// for anyway) and A and B 16-byte aligned; where they are not, the
+// runtime excludes the tma = 1 variants (docs/runtime-api.md, "Tensor
+// maps"). The default stays a tma = 0 variant: a default takes no map.
 // Shapes: mask = 0 variants need M, N and K multiples of bm, 256 and bk;
 // mask = 1 variants take any M and any N and K that are multiples of 8 (a
 // 16-byte copy never straddles the end of a row): copies past M, N or K
@@ -86,18 +128,20 @@
 // flight) and room for the epilogue's bm x 264 floats in the stages'
 // bytes are constraints too. Needs sm_90a (`--target=nvptx:sm_90a`) and
 // `--max-shared-memory=232448`: every variant needs more than 48 KiB of
-// shared memory (the 23 configurations below 161 KiB or more). They all
-// have order = 0 and l1 = 0, 9 of them split > 1 (bm = 64 for M <= 64,
-// bm = 128 for 256 x 256 x 65536); kernels-mlir/wide_spaces.py writes the
-// kernel with a space of 1,040 (`matmul_f16_wgmma_wide`, split = 1,
-// docs/kernels.md).
+// shared memory (the 31 configurations below 161 KiB or more). They all
+// have order = 0 and l1 = 0; 23 have tma = 0, 9 of those split > 1 (bm =
+// 64 for M <= 64, bm = 128 for 256 x 256 x 65536); 8 have tma = 1, the
+// best cp.async ones' shapes with TMA (bm = 128, bk = 64, 3 or 4 stages:
+// 5 do not fit; bm = 64 with 5 stages, and split = 4).
+// kernels-mlir/wide_spaces.py writes the kernel with a space of 1,040
+// (`matmul_f16_wgmma_wide`, split = 1, tma = 0, docs/kernels.md).
 
-#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 8 == 0, k mod 8 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
+#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split, tma] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 8 == 0, k mod 8 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
 // split > 1: every block of a cluster has at least one k tile, and the
 // epilogue's 16 passes of 2 bm chunks divide among the cluster's blocks.
-#split = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split] : (k - (split - 1) * bk - 1 >= 0, 16 mod split == 0)>
+#split = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split, tma] : (k - (split - 1) * bk - 1 >= 0, 16 mod split == 0)>
 // The epilogue's fp32 tile (bm rows of 264 floats) reuses the stages' bytes.
-#epilogue = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split] : (stages * (bm + 256) * bk * 2 - bm * 1056 >= 0)>
+#epilogue = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split, tma] : (stages * (bm + 256) * bk * 2 - bm * 1056 >= 0)>
 !acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 
 module attributes {gpu.container_module} {
@@ -108,37 +152,51 @@ module attributes {gpu.container_module} {
       tuna.space = #tuna.space<
         params = [#tuna.param<"bm">, #tuna.param<"bk">, #tuna.param<"stages">, #tuna.param<"gm">,
                   #tuna.param<"deep">, #tuna.param<"mask">, #tuna.param<"order">,
-                  #tuna.param<"l1">, #tuna.param<"split">],
-        configs = [{bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 0, order = 0, l1 = 0, split = 1},
-                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0, mask = 0, order = 0, l1 = 0, split = 1},
-                   {bm = 128, bk = 64, stages = 4, gm = 4, deep = 0, mask = 0, order = 0, l1 = 0, split = 1},
-                   {bm = 128, bk = 64, stages = 4, gm = 16, deep = 0, mask = 0, order = 0, l1 = 0, split = 1},
-                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 1},
-                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 1, mask = 0, order = 0, l1 = 0, split = 1},
-                   {bm = 128, bk = 64, stages = 3, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 1},
-                   {bm = 128, bk = 64, stages = 3, gm = 1, deep = 1, mask = 0, order = 0, l1 = 0, split = 1},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 1},
-                   {bm = 128, bk = 128, stages = 2, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 1},
-                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0, split = 1},
-                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0, mask = 1, order = 0, l1 = 0, split = 1},
-                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 1},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 1},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 2},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 4},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 8},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 4},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 8},
-                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 8},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 16},
-                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 16},
-                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 16}],
-        defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0, split = 1},
+                  #tuna.param<"l1">, #tuna.param<"split">, #tuna.param<"tma">],
+        configs = [{bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 0, order = 0, l1 = 0, split = 1, tma = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0, mask = 0, order = 0, l1 = 0, split = 1, tma = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 4, deep = 0, mask = 0, order = 0, l1 = 0, split = 1, tma = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 16, deep = 0, mask = 0, order = 0, l1 = 0, split = 1, tma = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 1, tma = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 1, mask = 0, order = 0, l1 = 0, split = 1, tma = 0},
+                   {bm = 128, bk = 64, stages = 3, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 1, tma = 0},
+                   {bm = 128, bk = 64, stages = 3, gm = 1, deep = 1, mask = 0, order = 0, l1 = 0, split = 1, tma = 0},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 1, tma = 0},
+                   {bm = 128, bk = 128, stages = 2, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 1, tma = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0, split = 1, tma = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 1, deep = 0, mask = 1, order = 0, l1 = 0, split = 1, tma = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 1, tma = 0},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 1, tma = 0},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 2, tma = 0},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 4, tma = 0},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 8, tma = 0},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 4, tma = 0},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 8, tma = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 8, tma = 0},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 16, tma = 0},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 16, tma = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 0, order = 0, l1 = 0, split = 16, tma = 0},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0, split = 1, tma = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 4, deep = 0, mask = 1, order = 0, l1 = 0, split = 1, tma = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 1, tma = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 4, deep = 1, mask = 1, order = 0, l1 = 0, split = 1, tma = 1},
+                   {bm = 128, bk = 64, stages = 3, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 1, tma = 1},
+                   {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 0, order = 0, l1 = 0, split = 1, tma = 1},
+                   {bm = 64, bk = 64, stages = 5, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 1, tma = 1},
+                   {bm = 64, bk = 64, stages = 4, gm = 8, deep = 1, mask = 1, order = 0, l1 = 0, split = 4, tma = 1}],
+        defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0, split = 1, tma = 0},
         constraints = [#tiles, #epilogue, #split],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
-        grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split] -> (n ceildiv 256, m ceildiv bm, split)>,
-        block = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split] -> (bm * 2)>,
-        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split] -> (stages * (bm + 256) * bk * 2 + 1024)>,
-        cluster = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split] -> (1, 1, split)>,
+        grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split, tma] -> (n ceildiv 256, m ceildiv bm, split)>,
+        block = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split, tma] -> (bm * 2)>,
+        smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split, tma] -> (stages * (bm + 256) * bk * 2 + 1024 + tma * stages * 8)>,
+        cluster = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split, tma] -> (1, 1, split)>,
+        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split, tma] -> (64, bm)>,
+                                        shape = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split, tma] -> (m, k)>,
+                                        swizzle = 128, l2_promotion = 256>,
+                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split, tma] -> (64, bk)>,
+                                        shape = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, order, l1, split, tma] -> (k, n)>,
+                                        swizzle = 128, l2_promotion = 256>],
         targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]
       >} {
       %bm = tuna.param "bm" : index
@@ -150,6 +208,7 @@ module attributes {gpu.container_module} {
       %order = tuna.param "order" : index
       %l1 = tuna.param "l1" : index
       %split = tuna.param "split" : index
+      %tma = tuna.param "tma" : index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -258,6 +317,52 @@ module attributes {gpu.container_module} {
       %whole = arith.cmpi eq, %mask, %c0 : index
       // l1 = 0: cp.async.cg (the copies bypass L1), l1 = 1: cp.async.ca.
       %bypass = arith.cmpi eq, %l1, %c0 : index
+      // tma = 1: no cp.async copies (the copy loops run 0 times), no
+      // cp.async groups; thread 0 loads each stage with TMA instead (the
+      // header comment has the protocol).
+      %use_tma = arith.cmpi ne, %tma, %c0 : index
+      %cpasync = arith.cmpi eq, %tma, %c0 : index
+      %a_copies = arith.select %use_tma, %c0, %a_iters : index
+      %b_copies = arith.select %use_tma, %c0, %b_iters : index
+      %is_t0 = arith.cmpi eq, %tid, %c0 : index
+      %tma_leader = arith.andi %use_tma, %is_t0 : i1
+      // Boxes a stage (A's bk / 64 column blocks, B's 4 atoms), their
+      // destinations' strides in bytes (128 bm, 128 bk), the stage's bytes
+      // (the transaction count its mbarrier expects: the whole boxes, also
+      // where they leave the matrices), the block's first row of A.
+      %a_boxes = arith.divui %bk, %c64 : index
+      %b_boxes = arith.divui %bn, %c64 : index
+      %tma_acb = arith.muli %bm, %c128 : index
+      %tma_batom = arith.muli %bk, %c128 : index
+      %tx0 = arith.addi %bm, %bn : index
+      %tx1 = arith.muli %tx0, %bk : index
+      %tx2 = arith.muli %tx1, %c2 : index
+      %tx_bytes = arith.index_cast %tx2 : index to i32
+      %row0_32 = arith.index_cast %row0 : index to i32
+      // try_wait's suspend-time hint, in ns (CUTLASS's ClusterBarrier::wait
+      // uses the same; the wait loops until the phase completes).
+      %ticks = arith.constant 10000000 : i32
+      // One mbarrier a stage (8 bytes each, the `tma * stages * 8` of
+      // `smem`), after B's stages: thread 0 initializes them (one arrival
+      // a phase: its arrive.expect_tx) and makes the initialization
+      // visible to the async proxy (fence.mbarrier_init); the barrier
+      // makes it visible to the threads that wait on them.
+      %nb2 = arith.muli %nb, %c2 : index
+      %bars = arith.addi %saddr_b, %nb2 : index
+      scf.if %tma_leader {
+        %one = arith.constant 1 : i32
+        scf.for %i = %c0 to %stages step %c1 {
+          %bo = arith.muli %i, %c8 : index
+          %ba = arith.addi %bars, %bo : index
+          %bi = arith.index_cast %ba : index to i64
+          %bp = llvm.inttoptr %bi : i64 to !llvm.ptr<3>
+          nvvm.mbarrier.init %bp, %one : !llvm.ptr<3>, i32
+        } {tuna.unroll}
+        nvvm.fence.mbarrier.init
+      }
+      scf.if %use_tma {
+        gpu.barrier
+      }
 
       // Prologue: tiles 0 .. stages - 3 + deep, one cp.async group each.
       scf.for %s = %c0 to %pre step %c1 {
@@ -268,7 +373,7 @@ module attributes {gpu.container_module} {
           %kan = arith.muli %ka, %n : index
           %ra_base = arith.muli %s, %sa_size : index
           %rb_base = arith.muli %s, %sb_size : index
-          scf.for %i = %c0 to %a_iters step %c1 {
+          scf.for %i = %c0 to %a_copies step %c1 {
             %ci = arith.muli %i, %a_rpp : index
             %r = arith.addi %ci, %a_tr : index
             %col = arith.muli %a_tj, %c8 : index
@@ -311,7 +416,7 @@ module attributes {gpu.container_module} {
               }
             }
           } {tuna.unroll}
-          scf.for %i = %c0 to %b_iters step %c1 {
+          scf.for %i = %c0 to %b_copies step %c1 {
             %ci = arith.muli %i, %b_rpp : index
             %r = arith.addi %ci, %b_tr : index
             %col = arith.muli %b_tc, %c8 : index
@@ -353,8 +458,52 @@ module attributes {gpu.container_module} {
               }
             }
           } {tuna.unroll}
+          // tma = 1: thread 0 arms the stage's mbarrier with the stage's
+          // bytes and issues its boxes: bk / 64 of A (bm rows x 64 columns
+          // each, into A's column blocks) and 4 of B (bk rows x 64 columns
+          // each, into B's atoms), which land 128-byte swizzled.
+          scf.if %tma_leader {
+            %map_a_p = tuna.tensor_map 0 : !llvm.ptr
+            %map_b_p = tuna.tensor_map 1 : !llvm.ptr
+            %tbo_p = arith.muli %s, %c8 : index
+            %tba_p = arith.addi %bars, %tbo_p : index
+            %tbi_p = arith.index_cast %tba_p : index to i64
+            %tbar_p = llvm.inttoptr %tbi_p : i64 to !llvm.ptr<3>
+            nvvm.mbarrier.arrive.expect_tx %tbar_p, %tx_bytes : !llvm.ptr<3>, i32
+            %ka32_p = arith.index_cast %ka : index to i32
+            %ta0_p = arith.muli %ra_base, %c2 : index
+            %ta1_p = arith.addi %saddr, %ta0_p : index
+            scf.for %j = %c0 to %a_boxes step %c1 {
+              %jo = arith.muli %j, %tma_acb : index
+              %da = arith.addi %ta1_p, %jo : index
+              %dai = arith.index_cast %da : index to i64
+              %dap = llvm.inttoptr %dai : i64 to !llvm.ptr<3>
+              %dst = llvm.addrspacecast %dap : !llvm.ptr<3> to !llvm.ptr<7>
+              %kj = arith.muli %j, %c64 : index
+              %kx = arith.addi %ka, %kj : index
+              %kx32 = arith.index_cast %kx : index to i32
+              nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %map_a_p, %tbar_p, box[%kx32, %row0_32]
+                  : !llvm.ptr<7>, !llvm.ptr
+            } {tuna.unroll}
+            %tb0_p = arith.muli %rb_base, %c2 : index
+            %tb1_p = arith.addi %saddr_b, %tb0_p : index
+            scf.for %j = %c0 to %b_boxes step %c1 {
+              %jo = arith.muli %j, %tma_batom : index
+              %db = arith.addi %tb1_p, %jo : index
+              %dbi = arith.index_cast %db : index to i64
+              %dbp = llvm.inttoptr %dbi : i64 to !llvm.ptr<3>
+              %dst = llvm.addrspacecast %dbp : !llvm.ptr<3> to !llvm.ptr<7>
+              %nj = arith.muli %j, %c64 : index
+              %nx = arith.addi %col0, %nj : index
+              %nx32 = arith.index_cast %nx : index to i32
+              nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %map_b_p, %tbar_p, box[%nx32, %ka32_p]
+                  : !llvm.ptr<7>, !llvm.ptr
+            } {tuna.unroll}
+          }
         }
-        nvvm.cp.async.commit.group
+        scf.if %cpasync {
+          nvvm.cp.async.commit.group
+        }
       } {tuna.unroll}
 
       // Descriptor constants (swizzle 128 B; A: LBO 16, SBO 1024;
@@ -382,38 +531,52 @@ module attributes {gpu.container_module} {
       // (C7515, "Potential Performance Loss"), and the pipeline keeps one
       // group pending across iterations.
       %acc0 = llvm.mlir.poison : !acc
-      // Tile 0 has landed once at most stages - 3 + deep groups are pending.
-      %pending_0 = arith.subi %pre, %c1 : index
-      scf.index_switch %pending_0
-      case 1 {
-        nvvm.cp.async.wait.group 1
-        scf.yield
+      scf.if %use_tma {
+        // tma = 1: tile 0 has landed once stage 0's mbarrier has
+        // completed phase 0.
+        %ws_0 = arith.remui %c0, %stages : index
+        %wr_0 = arith.divui %c0, %stages : index
+        %wp_0 = arith.andi %wr_0, %c1 : index
+        %wpar_0 = arith.index_cast %wp_0 : index to i32
+        %wbo_0 = arith.muli %ws_0, %c8 : index
+        %wba_0 = arith.addi %bars, %wbo_0 : index
+        %wbi_0 = arith.index_cast %wba_0 : index to i64
+        %wbar_0 = llvm.inttoptr %wbi_0 : i64 to !llvm.ptr<3>
+        nvvm.mbarrier.try_wait.parity %wbar_0, %wpar_0, %ticks : !llvm.ptr<3>, i32, i32
+      } else {
+        // Tile 0 has landed once at most stages - 3 + deep groups are pending.
+        %pending_0 = arith.subi %pre, %c1 : index
+        scf.index_switch %pending_0
+        case 1 {
+          nvvm.cp.async.wait.group 1
+          scf.yield
+        }
+        case 2 {
+          nvvm.cp.async.wait.group 2
+          scf.yield
+        }
+        case 3 {
+          nvvm.cp.async.wait.group 3
+          scf.yield
+        }
+        case 4 {
+          nvvm.cp.async.wait.group 4
+          scf.yield
+        }
+        case 5 {
+          nvvm.cp.async.wait.group 5
+          scf.yield
+        }
+        case 6 {
+          nvvm.cp.async.wait.group 6
+          scf.yield
+        }
+        default {
+          nvvm.cp.async.wait.group 0
+          scf.yield
+        }
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       }
-      case 2 {
-        nvvm.cp.async.wait.group 2
-        scf.yield
-      }
-      case 3 {
-        nvvm.cp.async.wait.group 3
-        scf.yield
-      }
-      case 4 {
-        nvvm.cp.async.wait.group 4
-        scf.yield
-      }
-      case 5 {
-        nvvm.cp.async.wait.group 5
-        scf.yield
-      }
-      case 6 {
-        nvvm.cp.async.wait.group 6
-        scf.yield
-      }
-      default {
-        nvvm.cp.async.wait.group 0
-        scf.yield
-      }
-      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       gpu.barrier
       // Stage 0's descriptors.
       %sa2_0 = arith.addi %saddr, %wg_off : index
@@ -492,7 +655,7 @@ module attributes {gpu.container_module} {
           %kan = arith.muli %ka, %n : index
           %ra_base = arith.muli %rs, %sa_size : index
           %rb_base = arith.muli %rs, %sb_size : index
-          scf.for %i = %c0 to %a_iters step %c1 {
+          scf.for %i = %c0 to %a_copies step %c1 {
             %ci = arith.muli %i, %a_rpp : index
             %r = arith.addi %ci, %a_tr : index
             %col = arith.muli %a_tj, %c8 : index
@@ -535,7 +698,7 @@ module attributes {gpu.container_module} {
               }
             }
           } {tuna.unroll}
-          scf.for %i = %c0 to %b_iters step %c1 {
+          scf.for %i = %c0 to %b_copies step %c1 {
             %ci = arith.muli %i, %b_rpp : index
             %r = arith.addi %ci, %b_tr : index
             %col = arith.muli %b_tc, %c8 : index
@@ -577,44 +740,102 @@ module attributes {gpu.container_module} {
               }
             }
           } {tuna.unroll}
+          // tma = 1: thread 0 arms the stage's mbarrier with the stage's
+          // bytes and issues its boxes: bk / 64 of A (bm rows x 64 columns
+          // each, into A's column blocks) and 4 of B (bk rows x 64 columns
+          // each, into B's atoms), which land 128-byte swizzled.
+          scf.if %tma_leader {
+            %map_a_r = tuna.tensor_map 0 : !llvm.ptr
+            %map_b_r = tuna.tensor_map 1 : !llvm.ptr
+            %tbo_r = arith.muli %rs, %c8 : index
+            %tba_r = arith.addi %bars, %tbo_r : index
+            %tbi_r = arith.index_cast %tba_r : index to i64
+            %tbar_r = llvm.inttoptr %tbi_r : i64 to !llvm.ptr<3>
+            nvvm.mbarrier.arrive.expect_tx %tbar_r, %tx_bytes : !llvm.ptr<3>, i32
+            %ka32_r = arith.index_cast %ka : index to i32
+            %ta0_r = arith.muli %ra_base, %c2 : index
+            %ta1_r = arith.addi %saddr, %ta0_r : index
+            scf.for %j = %c0 to %a_boxes step %c1 {
+              %jo = arith.muli %j, %tma_acb : index
+              %da = arith.addi %ta1_r, %jo : index
+              %dai = arith.index_cast %da : index to i64
+              %dap = llvm.inttoptr %dai : i64 to !llvm.ptr<3>
+              %dst = llvm.addrspacecast %dap : !llvm.ptr<3> to !llvm.ptr<7>
+              %kj = arith.muli %j, %c64 : index
+              %kx = arith.addi %ka, %kj : index
+              %kx32 = arith.index_cast %kx : index to i32
+              nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %map_a_r, %tbar_r, box[%kx32, %row0_32]
+                  : !llvm.ptr<7>, !llvm.ptr
+            } {tuna.unroll}
+            %tb0_r = arith.muli %rb_base, %c2 : index
+            %tb1_r = arith.addi %saddr_b, %tb0_r : index
+            scf.for %j = %c0 to %b_boxes step %c1 {
+              %jo = arith.muli %j, %tma_batom : index
+              %db = arith.addi %tb1_r, %jo : index
+              %dbi = arith.index_cast %db : index to i64
+              %dbp = llvm.inttoptr %dbi : i64 to !llvm.ptr<3>
+              %dst = llvm.addrspacecast %dbp : !llvm.ptr<3> to !llvm.ptr<7>
+              %nj = arith.muli %j, %c64 : index
+              %nx = arith.addi %col0, %nj : index
+              %nx32 = arith.index_cast %nx : index to i32
+              nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %map_b_r, %tbar_r, box[%nx32, %ka32_r]
+                  : !llvm.ptr<7>, !llvm.ptr
+            } {tuna.unroll}
+          }
         }
-        nvvm.cp.async.commit.group
+        scf.if %cpasync {
+          nvvm.cp.async.commit.group
+        }
         scf.if %deep0 {
           nvvm.wgmma.wait.group.sync.aligned 1
         }
-        // Tile kt has landed once at most stages - 3 + deep groups are
-        // pending.
-        %pending = arith.subi %pre, %c1 : index
-        scf.index_switch %pending
-        case 1 {
-          nvvm.cp.async.wait.group 1
-          scf.yield
+        scf.if %use_tma {
+          // tma = 1: tile kt has landed once its stage's mbarrier has
+          // completed phase kt / stages mod 2.
+          %ws = arith.remui %kt, %stages : index
+          %wr = arith.divui %kt, %stages : index
+          %wp = arith.andi %wr, %c1 : index
+          %wpar = arith.index_cast %wp : index to i32
+          %wbo = arith.muli %ws, %c8 : index
+          %wba = arith.addi %bars, %wbo : index
+          %wbi = arith.index_cast %wba : index to i64
+          %wbar = llvm.inttoptr %wbi : i64 to !llvm.ptr<3>
+          nvvm.mbarrier.try_wait.parity %wbar, %wpar, %ticks : !llvm.ptr<3>, i32, i32
+        } else {
+          // Tile kt has landed once at most stages - 3 + deep groups are
+          // pending.
+          %pending = arith.subi %pre, %c1 : index
+          scf.index_switch %pending
+          case 1 {
+            nvvm.cp.async.wait.group 1
+            scf.yield
+          }
+          case 2 {
+            nvvm.cp.async.wait.group 2
+            scf.yield
+          }
+          case 3 {
+            nvvm.cp.async.wait.group 3
+            scf.yield
+          }
+          case 4 {
+            nvvm.cp.async.wait.group 4
+            scf.yield
+          }
+          case 5 {
+            nvvm.cp.async.wait.group 5
+            scf.yield
+          }
+          case 6 {
+            nvvm.cp.async.wait.group 6
+            scf.yield
+          }
+          default {
+            nvvm.cp.async.wait.group 0
+            scf.yield
+          }
+          nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
         }
-        case 2 {
-          nvvm.cp.async.wait.group 2
-          scf.yield
-        }
-        case 3 {
-          nvvm.cp.async.wait.group 3
-          scf.yield
-        }
-        case 4 {
-          nvvm.cp.async.wait.group 4
-          scf.yield
-        }
-        case 5 {
-          nvvm.cp.async.wait.group 5
-          scf.yield
-        }
-        case 6 {
-          nvvm.cp.async.wait.group 6
-          scf.yield
-        }
-        default {
-          nvvm.cp.async.wait.group 0
-          scf.yield
-        }
-        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
         gpu.barrier
 
         // Tensor-core work on stage kt mod stages.
@@ -676,7 +897,9 @@ module attributes {gpu.container_module} {
         scf.yield %r7s : !acc
       }
       nvvm.wgmma.wait.group.sync.aligned 0
-      nvvm.cp.async.wait.group 0
+      scf.if %cpasync {
+        nvvm.cp.async.wait.group 0
+      }
       gpu.barrier
 
       // Epilogue: accumulators to shared memory (fp32, 264-float rows), then

@@ -40,7 +40,7 @@ import os
 import re
 import sys
 
-from wide_spaces import write
+from wide_spaces import drop_kernel_tensor_maps, write
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -56,12 +56,12 @@ def skinny_space(stages, splits):
     """bm = 64 configurations for skinny and K-heavy shapes, masked and not:
     the narrower-tile kernels' spaces."""
     return [dict(bm=64, bk=64, stages=depth, gm=8, deep=1, mask=mask,
-                 order=0, l1=0, split=split)
+                 order=0, l1=0, split=split, tma=0)
             for mask in (1, 0) for depth in stages for split in splits]
 
 
 SKINNY_DEFAULT = dict(bm=64, bk=64, stages=4, gm=8, deep=1, mask=1, order=0,
-                      l1=0, split=1)
+                      l1=0, split=1, tma=0)
 
 
 def tile_note(cols, floats, atoms, passes, more=").\n"):
@@ -211,6 +211,12 @@ def n_tile(text, cols, configs, default, note, e4m3=False):
         "configs = [" + ",\n                   ".join(
             config_text(c) for c in configs) + "],")
     sub(r"defaults = \{[^}]*\},", "defaults = " + config_text(default) + ",")
+    if not e4m3:
+        # cp.async loads only (tma = 0): the narrower kernels declare no
+        # tensor map.
+        text = drop_kernel_tensor_maps(text, "matmul_f16_wgmma")
+        note += ("// tma = 0 only: the space declares no tensor map, and the\n"
+                 "// comments' tma = 1 does not apply.\n")
     return note + text
 
 

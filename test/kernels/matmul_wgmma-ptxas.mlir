@@ -4,9 +4,9 @@
 
 // ptxas keeps every variant's wgmma asynchronous: no "Potential Performance
 // Loss" warning (C7515, wgmma serialized), no spills.
-// CHECK:     kernel matmul_f16_wgmma: 23 variants
+// CHECK:     kernel matmul_f16_wgmma: 31 variants
 // CHECK-NOT: spill {{[1-9]}}
-// CHECK:     compiled nvptx:sm_90a: 23 variants
+// CHECK:     compiled nvptx:sm_90a: 31 variants
 
 // The 128-column twin (kernels-mlir/wgmma_types.py): every variant
 // asynchronous, no spill.

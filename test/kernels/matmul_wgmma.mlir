@@ -1,23 +1,27 @@
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=0,order=0,l1=0,split=1.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=S3 --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=3,gm=8,deep=1,mask=0,order=0,l1=0,split=1.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=DEEP --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=1,mask=0,order=0,l1=0,split=1.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=BM64 --input-file=%t/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=0,order=0,l1=0,split=1.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=BK128 --input-file=%t/matmul_f16_wgmma.bm=128,bk=128,stages=2,gm=8,deep=1,mask=0,order=0,l1=0,split=1.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=MASK --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=1,order=0,l1=0,split=1.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=SPLIT --input-file=%t/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=1,order=0,l1=0,split=8.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=SPLIT16 --input-file=%t/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=1,order=0,l1=0,split=16.sm_90a.ptx
-// A split variant instantiated later from the planned table (as the JIT and
-// --variants do) is compiled with its cluster too.
-// RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
-// RUN:   --max-shared-memory=232448 --variants=16 -o %t.lazy.tuna --emit-dir=%t.lazy > /dev/null
-// RUN: FileCheck %s --check-prefix=SPLIT --input-file=%t.lazy/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=1,order=0,l1=0,split=8.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=0,order=0,l1=0,split=1,tma=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=S3 --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=3,gm=8,deep=1,mask=0,order=0,l1=0,split=1,tma=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=DEEP --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=1,mask=0,order=0,l1=0,split=1,tma=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=BM64 --input-file=%t/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=0,order=0,l1=0,split=1,tma=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=BK128 --input-file=%t/matmul_f16_wgmma.bm=128,bk=128,stages=2,gm=8,deep=1,mask=0,order=0,l1=0,split=1,tma=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MASK --input-file=%t/matmul_f16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=1,order=0,l1=0,split=1,tma=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=SPLIT --input-file=%t/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=1,order=0,l1=0,split=8,tma=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=SPLIT16 --input-file=%t/matmul_f16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=1,order=0,l1=0,split=16,tma=0.sm_90a.ptx
+// The kernel declares tensor maps (tma = 1), so it cannot be planned
+// without building its variants (--variants, the JIT's lazy mode): which
+// maps a variant takes is known once it is folded. A split variant
+// instantiated later from a planned table is checked on the kernel's
+// 128-column twin (matmul_wgmma_n128.mlir, tma = 0 only, no maps) and on
+// matmul_e4m3_wgmma (matmul_wgmma_fp8.mlir).
+// RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
+// RUN:   --max-shared-memory=232448 --variants=16 -o %t.lazy.tuna 2>&1 | FileCheck %s --check-prefix=LAZY
+// LAZY: error: kernel 'matmul_f16_wgmma' has tensor maps, whose hidden parameters are known only once its variants are built: expand it without plan-only
 // Every variant needs more than the default 48 KiB of shared memory.
 // RUN: not tuna-compile %S/../../kernels-mlir/matmul_wgmma.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   -o %t.small.tuna 2>&1 | FileCheck %s --check-prefix=SMALL
 
-// CHECK:      kernel matmul_f16_wgmma: 23 variants, default [[MATMUL_F16_WGMMA_DEFAULT:matmul_f16_wgmma__v[0-9]+]]
+// CHECK:      kernel matmul_f16_wgmma: 31 variants, default [[MATMUL_F16_WGMMA_DEFAULT:matmul_f16_wgmma__v[0-9]+]]
 // CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=0
 // CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=64 stages=4 gm=8 deep=1 mask=0
 // CHECK:      {{matmul_f16_wgmma__v[0-9]+}} {{ *}}bm=128 bk=64 stages=3 gm=8 deep=1 mask=0
@@ -28,7 +32,10 @@
 // CHECK:      {{matmul_f16_wgmma__v20}} {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1 mask=1 order=0 l1=0 split=16
 // CHECK:      {{matmul_f16_wgmma__v21}} {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1 mask=0 order=0 l1=0 split=16
 // CHECK:      {{matmul_f16_wgmma__v22}} {{ *}}bm=128 bk=64 stages=4 gm=8 deep=1 mask=0 order=0 l1=0 split=16
-// CHECK:      compiled nvptx:sm_90a: 23 variants
+// The TMA variants come after the cp.async ones (test/kernels/matmul_wgmma-tma.mlir).
+// CHECK:      {{matmul_f16_wgmma__v23}} {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=1 order=0 l1=0 split=1 tma=1
+// CHECK:      {{matmul_f16_wgmma__v30}} {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1 mask=1 order=0 l1=0 split=4 tma=1
+// CHECK:      compiled nvptx:sm_90a: 31 variants
 
 // SMALL: kernel 'matmul_f16_wgmma': every configuration breaks a constraint or a limit
 

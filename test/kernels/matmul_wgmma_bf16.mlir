@@ -5,8 +5,8 @@
 // RUN: FileCheck %s --check-prefix=SRC --input-file=%t.mlir
 // RUN: tuna-compile %t.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_bf16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=0,order=0,l1=0,split=1.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=MASK --input-file=%t/matmul_bf16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=1,order=0,l1=0,split=1.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_bf16_wgmma.bm=128,bk=64,stages=4,gm=8,deep=0,mask=0,order=0,l1=0,split=1,tma=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=MASK --input-file=%t/matmul_bf16_wgmma.bm=64,bk=64,stages=4,gm=8,deep=1,mask=1,order=0,l1=0,split=1,tma=0.sm_90a.ptx
 // RUN: not tuna-compile %t.mlir --target=amdgcn:gfx90a,amdgcn:gfx942,amdgcn:gfx1100 \
 // RUN:   --max-shared-memory=232448 -o %t.amd.tuna 2>&1 | FileCheck %s --check-prefix=AMD
 // AMD: error: nothing to put in the bundle: no kernel has variants for the requested targets (amdgcn:gfx90a, amdgcn:gfx942, amdgcn:gfx1100); kernel 'matmul_bf16_wgmma' supports only nvptx (sm_90a), not amdgcn:gfx90a, amdgcn:gfx942, amdgcn:gfx1100
@@ -18,10 +18,10 @@
 // SRC:     nvvm.wgmma.mma_async {{.*}} A [<bf16>, {{.*}}], B [<bf16>,
 // SRC:     arith.truncf %v : vector<8xf32> to vector<8xbf16>
 
-// The library's 23 configurations, as matmul_f16_wgmma's.
-// CHECK: kernel matmul_bf16_wgmma: 23 variants, default [[DEFAULT:matmul_bf16_wgmma__v[0-9]+]]
+// The library's 31 configurations (8 with tma = 1), as matmul_f16_wgmma's.
+// CHECK: kernel matmul_bf16_wgmma: 31 variants, default [[DEFAULT:matmul_bf16_wgmma__v[0-9]+]]
 // CHECK: [[DEFAULT]] {{ *}}bm=128 bk=64 stages=4 gm=8 deep=0 mask=1
-// CHECK: compiled nvptx:sm_90a: 23 variants
+// CHECK: compiled nvptx:sm_90a: 31 variants
 
 // bf16 operands (B MN-major: trans-b 1), fp32 accumulators, bf16 results
 // rounded two at a time.

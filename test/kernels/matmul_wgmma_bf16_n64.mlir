@@ -12,7 +12,7 @@
 // RUN:   --implicit-check-not='n = 256' --implicit-check-not='n = 128'
 // RUN: tuna-compile %t.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_bf16_wgmma_n64.bm=64,bk=64,stages=8,gm=8,deep=1,mask=1,order=0,l1=0,split=1.sm_90a.ptx \
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/matmul_bf16_wgmma_n64.bm=64,bk=64,stages=8,gm=8,deep=1,mask=1,order=0,l1=0,split=1,tma=0.sm_90a.ptx \
 // RUN:   --implicit-check-not=f16.f16 --implicit-check-not=m64n256k16 \
 // RUN:   --implicit-check-not=m64n128k16 --implicit-check-not=.local
 

@@ -23,9 +23,9 @@
 // RUN: tuna-compile %t.fp8n64f16.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.fp8n64f16.tuna 2>&1 | FileCheck %s --check-prefix=FP8N64F16 --implicit-check-not=warning
 
-// BF16:     kernel matmul_bf16_wgmma: 23 variants
+// BF16:     kernel matmul_bf16_wgmma: 31 variants
 // BF16-NOT: spill {{[1-9]}}
-// BF16:     compiled nvptx:sm_90a: 23 variants
+// BF16:     compiled nvptx:sm_90a: 31 variants
 
 // The bf16 kernel with 128-column tiles: every variant, no spill.
 // BF16N128:     kernel matmul_bf16_wgmma_n128: 16 variants

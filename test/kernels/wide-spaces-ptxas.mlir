@@ -8,8 +8,8 @@
 // RUN: %python %S/../../kernels-mlir/wide_spaces.py matmul_f16_wgmma_wide --sample 12 -o %t.mlir
 // RUN: tuna-compile %t.mlir --target=nvptx:sm_90a --ptxas=%ptxas --max-shared-memory=232448 \
 // RUN:   -o %t.tuna --emit-dir=%t 2>&1 | FileCheck %s --implicit-check-not=warning
-// RUN: FileCheck %s --check-prefix=CA --input-file=%t/matmul_f16_wgmma_wide.bm=128,bk=64,stages=3,gm=24,deep=1,mask=1,order=1,l1=1,split=1.sm_90a.ptx
-// RUN: FileCheck %s --check-prefix=CG --input-file=%t/matmul_f16_wgmma_wide.bm=128,bk=64,stages=4,gm=8,deep=0,mask=1,order=0,l1=0,split=1.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=CA --input-file=%t/matmul_f16_wgmma_wide.bm=128,bk=64,stages=3,gm=24,deep=1,mask=1,order=1,l1=1,split=1,tma=0.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=CG --input-file=%t/matmul_f16_wgmma_wide.bm=128,bk=64,stages=4,gm=8,deep=0,mask=1,order=0,l1=0,split=1,tma=0.sm_90a.ptx
 // RUN: cat %t/*.sm_90a.ptx | FileCheck %s --check-prefix=PTX --implicit-check-not=.local
 
 // CHECK:      kernel matmul_f16_wgmma_wide: 6 variants, default matmul_f16_wgmma_wide__v{{[0-9]+}}

@@ -46,9 +46,15 @@
 // FILE:        tuna.space = #tuna.space<
 // FILE-NEXT:     params = [#tuna.param<"bm", [64, 128]>,
 // FILE:                    #tuna.param<"l1", [0, 1]>,
-// FILE-NEXT:                 #tuna.param<"split", [1]>],
-// FILE-NEXT:     defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0, split = 1},
+// FILE-NEXT:                 #tuna.param<"split", [1]>,
+// FILE-NEXT:                 #tuna.param<"tma", [0]>],
+// FILE-NEXT:     defaults = {bm = 128, bk = 64, stages = 4, gm = 8, deep = 0, mask = 1, order = 0, l1 = 0, split = 1, tma = 0},
 // FILE-NEXT:     constraints = [#tiles, #epilogue, #split],
+// The wide space has tma = 0 only: no tensor maps, and the library kernel's
+// reads of them (in code tma = 0 folds away) are null pointers.
+// FILE-NOT:      tensor_maps = [
+// FILE:          llvm.mlir.zero : !llvm.ptr
+// FILE-NOT:      tuna.tensor_map {{[0-9]}}
 
 // Bad input.
 // RUN: not %python %S/../../kernels-mlir/wide_spaces.py matmul_f16_wgmma_wide --sample 3000 2>&1 | FileCheck %s --check-prefix=SAMPLE
