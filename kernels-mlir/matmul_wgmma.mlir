@@ -916,24 +916,35 @@ module attributes {gpu.container_module} {
       gpu.barrier
       // split > 1: the cluster's blocks meet once every tile is in shared
       // memory (the cluster barrier orders the stores before the reads),
-      // then block z sums rows [z bm / split, (z + 1) bm / split) of the
-      // split tiles, reading the others' shared memory (mapa), in block
-      // order.
+      // then block z sums chunks [z C / split, (z + 1) C / split) of the C
+      // chunks of 8 columns (rows [z bm / split, (z + 1) bm / split)) of
+      // the split tiles, reading the others' shared memory (mapa), in
+      // block order, nthreads chunks a pass: where split does not divide
+      // the passes (the narrower tiles' kernels, split up to 16), a block's
+      // last pass is partial.
       scf.if %splitting {
         nvvm.cluster.arrive {aligned}
         nvvm.cluster.wait {aligned}
       }
       %out_chunks = arith.muli %bm, %c32 : index
-      %out_passes = arith.divui %out_chunks, %nthreads : index
-      %out_iters = arith.divui %out_passes, %split : index
-      %out_first0 = arith.muli %bz, %out_chunks : index
-      %out_first1 = arith.divui %out_first0, %split : index
-      %out_first = arith.select %splitting, %out_first1, %c0 : index
+      %out_share = arith.divui %out_chunks, %split : index
+      %out_round = arith.addi %out_share, %nthreads : index
+      %out_round1 = arith.subi %out_round, %c1 : index
+      %out_iters = arith.divui %out_round1, %nthreads : index
+      %out_part = arith.remui %out_share, %nthreads : index
+      %out_whole = arith.cmpi eq, %out_part, %c0 : index
+      %out_first0 = arith.muli %bz, %out_share : index
+      %out_first = arith.select %splitting, %out_first0, %c0 : index
       %zero8 = arith.constant dense<0.0> : vector<8xf32>
       scf.for %i = %c0 to %out_iters step %c1 {
         %ci = arith.muli %i, %nthreads : index
         %ch0 = arith.addi %ci, %tid : index
-        %ch = arith.addi %out_first, %ch0 : index
+        %ch_in = arith.cmpi ult, %ch0, %out_share : index
+        %ch_mine = arith.ori %out_whole, %ch_in : i1
+        // A thread past the block's share (a partial pass) reads the
+        // share's first chunk again and stores nothing.
+        %ch_own = arith.select %ch_mine, %ch0, %c0 : index
+        %ch = arith.addi %out_first, %ch_own : index
         %r = arith.divui %ch, %c32 : index
         %cc = arith.remui %ch, %c32 : index
         %col = arith.muli %cc, %c8 : index
@@ -970,7 +981,8 @@ module attributes {gpu.container_module} {
         %row_in = arith.cmpi ult, %gr, %m : index
         %col_in = arith.cmpi ult, %gc, %n : index
         %in = arith.andi %row_in, %col_in : i1
-        %ok = arith.ori %whole, %in : i1
+        %ok0 = arith.ori %whole, %in : i1
+        %ok = arith.andi %ok0, %ch_mine : i1
         scf.if %ok {
           vector.store %h, %c[%gi] {alignment = 16} : memref<?xf16>, vector<8xf16>
         }

@@ -20,7 +20,7 @@ KERNEL is
   - `matmul_f16_wgmma_n64`: matmul_f16_wgmma with 64-column tiles of C
     (wgmma n64, 32 accumulator floats a thread, one 64-column atom of B),
     for skinny (decode) shapes, where 128-column tiles leave most SMs idle;
-    its own space (N64_CONFIGS: bm = 64, 4 to 8 stages, split 1, 2, 4).
+    its own space (N64_CONFIGS: bm = 64, 4 to 8 stages, split 1 to 16).
   - `matmul_e4m3_wgmma_f16out`: e4m3 A and B with an fp16 C, from
     matmul_e4m3_wgmma (matmul_wgmma_fp8.mlir, bf16 C): only C's type, the
     rounding of the scaled sum and the kernel's name change.
@@ -70,14 +70,14 @@ def tile_note(cols, floats, atoms, passes, more=").\n"):
     return ("// %d-column tiles: where the comments below say 256 columns (the N\n"
             "// tile, 128 accumulator floats a thread, m64n256k16, four 64-column\n"
             "// atoms of B, 32 copy chunks a row, 16 epilogue passes), read %d\n"
-            "// (%d floats, m64n%dk16, %s, %d chunks, %d passes: split\n"
-            "// divides %d%s" % (cols, cols, floats, cols, atoms, cols // 8, passes,
-                                 passes, more))
+            "// (%d floats, m64n%dk16, %s, %d chunks, %d passes, the last\n"
+            "// of a block's share partial where split does not divide them%s"
+            % (cols, cols, floats, cols, atoms, cols // 8, passes, more))
 
 
 # matmul_f16_wgmma_n128's space: the stages a 128-column B tile leaves room
 # for.
-N128_CONFIGS = skinny_space((4, 6), (1, 2, 4, 8))
+N128_CONFIGS = skinny_space((4, 6), (1, 2, 4, 8, 16))
 N128_NOTE = tile_note(128, 64, "two atoms", 8)
 
 # matmul_f16_wgmma_n64's space, for skinny (decode) shapes, where 64-column
@@ -85,9 +85,9 @@ N128_NOTE = tile_note(128, 64, "two atoms", 8)
 # tiles with 11-16 stages there). A stage is 16 KiB (A's 64 x 64 and B's
 # 64 x 64 halfs), so 8 stages take 129 KiB of the 227; deeper is no use:
 # the cp.async waits stop at 6 pending groups (stages 8 with deep 1),
-# beyond which a tile waits for every group. split divides the epilogue's 4
-# passes.
-N64_CONFIGS = skinny_space((4, 6, 8), (1, 2, 4))
+# beyond which a tile waits for every group. split up to 16 (a cluster's
+# most): 16 tiles of 64 x 64 times 8 or 16 fill the GPU on 256 x 256 x K.
+N64_CONFIGS = skinny_space((4, 6, 8), (1, 2, 4, 8, 16))
 N64_NOTE = tile_note(
     64, 32, "one atom", 4,
     "); where they say the epilogue's rows are padded to 264\n"
@@ -139,7 +139,7 @@ def n_tile(text, cols, configs, default, note, e4m3=False):
     """matmul_f16_wgmma with `cols`-column tiles of C (128 or 64): the
     wgmma's n, the accumulator (cols / 2 floats a thread), the B tile and its
     copy (cols / 8 chunks of 16 bytes a row), the epilogue's rows and passes
-    (cols / 16: split divides them), the grid and the constraints; the space
+    (cols / 16; for e4m3, split divides them), the grid and the constraints; the space
     lists `configs`. With 64 columns the epilogue's fp32 rows shrink from
     264 floats to 72 (still 8 banks past a multiple of 32 floats: the same
     bank pattern), whose 64 x 264 floats (67,584 bytes) would not fit 4
@@ -172,8 +172,11 @@ def n_tile(text, cols, configs, default, note, e4m3=False):
     sub(r"\(bm \+ 256\)", "(bm + %d)" % cols, 2)
     sub(r"n ceildiv 256", "n ceildiv %d" % cols)
     sub(r"\(n mod 256\)", "(n mod %d)" % cols)
-    # The epilogue's cols / 16 passes of 2 bm chunks (16 with 256 columns).
-    sub(r"16 mod split == 0", "%d mod split == 0" % passes)
+    if e4m3:
+        # matmul_e4m3_wgmma's epilogue: its cols / 16 passes of 2 bm chunks
+        # (16 with 256 columns) divide among the cluster's blocks. (The
+        # fp16/bf16 epilogue takes a partial last pass: split up to 16.)
+        sub(r"16 mod split == 0", "%d mod split == 0" % passes)
     # B's and the epilogue's cols / 8 chunks a row (32 with 256 columns).
     if not re.search(r"%%c%d = arith\.constant %d : index\n" % (chunks, chunks), text):
         sub(r"(%c8 = arith\.constant 8 : index\n)",
