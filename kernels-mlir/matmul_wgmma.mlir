@@ -73,7 +73,8 @@
 // stores them; a second cluster barrier keeps every block's shared memory
 // alive until the others have read it. No workspace and no atomics: the
 // sum is deterministic. Constraints: every block has a k tile
-// (K > (split - 1) bk) and split divides 16 (the epilogue's passes). A
+// (K > (split - 1) bk) and split divides 16 (the epilogue's passes; a
+// cluster holds 16 blocks at most). A
 // cluster of 16 is over the portable 8: the runtime allows it when it loads
 // the function (Hopper's limit is 16).
 // tma = 1 (Hopper's tensor memory accelerator, docs/tma-design.md) loads

@@ -35,7 +35,7 @@
 // cluster barrier block z sums its bm / split rows of every block's fp32
 // tile through distributed shared memory (mapa, ld.shared::cluster), in
 // block order. The scale multiplies that sum, once, before the rounding.
-// Constraints: K > (split - 1) bk and split divides 16.
+// Constraints: K > (split - 1) bk and split divides 16 (a cluster's most).
 // Shapes: mask = 0 variants need M, N and K multiples of bm, 256 and bk;
 // mask = 1 variants take any M, any N multiple of 8 and any K multiple of 16
 // (a 16-byte copy never straddles the end of a row): rows past M or N and
@@ -480,8 +480,9 @@ module attributes {gpu.container_module} {
       nvgpu.warpgroup.mma.store %accw, %cs64 : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to memref<64x256xf32, strided<[264, 1]>, #gpu.address_space<workgroup>>
       gpu.barrier
       // split > 1: the cluster's blocks meet once every tile is in shared
-      // memory, then block z sums rows [z bm / split, (z + 1) bm / split) of
-      // the split tiles through distributed shared memory, in block order
+      // memory, then block z sums chunks [z C / split, (z + 1) C / split) of
+      // the split tiles through distributed shared memory, in block order,
+      // a partial last pass where split does not divide the passes
       // (matmul_f16_wgmma's reduction); the scale multiplies the sum.
       scf.if %splitting {
         nvvm.cluster.arrive {aligned}
@@ -490,16 +491,24 @@ module attributes {gpu.container_module} {
       %scale = arith.mulf %scale_a, %scale_b : f32
       %scale8 = vector.broadcast %scale : f32 to vector<8xf32>
       %out_chunks = arith.muli %bm, %c32 : index
-      %out_passes = arith.divui %out_chunks, %nthreads : index
-      %out_iters = arith.divui %out_passes, %split : index
-      %out_first0 = arith.muli %bz, %out_chunks : index
-      %out_first1 = arith.divui %out_first0, %split : index
-      %out_first = arith.select %splitting, %out_first1, %c0 : index
+      %out_share = arith.divui %out_chunks, %split : index
+      %out_round = arith.addi %out_share, %nthreads : index
+      %out_round1 = arith.subi %out_round, %c1 : index
+      %out_iters = arith.divui %out_round1, %nthreads : index
+      %out_part = arith.remui %out_share, %nthreads : index
+      %out_whole = arith.cmpi eq, %out_part, %c0 : index
+      %out_first0 = arith.muli %bz, %out_share : index
+      %out_first = arith.select %splitting, %out_first0, %c0 : index
       %zero8 = arith.constant dense<0.0> : vector<8xf32>
       scf.for %i = %c0 to %out_iters step %c1 {
         %ci = arith.muli %i, %nthreads : index
         %ch0 = arith.addi %ci, %tid : index
-        %ch = arith.addi %out_first, %ch0 : index
+        %ch_in = arith.cmpi ult, %ch0, %out_share : index
+        %ch_mine = arith.ori %out_whole, %ch_in : i1
+        // A thread past the block's share (a partial pass) reads the
+        // share's first chunk again and stores nothing.
+        %ch_own = arith.select %ch_mine, %ch0, %c0 : index
+        %ch = arith.addi %out_first, %ch_own : index
         %r = arith.divui %ch, %c32 : index
         %cc = arith.remui %ch, %c32 : index
         %col = arith.muli %cc, %c8 : index
@@ -537,7 +546,8 @@ module attributes {gpu.container_module} {
         %row_in = arith.cmpi ult, %gr, %m : index
         %col_in = arith.cmpi ult, %gc, %n : index
         %in = arith.andi %row_in, %col_in : i1
-        %ok = arith.ori %whole, %in : i1
+        %ok0 = arith.ori %whole, %in : i1
+        %ok = arith.andi %ok0, %ch_mine : i1
         scf.if %ok {
           vector.store %h, %c[%gi] {alignment = 16} : memref<?xbf16>, vector<8xbf16>
         }

@@ -28,7 +28,7 @@ KERNEL is
     (wgmma m64n64k32, 32 accumulator floats a thread, B tiles of 64 K-major
     rows), the rewrite of matmul_f16_wgmma_n64 applied to the e4m3 kernel
     (n_tile with e4m3=True), for skinny (decode) shapes; its own space
-    (E4M3_N64_CONFIGS: bm = 64, bk 128/256, 4 to 8 stages, split 1, 2, 4).
+    (E4M3_N64_CONFIGS: bm = 64, bk 128/256, 4 to 8 stages, split 1 to 16).
   - `matmul_e4m3_wgmma_n64_f16out`: matmul_e4m3_wgmma_n64 with an fp16 C
     (both rewrites chained).
 Derived, the kernels cannot drift apart from their source. docs/kernels.md
@@ -102,12 +102,12 @@ N64_NOTE = tile_note(
 # six tiles in flight (deep 1) where the 256-column kernel keeps two; the
 # waits go to 6 pending groups (n_tile's e4m3 rewrite adds cases 4 to 6).
 # mask = 1 for any M (M = 1 and 16 need it), mask = 0 only for the two
-# deepest rings. split divides the epilogue's 4 passes.
+# deepest rings. split up to 16 (a cluster's most).
 E4M3_N64_CONFIGS = [dict(bm=64, bk=bk, stages=stages, gm=8, deep=1, mask=mask,
                          split=split)
                     for mask, tiles in ((1, ((128, 4), (128, 6), (128, 8), (256, 6))),
                                         (0, ((128, 8), (256, 6))))
-                    for bk, stages in tiles for split in (1, 2, 4)]
+                    for bk, stages in tiles for split in (1, 2, 4, 8, 16)]
 E4M3_SKINNY_DEFAULT = dict(bm=64, bk=128, stages=4, gm=8, deep=1, mask=1,
                            split=1)
 
@@ -116,14 +116,13 @@ def e4m3_tile_note(cols, more=""):
     """What the comments of matmul_e4m3_wgmma say that n_tile changes."""
     return ("// %d-column tiles: where the comments below say 256 columns (the N\n"
             "// tile, 128 accumulator floats a thread, m64n256k32, B's 256 rows,\n"
-            "// B's next column block 32 KiB on, 16 epilogue passes: split\n"
-            "// divides 16), read %d (%d floats, m64n%dk32, %d rows, %d KiB on,\n"
-            "// %d passes: split divides %d).\n%s"
+            "// B's next column block 32 KiB on, 16 epilogue passes), read %d\n"
+            "// (%d floats, m64n%dk32, %d rows, %d KiB on, %d passes, the last of\n"
+            "// a block's share partial where split does not divide them).\n%s"
             "// The configurations are this kernel's own (wgmma_types.py), not\n"
             "// the ones the header counts; the cp.async waits go to 6 pending\n"
             "// groups (stages 8 with deep 1), not 3.\n"
-            % (cols, cols, cols // 2, cols, cols, cols // 8, cols // 16,
-               cols // 16, more))
+            % (cols, cols, cols // 2, cols, cols, cols // 8, cols // 16, more))
 
 
 E4M3_N64_NOTE = e4m3_tile_note(
@@ -139,7 +138,8 @@ def n_tile(text, cols, configs, default, note, e4m3=False):
     """matmul_f16_wgmma with `cols`-column tiles of C (128 or 64): the
     wgmma's n, the accumulator (cols / 2 floats a thread), the B tile and its
     copy (cols / 8 chunks of 16 bytes a row), the epilogue's rows and passes
-    (cols / 16; for e4m3, split divides them), the grid and the constraints; the space
+    (cols / 16, a block's share of them ending in a partial pass where
+    split does not divide them), the grid and the constraints; the space
     lists `configs`. With 64 columns the epilogue's fp32 rows shrink from
     264 floats to 72 (still 8 banks past a multiple of 32 floats: the same
     bank pattern), whose 64 x 264 floats (67,584 bytes) would not fit 4
@@ -161,7 +161,6 @@ def n_tile(text, cols, configs, default, note, e4m3=False):
         if made != count:
             sys.exit("wgmma_types.py: %r matched %d times, not %d" % (pattern, made, count))
     chunks = cols // 8
-    passes = cols // 16
     sub(r"!acc = !llvm\.struct<\((?:f32, ){127}f32\)>",
         "!acc = !llvm.struct<(" + ", ".join(["f32"] * (cols // 2)) + ")>")
     k = 32 if e4m3 else 16
@@ -172,11 +171,6 @@ def n_tile(text, cols, configs, default, note, e4m3=False):
     sub(r"\(bm \+ 256\)", "(bm + %d)" % cols, 2)
     sub(r"n ceildiv 256", "n ceildiv %d" % cols)
     sub(r"\(n mod 256\)", "(n mod %d)" % cols)
-    if e4m3:
-        # matmul_e4m3_wgmma's epilogue: its cols / 16 passes of 2 bm chunks
-        # (16 with 256 columns) divide among the cluster's blocks. (The
-        # fp16/bf16 epilogue takes a partial last pass: split up to 16.)
-        sub(r"16 mod split == 0", "%d mod split == 0" % passes)
     # B's and the epilogue's cols / 8 chunks a row (32 with 256 columns).
     if not re.search(r"%%c%d = arith\.constant %d : index\n" % (chunks, chunks), text):
         sub(r"(%c8 = arith\.constant 8 : index\n)",

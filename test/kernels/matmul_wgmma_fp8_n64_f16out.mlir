@@ -19,10 +19,10 @@
 // SRC: nvvm.wgmma.mma_async {{.*}}#nvvm.shape<m = 64, n = 64, k = 32>, {{.*}} A [<e4m3>, {{.*}}], B [<e4m3>,
 // SRC: arith.truncf %vs : vector<8xf32> to vector<8xf16>
 
-// matmul_e4m3_wgmma_n64's 18 configurations and default.
-// CHECK: kernel matmul_e4m3_wgmma_n64_f16out: 18 variants, default [[DEFAULT:matmul_e4m3_wgmma_n64_f16out__v[0-9]+]]
+// matmul_e4m3_wgmma_n64's 30 configurations and default.
+// CHECK: kernel matmul_e4m3_wgmma_n64_f16out: 30 variants, default [[DEFAULT:matmul_e4m3_wgmma_n64_f16out__v[0-9]+]]
 // CHECK: [[DEFAULT]] {{ *}}bm=64 bk=128 stages=4 gm=8 deep=1 mask=1 split=1
-// CHECK: compiled nvptx:sm_90a: 18 variants
+// CHECK: compiled nvptx:sm_90a: 30 variants
 
 // e4m3 operands, n64, fp32 accumulators, the scaled sum rounded to fp16
 // two at a time.

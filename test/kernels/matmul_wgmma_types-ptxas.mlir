@@ -58,15 +58,15 @@
 
 // The e4m3 kernel with 64-column tiles: every variant (up to 8 stages of
 // bk = 128 and 6 of bk = 256, split 1, 2, 4), no spill.
-// FP8N64:     kernel matmul_e4m3_wgmma_n64: 18 variants
+// FP8N64:     kernel matmul_e4m3_wgmma_n64: 30 variants
 // FP8N64-NOT: spill {{[1-9]}}
 // FP8N64:     bm=64 bk=128 stages=8 gm=8 deep=1 mask=1 split=4 {{.*}} spill 0 B
 // FP8N64-NOT: spill {{[1-9]}}
 // FP8N64:     bm=64 bk=256 stages=6 gm=8 deep=1 mask=1 split=4 {{.*}} spill 0 B
 // FP8N64-NOT: spill {{[1-9]}}
-// FP8N64:     compiled nvptx:sm_90a: 18 variants
+// FP8N64:     compiled nvptx:sm_90a: 30 variants
 
 // The 64-column e4m3 kernel with an fp16 C: every variant, no spill.
-// FP8N64F16:     kernel matmul_e4m3_wgmma_n64_f16out: 18 variants
+// FP8N64F16:     kernel matmul_e4m3_wgmma_n64_f16out: 30 variants
 // FP8N64F16-NOT: spill {{[1-9]}}
-// FP8N64F16:     compiled nvptx:sm_90a: 18 variants
+// FP8N64F16:     compiled nvptx:sm_90a: 30 variants
