@@ -46,6 +46,13 @@
 // KERNEL: tuna-tune: error: {{.*}}nope
 // RUN: not tuna-tune %t/scale.tuna --no-cache 2>&1 | FileCheck %s --check-prefix=NOSHAPE
 // NOSHAPE: tuna-tune: error: no shape: give --shape or --shapes
+// The bundle is read in a thread of its own while the device opens; what
+// it finds wrong is still the error, naming the file.
+// RUN: not tuna-tune %t/missing.tuna --shape d0=8 --no-cache 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: tuna-tune: error: {{.*}}missing.tuna: cannot open bundle file
+// RUN: echo garbage > %t/garbage.tuna
+// RUN: not tuna-tune %t/garbage.tuna --shape d0=8 --no-cache 2>&1 | FileCheck %s --check-prefix=GARBAGE
+// GARBAGE: tuna-tune: error: {{.*}}garbage.tuna: not a Tuna bundle
 
 // A device list spreads each shape's candidates over the devices; `host`
 // listed again is a host backend of its own (the spread's path without GPUs).
