@@ -211,18 +211,19 @@ std::vector<int> CandidateSpread::take(size_t device) {
   if (chunk * devices < mine.size() && left < chunk * devices)
     size = std::max<size_t>(1, std::min(chunk, (left + devices - 1) / devices));
   std::deque<int> *queue = &queues[device];
-  bool own = !queue->empty();
-  if (!own)
+  std::vector<int> taken;
+  if (!queue->empty()) {
+    size = std::min(size, queue->size());
+    taken.assign(queue->begin(), queue->begin() + size);
+    queue->erase(queue->begin(), queue->begin() + size);
+  } else {
+    // Another device's, from the back, which its owner reaches last.
     for (std::deque<int> &other : queues)
       if (other.size() > queue->size())
         queue = &other;
-  size = std::min(size, queue->size());
-  // Its own from the front; another's from the back, which its owner
-  // reaches last.
-  std::vector<int> taken;
-  for (size_t k = 0; k < size; ++k) {
-    taken.push_back(own ? queue->front() : queue->back());
-    own ? queue->pop_front() : queue->pop_back();
+    size = std::min(size, queue->size());
+    taken.assign(queue->end() - size, queue->end());
+    queue->erase(queue->end() - size, queue->end());
   }
   left -= size;
   return taken;

@@ -1,5 +1,4 @@
-//===- Spread.h - A tuning's candidates timed on several devices -*- C++
-//-*-===//
+//===- Spread.h - A tuning's candidates on several devices ----*- C++ -*-===//
 //
 // Options::spreadOverRanks and Options::tuningDevices split the candidates
 // of one new signature (docs/runtime-api.md, "Tuning spread over devices"):

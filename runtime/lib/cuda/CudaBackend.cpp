@@ -198,7 +198,6 @@ CudaBackend::CudaBackend(int ordinal) : cu(loadDriver()) {
 }
 
 CudaBackend::~CudaBackend() {
-  TimedPhase phase("device close");
   if (retainedPrimary)
     cu.cuDevicePrimaryCtxRelease(device);
 }
