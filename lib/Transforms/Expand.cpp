@@ -10,6 +10,9 @@
 //     identical to an earlier one;
 //  3. write the dispatch table (DispatchWriter.cpp) and erase the kernel.
 //
+// Then each `tuna.family` becomes the table of its kernels' variants
+// (Family.cpp).
+//
 // With `plan-only`, step 2 is left out: the table lists every planned
 // configuration under the name its variant will have and the kernel stays,
 // for instantiatePlannedVariants (at the end of this file) to build the
@@ -331,7 +334,8 @@ void TunaExpandPass::runOnOperation() {
       return signalPassFailure();
   dropTransformSequenceMark(module);
 
-  if (failed(verifyUniqueTopLevelNames(module)))
+  if (failed(writeFamilyTables(module)) ||
+      failed(verifyUniqueTopLevelNames(module)))
     return signalPassFailure();
 }
 

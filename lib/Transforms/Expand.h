@@ -15,6 +15,9 @@
 //  3. DispatchWriter.cpp: writes the `tuna.dispatch` table of the variants
 //     that were built and removes the original kernel.
 //
+// Once every kernel is expanded, Family.cpp writes the table of each
+// `tuna.family` from its kernels' tables.
+//
 // The seam between planning and instantiation is SpacePlan: everything the
 // dispatch table says about a configuration except its kernel symbol is
 // known once the space is planned. By default Expand.cpp instantiates every
@@ -192,6 +195,10 @@ FailureOr<PlannedVariant> readTableEntry(const ResolvedSpace &space,
 /// uses it any more (an applied schedule must not reach code generation),
 /// then its gpu.module when no kernel is left there.
 void eraseExpandedKernel(const ResolvedSpace &space);
+
+/// Replaces every `tuna.family` of `module` by a dispatch table made of its
+/// kernels' variants (Family.cpp), once the kernels are expanded.
+LogicalResult writeFamilyTables(ModuleOp module);
 
 } // namespace mlir::tuna::expand
 

@@ -26,6 +26,10 @@ def TunaExpand : Pass<"tuna-expand", "::mlir::ModuleOp"> {
     4. drop variants that became identical to an earlier one;
     5. record a `tuna.dispatch` table and erase the original kernel.
 
+    Then every `tuna.family` becomes a dispatch table of its own, made of
+    the variants of the kernels it names (whose tables stay), with a
+    parameter `kernel` that says which kernel a variant comes from.
+
     Errors name the kernel and the parameter. The default configuration must
     survive step 2 and read no tensor map.
 

@@ -885,6 +885,20 @@ LogicalResult ParamOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// FamilyOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FamilyOp::verify() {
+  if (getKernels().empty())
+    return emitOpError() << "names no kernels";
+  llvm::StringSet<> seen;
+  for (StringRef kernel : getKernels().getAsValueRange<StringAttr>())
+    if (!seen.insert(kernel).second)
+      return emitOpError() << "names kernel '" << kernel << "' twice";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // TensorMapOp
 //===----------------------------------------------------------------------===//
 

@@ -112,4 +112,30 @@ def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {
   }];
 }
 
+def Tuna_FamilyOp : Tuna_Op<"family", [
+    Symbol, HasParent<"::mlir::ModuleOp">]> {
+  let summary = "One tunable kernel made of several kernels' variants";
+  let description = [{
+    Declares a kernel `sym_name` whose variants are those of the tunable
+    kernels named in `kernels`, so that one tuning picks among them: kernels
+    that cannot be one space because a type in them depends on the
+    configuration (a wgmma accumulator's width, say). `tuna-expand`
+    replaces it by a `tuna.dispatch` table of that name once it has
+    expanded the kernels; their own tables stay.
+
+    The kernels must have the same function type, key and parameter names;
+    the family's parameters are `kernel` (the index of the variant's kernel
+    in `kernels`) followed by theirs, its default is the first kernel's,
+    its tensor maps are theirs in order, and it writes what any of them
+    writes.
+
+    ```mlir
+    tuna.family @matmul kernels ["matmul_n256", "matmul_n64"]
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrArrayAttr:$kernels);
+  let assemblyFormat = "$sym_name `kernels` $kernels attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif // TUNA_OPS_TD
