@@ -263,11 +263,15 @@ mlir::tuna::compileBundle(ModuleOp module, const CompileOptions &options,
   ::tuna::Bundle bundle = emptyBundle();
   SmallVector<compiler::CodeMap> codes(options.targets.size());
   for (auto [target, code] : llvm::zip_equal(options.targets, codes)) {
+    // A family's table names its kernels' variants again: each is compiled
+    // once.
     SmallVector<SymbolRefAttr> variants;
+    llvm::DenseSet<SymbolRefAttr> listed;
     for (size_t i = 0; i < dispatches.ops.size(); ++i)
       if (dispatches.compiles(target, i))
         for (SymbolRefAttr ref : dispatches.variantKernels[i])
-          if (symbols.lookup(ref.getRootReference()))
+          if (symbols.lookup(ref.getRootReference()) &&
+              listed.insert(ref).second)
             variants.push_back(ref);
     bool host = target.kind == Target::Kind::Host;
     if (variants.empty()) {
