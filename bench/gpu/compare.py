@@ -64,6 +64,8 @@ TF32_TOLERANCE = 2.0 ** -9
 
 SKINNY = [dict(m=m, n=nk, k=nk) for nk in (4096, 8192) for m in (1, 16, 64)]
 SKINNY.append(dict(m=256, n=256, k=65536))
+SQUARES = [dict(m=s, n=s, k=s) for s in (2048, 4096, 8192)]
+RAGGED = [dict(m=4000, n=4008, k=3992)]
 
 # (kernel, bundle, shape parameters), in the order they run.
 CASES = [
@@ -81,6 +83,15 @@ CASES = [
     ("transpose", "transpose", dict(rows=4000, cols=6000)),
     ("color_normalize", "color_normalize", dict(images=64, h=512, w=512)),
     ("color_normalize", "color_normalize", dict(images=256, h=224, w=224)),
+    # The wgmma matmuls' families (kernels-mlir/wgmma_types.py): one
+    # tuning over the 256-, 128- and 64-column kernels' variants (e4m3: 256
+    # and 64), so that the tile width is picked too: the rows to read first.
+    *[("matmul_%s_wgmma_tiles" % t, bundle, shape)
+      for t, bundle, shapes in (
+          ("f16", "matmul_wgmma_tiles", SQUARES + RAGGED + SKINNY),
+          ("bf16", "matmul_wgmma_bf16_tiles", SQUARES + RAGGED + SKINNY),
+          ("e4m3", "matmul_wgmma_fp8_tiles", SQUARES + SKINNY))
+      for shape in shapes],
     ("matmul_f16_wgmma", "matmul_wgmma", dict(m=2048, n=2048, k=2048)),
     ("matmul_f16_wgmma", "matmul_wgmma", dict(m=4096, n=4096, k=4096)),
     ("matmul_f16_wgmma", "matmul_wgmma", dict(m=8192, n=8192, k=8192)),
