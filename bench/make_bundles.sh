@@ -43,6 +43,10 @@ derived matmul_bf16_wgmma_n64 matmul_wgmma_bf16_n64   # bf16, 64-column tiles
 derived matmul_e4m3_wgmma_f16out matmul_wgmma_fp8_f16out
 derived matmul_e4m3_wgmma_n64 matmul_wgmma_fp8_n64   # e4m3, 64-column tiles
 derived matmul_e4m3_wgmma_n64_f16out matmul_wgmma_fp8_n64_f16out # and an fp16 C
+# The 64-column e4m3 kernel with promoted (fp32-exact) accumulation, and
+# its fp16 C twin.
+derived matmul_e4m3_wgmma_n64_exact matmul_wgmma_fp8_n64_exact
+derived matmul_e4m3_wgmma_n64_exact_f16out matmul_wgmma_fp8_n64_exact_f16out
 # TF32 (opt-in fp32), the e4m3 kernel's layout with 4-byte elements.
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_tf32.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_tf32.tuna" | tail -2
