@@ -43,6 +43,10 @@ derived matmul_bf16_wgmma_n64 matmul_wgmma_bf16_n64   # bf16, 64-column tiles
 derived matmul_e4m3_wgmma_f16out matmul_wgmma_fp8_f16out
 derived matmul_e4m3_wgmma_n64 matmul_wgmma_fp8_n64   # e4m3, 64-column tiles
 derived matmul_e4m3_wgmma_n64_f16out matmul_wgmma_fp8_n64_f16out # and an fp16 C
+# The 64-column e4m3 kernel with promoted (fp32-exact) accumulation, and
+# its fp16 C twin.
+derived matmul_e4m3_wgmma_n64_exact matmul_wgmma_fp8_n64_exact
+derived matmul_e4m3_wgmma_n64_exact_f16out matmul_wgmma_fp8_n64_exact_f16out
 # The families: each matmul's tile widths in one module, with one kernel
 # (matmul_*_wgmma_tiles) over all their variants.
 derived matmul_f16_wgmma_tiles matmul_wgmma_tiles

@@ -31,6 +31,13 @@ KERNEL is
     (E4M3_N64_CONFIGS: bm = 64, bk 128/256, 4 to 8 stages, split 1 to 16).
   - `matmul_e4m3_wgmma_n64_f16out`: matmul_e4m3_wgmma_n64 with an fp16 C
     (both rewrites chained).
+  - `matmul_e4m3_wgmma_n64_exact`: matmul_e4m3_wgmma_n64 with promoted
+    (fp32-exact) accumulation: after each k tile (bk / 32 k32 wgmma) the
+    tile's tensor-core sum is added to fp32 registers of its own and the
+    next tile's first wgmma starts from zero (scale-d 0), as CUTLASS's and
+    DeepGEMM's fp8 kernels do (the e4m3 wgmma keeps about 14 bits over a
+    long k chain); the same space. `matmul_e4m3_wgmma_n64_exact_f16out`:
+    the same with an fp16 C.
 Derived, the kernels cannot drift apart from their source. docs/kernels.md
 describes the kernels.
 """
@@ -252,6 +259,96 @@ def e4m3_n_tile_64(text):
                   E4M3_N64_NOTE, e4m3=True)
 
 
+# What the comments of matmul_e4m3_wgmma (64-column tiles) say that
+# `promote` changes.
+PROMOTE_NOTE = (
+    "// Promoted (fp32-exact) accumulation: the e4m3 wgmma keeps about 14\n"
+    "// bits of its accumulator over a chain of k32 steps, so each k tile's\n"
+    "// sum (bk / 32 wgmma: 4 with bk = 128, 8 with bk = 256) is added, once\n"
+    "// its group has completed, to a second set of fp32 registers (%sum, the\n"
+    "// loop's second iter_arg, an !acc like the accumulator), and the next\n"
+    "// tile's first wgmma ignores the accumulator (scale-d 0), as tile 0's\n"
+    "// does: zeros written by moves while a group is pending would make\n"
+    "// ptxas serialize every wgmma (C7515). Iteration kt waits for tile\n"
+    "// kt - 1's group (wgmma.wait_group 0) and adds it after the refill and\n"
+    "// the wait for tile kt's copies, just before tile kt's wgmma: tile\n"
+    "// kt - 1's tensor-core work overlaps the copies, not tile kt's wgmma\n"
+    "// (one accumulator). The last tile's sum is added after the loop, and\n"
+    "// the epilogue stores %sum where the comments below say the\n"
+    "// accumulators (a split tile's cluster sums the blocks' promoted\n"
+    "// sums).\n")
+
+
+def promotion(indent, acc, total, out, prefix, floats):
+    """MLIR lines that add the `floats` floats of the !acc `acc` to those
+    of the !acc `total` (one fp32 add each) into the !acc `out`, naming the
+    values between with `prefix`."""
+    lines = []
+    last = total
+    for i in range(floats):
+        step = out if i == floats - 1 else "%%%ss%d" % (prefix, i)
+        lines += ["%%%sa%d = llvm.extractvalue %s[%d] : !acc" % (prefix, i, acc, i),
+                  "%%%st%d = llvm.extractvalue %s[%d] : !acc" % (prefix, i, total, i),
+                  "%%%sf%d = arith.addf %%%st%d, %%%sa%d : f32"
+                  % (prefix, i, prefix, i, prefix, i),
+                  "%s = llvm.insertvalue %%%sf%d, %s[%d] : !acc" % (step, prefix, i, last, i)]
+        last = step
+    return "".join(indent + line + "\n" for line in lines)
+
+
+def promote(text):
+    """matmul_e4m3_wgmma's text with promoted accumulation (PROMOTE_NOTE):
+    the main loop carries the fp32 sum %sum (zeros before it) beside the
+    accumulator; iteration kt waits for every wgmma group and adds the
+    accumulator (tile kt - 1's sum) to %sum just before tile kt's first
+    wgmma, which becomes scale-d 0; after the loop the last tile is added
+    and the epilogue stores the sum. For any tile width: the floats a
+    thread are read off !acc."""
+    def sub(pattern, replacement, count=1):
+        nonlocal text
+        text, made = re.subn(pattern, replacement, text)
+        if made != count:
+            sys.exit("wgmma_types.py: %r matched %d times, not %d" % (pattern, made, count))
+    acc = re.search(r"^!acc = !llvm\.struct<\(((?:f32, )*f32)\)>$", text, re.M)
+    if not acc:
+        sys.exit("wgmma_types.py: no !acc struct of f32")
+    floats = acc.group(1).count("f32")
+    sub(r"( *)(%accf) = (scf\.for %kt = %c1 to %ktiles step %c1) "
+        r"iter_args\(%acc = %r7s_0\) -> \(!acc\) \{\n",
+        lambda m: ("%s// The promoted sum (fp32), before tile 0's.\n"
+                   "%s%%sum0 = llvm.mlir.zero : !acc\n"
+                   "%s%%accf, %%sumf = %s iter_args(%%acc = %%r7s_0, %%sum = %%sum0)"
+                   " -> (!acc, !acc) {\n" % (m.group(1), m.group(1), m.group(1),
+                                              m.group(3))))
+    sub(r"( *)(nvvm\.wgmma\.fence\.aligned\n *%r0 = nvvm\.wgmma\.mma_async "
+        r"%da0, %db0, %acc, [^\n]*wgmma_scale_out<)one>",
+        lambda m: ("%s// Promotion: tile kt - 1's group completes, its sum joins\n"
+                   "%s// %%sum, and tile kt's first wgmma ignores the accumulator.\n"
+                   "%snvvm.wgmma.wait.group.sync.aligned 0\n"
+                   % ((m.group(1),) * 3)
+                   + promotion(m.group(1), "%acc", "%sum", "%sumk", "pk", floats)
+                   + m.group(1) + m.group(2) + "zero>"))
+    sub(r"scf\.yield %r7s : !acc\n( *)\}\n( *)nvvm\.wgmma\.wait\.group\.sync\.aligned 0\n",
+        lambda m: ("scf.yield %%r7s, %%sumk : !acc, !acc\n%s}\n"
+                   "%snvvm.wgmma.wait.group.sync.aligned 0\n"
+                   "%s// The last tile's sum.\n" % (m.group(1), m.group(2), m.group(2))
+                   + promotion(m.group(2), "%accf", "%sumf", "%exact", "pe", floats)))
+    sub(r"llvm\.insertvalue %accf, %accp0\[0\]", "llvm.insertvalue %exact, %accp0[0]")
+    return PROMOTE_NOTE + text
+
+
+def e4m3_n_tile_64_exact(text):
+    """matmul_e4m3_wgmma_n64_exact's rewrite: 64-column tiles, then
+    promoted accumulation."""
+    return promote(e4m3_n_tile_64(text))
+
+
+def e4m3_n_tile_64_exact_fp16_output(text):
+    """matmul_e4m3_wgmma_n64_exact_f16out's rewrite: 64-column tiles,
+    promoted accumulation, an fp16 C."""
+    return fp16_output(e4m3_n_tile_64_exact(text))
+
+
 def bf16_inputs(text):
     """matmul_bf16_wgmma's rewrite."""
     return sixteen_bit_inputs(text, "bf16")
@@ -308,6 +405,13 @@ KERNELS = {
                                      "matmul_e4m3_wgmma",
                                      e4m3_n_tile_64_fp16_output,
                                      FP16_OUTPUT_PROSE),
+    "matmul_e4m3_wgmma_n64_exact": ("matmul_wgmma_fp8.mlir",
+                                    "matmul_e4m3_wgmma",
+                                    e4m3_n_tile_64_exact, []),
+    "matmul_e4m3_wgmma_n64_exact_f16out": ("matmul_wgmma_fp8.mlir",
+                                           "matmul_e4m3_wgmma",
+                                           e4m3_n_tile_64_exact_fp16_output,
+                                           FP16_OUTPUT_PROSE),
 }
 
 

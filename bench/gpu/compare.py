@@ -132,6 +132,13 @@ CASES = [
     *[("matmul_e4m3_wgmma_f16out", "matmul_wgmma_fp8_f16out", shape) for shape in SKINNY],
     *[("matmul_e4m3_wgmma_n64_f16out", "matmul_wgmma_fp8_n64_f16out", shape)
       for shape in SKINNY],
+    # The 64-column e4m3 kernel with promoted (fp32-exact) accumulation,
+    # against cuBLAS's promoting path (use_fast_accum=False); the rows
+    # above compare the fast kernels with cuBLAS's fast accumulation.
+    *[("matmul_e4m3_wgmma_n64_exact", "matmul_wgmma_fp8_n64_exact", shape)
+      for shape in SKINNY],
+    *[("matmul_e4m3_wgmma_n64_exact_f16out", "matmul_wgmma_fp8_n64_exact_f16out",
+       shape) for shape in SKINNY],
     # TF32 (opt-in fp32) against cuBLAS with TF32 enabled; the fp32 rows
     # below time the same squares at full fp32 precision.
     ("matmul_tf32_wgmma", "matmul_wgmma_tf32", dict(m=2048, n=2048, k=2048)),
@@ -399,10 +406,13 @@ def build_matmul(c, m, n, k, dtype):
     c.add("cublas", lambda: torch.mm(a, b, out=cub), want=want, out=cub)
 
 
-def build_matmul_e4m3(c, m, n, k, out_dtype=None):
+def build_matmul_e4m3(c, m, n, k, out_dtype=None, fast_accum=True):
     """C = scale_a scale_b A B^T with A (M x K) and B (N x K) in e4m3, C in
     `out_dtype` (bf16 by default); cublas: torch._scaled_mm on the same
-    operands and scales."""
+    operands and scales, with `use_fast_accum=fast_accum`: True (the
+    tensor cores' own accumulation, as the fast kernels do) or False
+    (torch's default: cuBLAS promotes partial sums to fp32, as the _exact
+    kernels do)."""
     out_dtype = out_dtype or torch.bfloat16
     sa, sb = 0.75, 1.5
     a = uniform((m, k), -4, 4, torch.float8_e4m3fn)
@@ -415,7 +425,8 @@ def build_matmul_e4m3(c, m, n, k, out_dtype=None):
     scale_b = torch.tensor(sb, device=DEVICE)
     c.add("cublas", lambda: torch._scaled_mm(a, b.t(), scale_a=scale_a,
                                              scale_b=scale_b,
-                                             out_dtype=out_dtype),
+                                             out_dtype=out_dtype,
+                                             use_fast_accum=fast_accum),
           want=want)
 
 
@@ -464,7 +475,8 @@ def make_case(kernel, params, tuned, fixed):
                      fixed)
             build_matmul_e4m3(c, p["m"], p["n"], p["k"],
                               torch.float16 if kernel.endswith("_f16out")
-                              else None)
+                              else None,
+                              fast_accum="_exact" not in kernel)
             return c
         if kernel == "matmul_tf32_wgmma":
             # TF32 inputs (10-bit mantissa): docs/kernels.md ("TF32").
@@ -593,7 +605,9 @@ def print_tables(records):
     mem_bound = [r for r in records if r["unit"] == "GB/s"]
     if mm:
         print("\nmatmul (TFLOP/s, 2 M N K flops; cublas = torch.mm, for "
-              "e4m3 torch._scaled_mm, for tf32 with TF32 allowed)")
+              "e4m3 torch._scaled_mm with use_fast_accum=True, for the "
+              "_exact e4m3 kernels use_fast_accum=False, for tf32 with "
+              "TF32 allowed)")
         print("%-24s %-21s %-4s %7s %7s %7s %7s %7s %7s %6s %3s" % (
             "kernel", "shape", "L2", "tuna", "default", "triton", "cublas",
             "tun/cub", "tun/trt", "spread", "ok"))

@@ -3,12 +3,14 @@
 
     python3 bench/gpu/e4m3_accuracy.py LIBTUNA_RUNTIME_SHARED BUNDLE...
 
-Each BUNDLE is kernels-mlir/matmul_wgmma_fp8.mlir compiled with the
-variant to measure as its default (bench/gpu/e4m3_accuracy.sh bundles
-writes them), launched untuned (TUNA_AUTOTUNE=0) on 64 x 4096 x 4096 with
-scales 1, on two kinds of inputs: uniform in [-1, 1], and the bytes 0 to
-15 (tiny e4m3 values, what tuna-tune draws for an i8 buffer). Prints the
-relative L2 error of C against float64 for each.
+Each BUNDLE, named KERNEL.TAG.tuna, is one of the e4m3 kernels with a bf16
+C (matmul_e4m3_wgmma, matmul_e4m3_wgmma_n64, matmul_e4m3_wgmma_n64_exact)
+compiled with the variant to measure as its default
+(bench/gpu/e4m3_accuracy.sh bundles writes them), launched untuned
+(TUNA_AUTOTUNE=0) on 64 x 4096 x 4096 with scales 1, on two kinds of
+inputs: uniform in [-1, 1], and the bytes 0 to 15 (tiny e4m3 values, what
+tuna-tune draws for an i8 buffer). Prints the relative L2 error of C
+against float64 for each.
 """
 
 import os
@@ -36,7 +38,8 @@ def inputs(kind):
 def main():
     runtime = tc.Runtime(sys.argv[1])
     for bundle in sys.argv[2:]:
-        kernel = runtime.load(bundle, "cuda").kernel("matmul_e4m3_wgmma")
+        name = os.path.basename(bundle).split(".")[0]
+        kernel = runtime.load(bundle, "cuda").kernel(name)
         for kind in ("uniform", "bytes"):
             a, b = inputs(kind)
             c = torch.full((M, N), float("nan"), device="cuda",

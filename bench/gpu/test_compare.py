@@ -49,6 +49,7 @@ SMALL_CASES = [
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=1, n=48, k=64)),
     ("matmul_e4m3_wgmma_f16out", "matmul_wgmma_fp8_f16out", dict(m=16, n=48, k=64)),
     ("matmul_e4m3_wgmma_n64", "matmul_wgmma_fp8_n64", dict(m=1, n=80, k=64)),
+    ("matmul_e4m3_wgmma_n64_exact", "matmul_wgmma_fp8_n64_exact", dict(m=16, n=80, k=320)),
     ("matmul_tf32_wgmma", "matmul_wgmma_tf32", dict(m=20, n=36, k=44)),
     ("matmul_f16", "matmul", dict(m=32, n=32, k=32)),
     ("matmul_f32", "matmul", dict(m=48, n=40, k=56)),
@@ -78,8 +79,17 @@ def fake_cuda():
     cuda._sleep = lambda cycles: time.sleep(cycles * 1e-9)
     cuda.current_stream = lambda: types.SimpleNamespace(cuda_stream=None)
     torch.mm = mm
-    torch._scaled_mm = lambda a, b, scale_a, scale_b, out_dtype: (
-        (a.float() @ b.float()) * (scale_a * scale_b)).to(out_dtype)
+    torch._scaled_mm = scaled_mm
+
+
+# The use_fast_accum of each torch._scaled_mm call, in order.
+SCALED_MM_FAST = []
+
+
+def scaled_mm(a, b, scale_a, scale_b, out_dtype, use_fast_accum=False):
+    """torch._scaled_mm's stand-in (torch's default use_fast_accum)."""
+    SCALED_MM_FAST.append(use_fast_accum)
+    return ((a.float() @ b.float()) * (scale_a * scale_b)).to(out_dtype)
 
 
 # The fp32 cuBLAS calls' TF32 setting, one entry a call of the stand-in.
@@ -273,6 +283,20 @@ def main():
         e4m3_n64 = by_kernel["matmul_e4m3_wgmma_n64"]
         assert set(e4m3_n64["warm"]) == {"tuna", "default", "cublas"}, out
         assert e4m3_n64["tolerance"] == 1e-2, e4m3_n64
+        assert by_kernel["matmul_e4m3_wgmma_n64_exact"]["tolerance"] == 1e-2, out
+
+        # cuBLAS like the kernel: fast accumulation for the fast e4m3
+        # kernels, promotion (torch's default) for the _exact one; the
+        # table's title says so.
+        assert True in SCALED_MM_FAST and False in SCALED_MM_FAST, out
+        assert "use_fast_accum=True" in out and "use_fast_accum=False" in out, out
+        for only, fast in (("matmul_e4m3_wgmma_n64_exact", False),
+                           ("matmul_e4m3_wgmma_f16out", True)):
+            del SCALED_MM_FAST[:]
+            rc, out = run(args + ["--only", only])
+            assert rc == 0, out
+            assert SCALED_MM_FAST and set(SCALED_MM_FAST) == {fast}, (
+                only, SCALED_MM_FAST)
 
         tf32 = by_kernel["matmul_tf32_wgmma"]
         assert set(tf32["warm"]) == {"tuna", "default", "triton", "cublas"}, out

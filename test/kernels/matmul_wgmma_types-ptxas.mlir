@@ -1,7 +1,8 @@
 // REQUIRES: ptxas
 // ptxas accepts every variant of the bf16 (256-, 128- and 64-column tiles) and
-// e4m3 (256- and 64-column tiles) wgmma matmuls for sm_90a: no serialized
-// wgmma (C7515), no spill.
+// e4m3 (256- and 64-column tiles, and 64-column tiles with promoted
+// accumulation) wgmma matmuls for sm_90a: no serialized wgmma (C7515), no
+// spill.
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_bf16_wgmma -o %t.bf16.mlir
 // RUN: tuna-compile %t.bf16.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.bf16.tuna 2>&1 | FileCheck %s --check-prefix=BF16 --implicit-check-not=warning
@@ -22,6 +23,12 @@
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_e4m3_wgmma_n64_f16out -o %t.fp8n64f16.mlir
 // RUN: tuna-compile %t.fp8n64f16.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.fp8n64f16.tuna 2>&1 | FileCheck %s --check-prefix=FP8N64F16 --implicit-check-not=warning
+// RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_e4m3_wgmma_n64_exact -o %t.exact.mlir
+// RUN: tuna-compile %t.exact.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
+// RUN:   --max-shared-memory=232448 -o %t.exact.tuna 2>&1 | FileCheck %s --check-prefix=EXACT --implicit-check-not=warning
+// RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_e4m3_wgmma_n64_exact_f16out -o %t.exactf16.mlir
+// RUN: tuna-compile %t.exactf16.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
+// RUN:   --max-shared-memory=232448 -o %t.exactf16.tuna 2>&1 | FileCheck %s --check-prefix=EXACTF16 --implicit-check-not=warning
 
 // BF16:     kernel matmul_bf16_wgmma: 31 variants
 // BF16-NOT: spill {{[1-9]}}
@@ -70,3 +77,18 @@
 // FP8N64F16:     kernel matmul_e4m3_wgmma_n64_f16out: 30 variants
 // FP8N64F16-NOT: spill {{[1-9]}}
 // FP8N64F16:     compiled nvptx:sm_90a: 30 variants
+
+// The 64-column e4m3 kernel with promoted accumulation (its second fp32
+// sum, the accumulator added to it after every k tile, each tile's first
+// wgmma with scale-d 0): every variant, no C7515 (no move writes an
+// accumulator while a group is pending), no spill.
+// EXACT:     kernel matmul_e4m3_wgmma_n64_exact: 30 variants
+// EXACT-NOT: spill {{[1-9]}}
+// EXACT:     bm=64 bk=256 stages=6 gm=8 deep=1 mask=1 split=1 {{.*}} spill 0 B
+// EXACT-NOT: spill {{[1-9]}}
+// EXACT:     compiled nvptx:sm_90a: 30 variants
+
+// Its fp16 C twin: every variant, no spill.
+// EXACTF16:     kernel matmul_e4m3_wgmma_n64_exact_f16out: 30 variants
+// EXACTF16-NOT: spill {{[1-9]}}
+// EXACTF16:     compiled nvptx:sm_90a: 30 variants
