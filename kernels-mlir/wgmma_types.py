@@ -85,18 +85,6 @@ def tile_note(cols, floats, atoms, passes, more=").\n"):
 # matmul_f16_wgmma_n128's space: the stages a 128-column B tile leaves room
 # for.
 N128_CONFIGS = skinny_space((4, 6), (1, 2, 4, 8, 16))
-
-
-def k_heavy_space(stages):
-    """bm = 128 configurations split 8 and 16 for K-heavy shapes (256 x 256
-    x 65536: 4 or 8 tiles of C times the split), whose 128-row tiles read
-    fewer bytes from L2 per flop than 64-row ones."""
-    return [dict(bm=128, bk=64, stages=depth, gm=8, deep=1, mask=mask,
-                 order=0, l1=0, split=split, tma=0)
-            for mask in (1, 0) for depth in stages for split in (8, 16)]
-
-
-N128_CONFIGS += k_heavy_space((4, 6))
 N128_NOTE = tile_note(128, 64, "two atoms", 8)
 
 # matmul_f16_wgmma_n64's space, for skinny (decode) shapes, where 64-column
@@ -106,7 +94,7 @@ N128_NOTE = tile_note(128, 64, "two atoms", 8)
 # the cp.async waits stop at 6 pending groups (stages 8 with deep 1),
 # beyond which a tile waits for every group. split up to 16 (a cluster's
 # most): 16 tiles of 64 x 64 times 8 or 16 fill the GPU on 256 x 256 x K.
-N64_CONFIGS = skinny_space((4, 6, 8), (1, 2, 4, 8, 16)) + k_heavy_space((4, 6))
+N64_CONFIGS = skinny_space((4, 6, 8), (1, 2, 4, 8, 16))
 N64_NOTE = tile_note(
     64, 32, "one atom", 4,
     "); where they say the epilogue's rows are padded to 264\n"

@@ -31,9 +31,9 @@
 // SRC: arith.truncf %v : vector<8xf32> to vector<8xbf16>
 
 // matmul_f16_wgmma_n128's 16 configurations and default.
-// CHECK: kernel matmul_bf16_wgmma_n128: 24 variants, default [[DEFAULT:matmul_bf16_wgmma_n128__v[0-9]+]]
+// CHECK: kernel matmul_bf16_wgmma_n128: 20 variants, default [[DEFAULT:matmul_bf16_wgmma_n128__v[0-9]+]]
 // CHECK: [[DEFAULT]] {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1 mask=1 order=0 l1=0 split=1
-// CHECK: compiled nvptx:sm_90a: 24 variants
+// CHECK: compiled nvptx:sm_90a: 20 variants
 
 // Six stages: bf16 operands (B MN-major: trans-b 1), n128, fp32
 // accumulators, bf16 results rounded two at a time.
