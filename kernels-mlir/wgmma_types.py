@@ -12,7 +12,7 @@ KERNEL is
   - `matmul_f16_wgmma_n128`: matmul_f16_wgmma with 128-column tiles of C
     (wgmma n128, 64 accumulator floats a thread), whose smaller B tiles
     leave room for more stages, for skinny and K-heavy shapes; its own space
-    (N128_CONFIGS). The accumulator's type is fixed per kernel, hence a
+    (N128_CONFIGS, with cp.async and with TMA). The accumulator's type is fixed per kernel, hence a
     kernel of its own rather than a parameter.
   - `matmul_bf16_wgmma_n128`, `matmul_bf16_wgmma_n64`: the 128- and
     64-column kernels' tiles and spaces with matmul_bf16_wgmma's element
@@ -82,9 +82,21 @@ def tile_note(cols, floats, atoms, passes, more=").\n"):
             % (cols, cols, floats, cols, atoms, cols // 8, passes, more))
 
 
+def tma_space(stages, splits):
+    """TMA configurations (tma = 1; mask = 1, as TMA fills what lies past
+    the matrices with zeros) of the skinny space's tiles."""
+    return [dict(c, tma=1) for c in skinny_space(stages, splits)
+            if c["mask"] == 1]
+
+
 # matmul_f16_wgmma_n128's space: the stages a 128-column B tile leaves room
-# for.
-N128_CONFIGS = skinny_space((4, 6), (1, 2, 4, 8, 16))
+# for, with cp.async and with TMA (the kernel keeps matmul_f16_wgmma's
+# tensor maps; 8 TMA stages are what 256 x 256 x 65536 picks on the H200).
+# The 64-column kernel stays cp.async only, so that it declares no tensor
+# map and can be planned before it is built (tuna-compile --variants, the
+# JIT's lazy mode).
+N128_CONFIGS = (skinny_space((4, 6), (1, 2, 4, 8, 16)) +
+                tma_space((4, 8), (1, 2, 4, 8, 16)))
 N128_NOTE = tile_note(128, 64, "two atoms", 8)
 
 # matmul_f16_wgmma_n64's space, for skinny (decode) shapes, where 64-column
@@ -215,9 +227,8 @@ def n_tile(text, cols, configs, default, note, e4m3=False):
         "configs = [" + ",\n                   ".join(
             config_text(c) for c in configs) + "],")
     sub(r"defaults = \{[^}]*\},", "defaults = " + config_text(default) + ",")
-    if not e4m3:
-        # cp.async loads only (tma = 0): the narrower kernels declare no
-        # tensor map.
+    if not e4m3 and not any(c["tma"] for c in configs):
+        # cp.async loads only (tma = 0): the kernel declares no tensor map.
         text = drop_kernel_tensor_maps(text, "matmul_f16_wgmma")
         note += ("// tma = 0 only: the space declares no tensor map, and the\n"
                  "// comments' tma = 1 does not apply.\n")

@@ -13,9 +13,9 @@
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_f16_wgmma_n128 -o %t.n128.mlir
 // RUN: tuna-compile %t.n128.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.n128.tuna 2>&1 | FileCheck %s --check-prefix=N128 --implicit-check-not=warning
-// N128:     kernel matmul_f16_wgmma_n128: 20 variants
+// N128:     kernel matmul_f16_wgmma_n128: 30 variants
 // N128-NOT: spill {{[1-9]}}
-// N128:     compiled nvptx:sm_90a: 20 variants
+// N128:     compiled nvptx:sm_90a: 30 variants
 
 // The 64-column twin (kernels-mlir/wgmma_types.py): every variant
 // asynchronous, no spill.

@@ -35,9 +35,9 @@
 // BF16:     compiled nvptx:sm_90a: 31 variants
 
 // The bf16 kernel with 128-column tiles: every variant, no spill.
-// BF16N128:     kernel matmul_bf16_wgmma_n128: 20 variants
+// BF16N128:     kernel matmul_bf16_wgmma_n128: 30 variants
 // BF16N128-NOT: spill {{[1-9]}}
-// BF16N128:     compiled nvptx:sm_90a: 20 variants
+// BF16N128:     compiled nvptx:sm_90a: 30 variants
 
 // The bf16 kernel with 64-column tiles: every variant, no spill.
 // BF16N64:     kernel matmul_bf16_wgmma_n64: 30 variants
