@@ -35,8 +35,9 @@ static FailureOr<SmallVector<DispatchOp>> memberTables(FamilyOp family,
     if (table->hasAttr(TunaDialect::getPlannedKernelAttrName()))
       return family.emitError()
              << "family '" << family.getSymName() << "': kernel '" << name
-             << "' is only planned; a family's table is made of built "
-                "variants: expand it without plan-only";
+             << "' is only planned (plan-only: the JIT's lazy mode, "
+                "tuna-compile --variants); a family's table is made of built "
+                "variants";
     if (llvm::is_contained(table.getParams().getAsValueRange<StringAttr>(),
                            kKernelParam))
       return family.emitError()

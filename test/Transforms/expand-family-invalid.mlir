@@ -86,4 +86,4 @@ module attributes {gpu.container_module} {
 }
 
 // PLAN: family 'f' names 'missing', which is not a tunable kernel of this module
-// PLAN: error: family 'f': kernel 'a' is only planned; a family's table is made of built variants: expand it without plan-only
+// PLAN: error: family 'f': kernel 'a' is only planned (plan-only: the JIT's lazy mode, tuna-compile --variants); a family's table is made of built variants

@@ -446,6 +446,35 @@ CompilerOptions lazyHostOptions() {
   return options;
 }
 
+/// A family (test/tools/tuna-tune-family.mlir: y = a x by a slow and a fast
+/// kernel) compiles eagerly and tunes across its kernels; the lazy mode,
+/// which only plans, refuses it with a diagnostic.
+TEST(Jit, FamilyTunesAcrossItsKernels) {
+  std::string source =
+      readFile(TUNA_SOURCE_DIR "/test/tools/tuna-tune-family.mlir");
+  Compiler jit(hostOptions());
+  tuna::Options options;
+  options.cacheDir.clear();
+  tuna::Module module =
+      jit.load(source, tuna::Device::host(), options, "family.mlir");
+  tuna::TunedKernel &kernel = module.kernel("scale_any");
+  int64_t n = 4096;
+  std::vector<float> x(n), y(n, std::numeric_limits<float>::quiet_NaN());
+  for (int64_t i = 0; i < n; ++i)
+    x[i] = static_cast<float>(i % 7) - 3.0f;
+  kernel.launch(nullptr, tuna::memref(x.data(), {n}),
+                tuna::memref(y.data(), {n}), 2.0f, n);
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(y[i], 2.0f * x[i]) << "i=" << i;
+
+  Compiler lazy(lazyHostOptions());
+  std::vector<Diagnostic> errors =
+      compileErrors([&] { lazy.compile(source, "family.mlir"); });
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors[0].message.find("family 'scale_any'"), std::string::npos)
+      << errors[0].message;
+}
+
 TEST(Jit, LazyCompileOnlyPlans) {
   Compiler jit(lazyHostOptions());
   auto compiled = jit.compileFile(TUNA_SOURCE_DIR "/kernels-mlir/scale.mlir");
