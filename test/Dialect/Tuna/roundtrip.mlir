@@ -102,3 +102,8 @@ gpu.module @targets_module {
 gpu.module @cluster_module {
   gpu.func @cluster(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"s", [1, 2]>], defaults = {s = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<()[n, s] -> (n, 1, s)>, block = affine_map<()[n, s] -> (128)>, cluster = affine_map<()[n, s] -> (1, 1, s)>, targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]>} { gpu.return }
 }
+
+// A family names kernels by their names (strings: the kernels are gone
+// once tuna-expand has replaced the family by a table).
+// CHECK: tuna.family @both kernels ["targets", "cluster"]
+tuna.family @both kernels ["targets", "cluster"]
