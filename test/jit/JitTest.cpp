@@ -466,6 +466,8 @@ TEST(Jit, FamilyTunesAcrossItsKernels) {
                 tuna::memref(y.data(), {n}), 2.0f, n);
   for (int64_t i = 0; i < n; ++i)
     ASSERT_EQ(y[i], 2.0f * x[i]) << "i=" << i;
+  // Variants slow__v0, slow__v1, fast__v0: the other kernel's wins.
+  EXPECT_EQ(kernel.reports().at(0).chosen, 2);
 
   Compiler lazy(lazyHostOptions());
   std::vector<Diagnostic> errors =
