@@ -21,8 +21,16 @@ using namespace mlir::tuna::expand;
 /// The family's own parameter: which kernel a variant comes from.
 static constexpr StringLiteral kKernelParam = "kernel";
 
+/// Whether a table's variants are GPU kernels (`@module::@func`), not host
+/// functions.
+static bool hasGpuVariants(DispatchOp table) {
+  for (VariantOp variant : table.getBody().getOps<VariantOp>())
+    return !variant.getKernel().getNestedReferences().empty();
+  return false;
+}
+
 /// The tables of the family's kernels, in order, checked to be one ABI and
-/// one key with the same parameters.
+/// one key with the same parameters, all GPU kernels or all host ones.
 static FailureOr<SmallVector<DispatchOp>> memberTables(FamilyOp family,
                                                        ModuleOp module) {
   SmallVector<DispatchOp> tables;
@@ -61,6 +69,12 @@ static FailureOr<SmallVector<DispatchOp>> memberTables(FamilyOp family,
         return differ("parameter list");
       if (table.getTargetsAttr() != first.getTargetsAttr())
         return differ("target list");
+      if (hasGpuVariants(table) != hasGpuVariants(first))
+        return family.emitError()
+               << "family '" << family.getSymName() << "': kernel '" << name
+               << "' is a " << (hasGpuVariants(table) ? "GPU" : "host")
+               << " kernel and '" << first.getSymName() << "' is not; a "
+               << "family's kernels are all GPU kernels or all host ones";
     }
     tables.push_back(table);
   }

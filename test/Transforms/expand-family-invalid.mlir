@@ -71,6 +71,25 @@ tuna.family @f kernels []
 
 // -----
 
+// A GPU kernel and a host kernel of the same type cannot share a table.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @a(%x: memref<?xf32>, %n: index) kernel attributes {tuna.space = #tuna.space<
+        params = [#tuna.param<"s", [1]>], defaults = {s = 1}, key = [#tuna.key<arg = 1>],
+        grid = affine_map<(n)[s] -> (n)>, block = affine_map<(n)[s] -> (32)>>} {
+      gpu.return
+    }
+  }
+  func.func @b(%x: memref<?xf32>, %n: index) attributes {tuna.space = #tuna.space<
+      params = [#tuna.param<"s", [1]>], defaults = {s = 1}, key = [#tuna.key<arg = 1>]>} {
+    return
+  }
+  // expected-error @below {{family 'f': kernel 'b' is a host kernel and 'a' is not; a family's kernels are all GPU kernels or all host ones}}
+  tuna.family @f kernels ["a", "b"]
+}
+
+// -----
+
 // The family's table takes its name at the top level, where a GPU kernel's
 // table may have it (a host kernel of that name is a redefinition already).
 module attributes {gpu.container_module} {
