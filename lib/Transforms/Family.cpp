@@ -29,8 +29,39 @@ static bool hasGpuVariants(DispatchOp table) {
   return false;
 }
 
-/// The tables of the family's kernels, in order, checked to be one ABI and
-/// one key with the same parameters, all GPU kernels or all host ones.
+/// Checks that `table` can share a table with `first`: one ABI, one key,
+/// the same parameters and targets, both GPU kernels or both host ones.
+static LogicalResult checkLikeFirst(FamilyOp family, DispatchOp table,
+                                    DispatchOp first) {
+  auto differ = [&](StringRef what) {
+    return family.emitError()
+           << "family '" << family.getSymName() << "': kernel '"
+           << table.getSymName() << "' has another " << what << " than '"
+           << first.getSymName()
+           << "'; a family's kernels must have the same function type, key, "
+              "parameters and targets";
+  };
+  if (table.getFunctionType() != first.getFunctionType())
+    return differ("function type");
+  if (table.getKey() != first.getKey())
+    return differ("key");
+  if (table.getParams() != first.getParams())
+    return differ("parameter list");
+  if (table.getTargetsAttr() != first.getTargetsAttr())
+    return differ("target list");
+  if (hasGpuVariants(table) != hasGpuVariants(first))
+    return family.emitError()
+           << "family '" << family.getSymName() << "': kernel '"
+           << table.getSymName() << "' is a "
+           << (hasGpuVariants(table) ? "GPU" : "host") << " kernel and '"
+           << first.getSymName()
+           << "' is not; a family's kernels are all GPU kernels or all host "
+              "ones";
+  return success();
+}
+
+/// The tables of the family's kernels, in order, each built (not only
+/// planned), without a parameter of the family's name, and like the first.
 static FailureOr<SmallVector<DispatchOp>> memberTables(FamilyOp family,
                                                        ModuleOp module) {
   SmallVector<DispatchOp> tables;
@@ -52,30 +83,9 @@ static FailureOr<SmallVector<DispatchOp>> memberTables(FamilyOp family,
              << "family '" << family.getSymName() << "': kernel '" << name
              << "' has a parameter named '" << kKernelParam
              << "', the name the family gives to its choice of kernel";
-    if (!tables.empty()) {
-      DispatchOp first = tables.front();
-      auto differ = [&](StringRef what) {
-        return family.emitError()
-               << "family '" << family.getSymName() << "': kernel '" << name
-               << "' has another " << what << " than '" << first.getSymName()
-               << "'; a family's kernels must have the same function type, "
-                  "key, parameters and targets";
-      };
-      if (table.getFunctionType() != first.getFunctionType())
-        return differ("function type");
-      if (table.getKey() != first.getKey())
-        return differ("key");
-      if (table.getParams() != first.getParams())
-        return differ("parameter list");
-      if (table.getTargetsAttr() != first.getTargetsAttr())
-        return differ("target list");
-      if (hasGpuVariants(table) != hasGpuVariants(first))
-        return family.emitError()
-               << "family '" << family.getSymName() << "': kernel '" << name
-               << "' is a " << (hasGpuVariants(table) ? "GPU" : "host")
-               << " kernel and '" << first.getSymName() << "' is not; a "
-               << "family's kernels are all GPU kernels or all host ones";
-    }
+    if (!tables.empty() &&
+        failed(checkLikeFirst(family, table, tables.front())))
+      return failure();
     tables.push_back(table);
   }
   return tables;
