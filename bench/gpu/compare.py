@@ -65,7 +65,7 @@ TF32_TOLERANCE = 2.0 ** -9
 SKINNY = [dict(m=m, n=nk, k=nk) for nk in (4096, 8192) for m in (1, 16, 64)]
 SKINNY.append(dict(m=256, n=256, k=65536))
 SQUARES = [dict(m=s, n=s, k=s) for s in (2048, 4096, 8192)]
-RAGGED = [dict(m=4000, n=4008, k=3992)]
+RAGGED = [dict(m=4000, n=4008, k=3992), dict(m=1000, n=3000, k=5000)]
 
 # (kernel, bundle, shape parameters), in the order they run.
 CASES = [
