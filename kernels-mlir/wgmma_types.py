@@ -99,6 +99,22 @@ N128_CONFIGS = (skinny_space((4, 6), (1, 2, 4, 8, 16)) +
                 tma_space((4, 8), (1, 2, 4, 8, 16)))
 N128_NOTE = tile_note(128, 64, "two atoms", 8)
 
+# matmul_f16_wgmma_n192's space: 128 x 192 tiles, for shapes whose 128 x 256
+# tiles leave part of the GPU idle (1000 x 3000: 96 tiles of 128 x 256 for
+# 132 SMs, 128 of 128 x 192). TMA loads (the cp.async default is there for
+# buffers a tensor map cannot describe): 4 or 5 stages of 40 KiB (3 leave
+# too little room for the epilogue's fp32 tile).
+N192_CONFIGS = [dict(bm=128, bk=64, stages=stages, gm=gm, deep=deep, mask=1,
+                     order=0, l1=0, split=1, tma=1)
+                for stages in (4, 5) for deep in (0, 1) for gm in (8, 1)] + [
+    dict(bm=128, bk=64, stages=4, gm=8, deep=0, mask=1, order=0, l1=0,
+         split=1, tma=0)]
+N192_DEFAULT = N192_CONFIGS[-1]
+N192_NOTE = tile_note(192, 96, "three atoms", 12, more=(
+    ").\n// B's copies: a thread copies chunk tid + i threads of the tile, its\n"
+    "// row, column and swizzle computed per copy (24 chunks a row do not\n"
+    "// divide the threads).\n"))
+
 # matmul_f16_wgmma_n64's space, for skinny (decode) shapes, where 64-column
 # tiles make 64 blocks of C for N = 4096 (cuBLAS takes 16- to 64-column
 # tiles with 11-16 stages there). A stage is 16 KiB (A's 64 x 64 and B's
@@ -242,6 +258,33 @@ def n_tile_128(text):
     return n_tile(text, 128, N128_CONFIGS, SKINNY_DEFAULT, N128_NOTE)
 
 
+def n_tile_192(text):
+    """matmul_f16_wgmma_n192's rewrite: 192-column tiles (wgmma n192, 96
+    accumulator floats a thread, three 64-column atoms of B, 24 copy chunks
+    a row, 12 epilogue passes); the space lists N192_CONFIGS. 24 chunks a
+    row do not divide a block's threads, so a thread's B copies take chunk
+    tid + i threads of the tile (row and column, and so the swizzle, per
+    copy) instead of one column of every rpp-th row."""
+    text = n_tile(text, 192, N192_CONFIGS, N192_DEFAULT, N192_NOTE)
+    text, made = re.subn(
+        r"%ci = arith\.muli %i, %b_rpp : index\n( *)%r = arith\.addi %ci, "
+        r"%b_tr : index\n( *)%col = arith\.muli %b_tc, %c8 : index\n"
+        r"((?:.*\n){4})( *)%atom = arith\.divui %b_tc, %c8 : index\n"
+        r"( *)%j = arith\.remui %b_tc, %c8 : index\n",
+        lambda m: ("%%ci = arith.muli %%i, %%nthreads : index\n"
+                   "%s%%cflat = arith.addi %%ci, %%tid : index\n"
+                   "%s%%r = arith.divui %%cflat, %%c24 : index\n"
+                   "%s%%b_tcf = arith.remui %%cflat, %%c24 : index\n"
+                   "%s%%col = arith.muli %%b_tcf, %%c8 : index\n%s"
+                   "%s%%atom = arith.divui %%b_tcf, %%c8 : index\n"
+                   "%s%%j = arith.remui %%b_tcf, %%c8 : index\n"
+                   % (m.group(1), m.group(1), m.group(1), m.group(2),
+                      m.group(3), m.group(4), m.group(5))), text)
+    if made != 2:
+        sys.exit("wgmma_types.py: the B copy loops matched %d times, not 2" % made)
+    return text
+
+
 def n_tile_64(text):
     """matmul_f16_wgmma_n64's rewrite: 64-column tiles (wgmma n64, 32
     accumulator floats a thread, 8 copy chunks a row, 4 epilogue passes,
@@ -365,6 +408,12 @@ def bf16_n_tile_64(text):
     return n_tile_64(bf16_inputs(text))
 
 
+def bf16_n_tile_192(text):
+    """matmul_bf16_wgmma_n192's rewrite: bf16 element types, then 192-column
+    tiles."""
+    return n_tile_192(bf16_inputs(text))
+
+
 def fp16_output(text):
     """matmul_e4m3_wgmma's bf16 C (memref<?xbf16>, vector<8xbf16>) -> fp16."""
     return re.sub(r"(?<=x)bf16(?=>)", "f16", text)
@@ -394,8 +443,12 @@ KERNELS = {
                                bf16_n_tile_128, BF16_PROSE),
     "matmul_f16_wgmma_n64": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
                              n_tile_64, []),
+    "matmul_f16_wgmma_n192": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
+                              n_tile_192, []),
     "matmul_bf16_wgmma_n64": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
                               bf16_n_tile_64, BF16_PROSE),
+    "matmul_bf16_wgmma_n192": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
+                               bf16_n_tile_192, BF16_PROSE),
     "matmul_e4m3_wgmma_f16out": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
                                  fp16_output, FP16_OUTPUT_PROSE),
     "matmul_e4m3_wgmma_n64": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
@@ -419,9 +472,9 @@ KERNELS = {
 # one tuning picks the tile width too.
 FAMILIES = {
     "matmul_f16_wgmma_tiles": ["matmul_f16_wgmma", "matmul_f16_wgmma_n128",
-                               "matmul_f16_wgmma_n64"],
+                               "matmul_f16_wgmma_n64", "matmul_f16_wgmma_n192"],
     "matmul_bf16_wgmma_tiles": ["matmul_bf16_wgmma", "matmul_bf16_wgmma_n128",
-                                "matmul_bf16_wgmma_n64"],
+                                "matmul_bf16_wgmma_n64", "matmul_bf16_wgmma_n192"],
     "matmul_e4m3_wgmma_tiles": ["matmul_e4m3_wgmma", "matmul_e4m3_wgmma_n64"],
 }
 

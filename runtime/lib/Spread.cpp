@@ -210,22 +210,25 @@ std::vector<int> CandidateSpread::take(size_t device) {
   size_t devices = queues.size();
   if (chunk * devices < mine.size() && left < chunk * devices)
     size = std::max<size_t>(1, std::min(chunk, (left + devices - 1) / devices));
-  std::deque<int> *queue = &queues[device];
-  std::vector<int> taken;
-  if (!queue->empty()) {
-    size = std::min(size, queue->size());
-    taken.assign(queue->begin(), queue->begin() + size);
-    queue->erase(queue->begin(), queue->begin() + size);
-  } else {
-    // Another device's, from the back, which its owner reaches last.
+  // The device's own queue first; what it lacks of a chunk, from the
+  // fullest other queue's back, which its owner reaches last (so that a
+  // device whose queue the scramble left short still takes its share).
+  std::deque<int> &own = queues[device];
+  size_t fromOwn = std::min(size, own.size());
+  std::vector<int> taken(own.begin(), own.begin() + fromOwn);
+  own.erase(own.begin(), own.begin() + fromOwn);
+  while (taken.size() < size) {
+    std::deque<int> *fullest = &own;
     for (std::deque<int> &other : queues)
-      if (other.size() > queue->size())
-        queue = &other;
-    size = std::min(size, queue->size());
-    taken.assign(queue->end() - size, queue->end());
-    queue->erase(queue->end() - size, queue->end());
+      if (other.size() > fullest->size())
+        fullest = &other;
+    if (fullest->empty())
+      break;
+    size_t more = std::min(size - taken.size(), fullest->size());
+    taken.insert(taken.end(), fullest->end() - more, fullest->end());
+    fullest->erase(fullest->end() - more, fullest->end());
   }
-  left -= size;
+  left -= taken.size();
   return taken;
 }
 
