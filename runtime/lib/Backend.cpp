@@ -4,7 +4,14 @@
 
 #include "TensorMapRules.h"
 
+#include <atomic>
+
 namespace tuna {
+
+Backend::Backend() {
+  static std::atomic<uint64_t> next{1};
+  instance = next.fetch_add(1, std::memory_order_relaxed);
+}
 
 int Backend::selectCode(const Bundle &bundle, const Variant &variant) const {
   int best = -1;

@@ -337,7 +337,8 @@ TunedKernel::Impl::tensorMap(int index, size_t j, const ArgValue *args,
     throw Error(ErrorCode::InvalidArgument,
                 map.what + ": " + problem.describe());
   return threadTensorMapCache().get(
-      encoding, [&](const TensorMapEncoding &e, TensorMapBytes &bytes) {
+      backend.instanceId(), encoding,
+      [&](const TensorMapEncoding &e, TensorMapBytes &bytes) {
         backend.encodeTensorMap(e, bytes, map.what);
       });
 }

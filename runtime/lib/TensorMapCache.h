@@ -2,12 +2,13 @@
 //
 // Encoding a tensor map is host work the driver does on every call; a
 // variant launched with the same arguments again needs the same map. The
-// cache is direct-mapped (kSlots entries), keyed by the whole encoding (the
-// address, sizes, strides, box and settings the driver is given), so an
-// entry can never go stale: other arguments, other key values (a box that
-// reads them), another variant's box or swizzle, a scratch copy, all are
-// other encodings. A hit is a hash of a few fields and a compare of the
-// 25 words: no allocation, no lock. One cache per thread
+// cache is direct-mapped (kSlots entries), keyed by the backend that
+// encodes (its instance id: another backend's maps may be another format)
+// and the whole encoding (the address, sizes, strides, box and settings the
+// driver is given), so an entry can never go stale: other arguments, other key
+// values (a box that reads them), another variant's box or swizzle, a scratch
+// copy, all are other encodings. A hit is a hash of a few fields and a compare
+// of the 25 words: no allocation, no lock. One cache per thread
 // (threadTensorMapCache()), so threads never share a slot.
 //
 //===----------------------------------------------------------------------===//
@@ -26,19 +27,21 @@ class TensorMapCache {
 public:
   static constexpr size_t kSlots = 64;
 
-  /// The map of `encoding`: the cached one, else the one
-  /// `encode(encoding, map)` writes into the slot (and the slot keeps). If
-  /// `encode` throws, the slot is left empty and the exception propagates.
-  /// The reference is valid until the next get() on this cache.
+  /// The map of `encoding` made by backend `encoder` (Backend::instanceId):
+  /// the cached one, else the one `encode(encoding, map)` writes into the
+  /// slot (and the slot keeps). If `encode` throws, the slot is left empty
+  /// and the exception propagates. The reference is valid until the next
+  /// get() on this cache.
   template <typename Encode>
-  const TensorMapBytes &get(const TensorMapEncoding &encoding,
+  const TensorMapBytes &get(uint64_t encoder, const TensorMapEncoding &encoding,
                             Encode &&encode) {
     Slot &slot = slots[hash(encoding) % kSlots];
-    if (slot.filled &&
+    if (slot.filled && slot.encoder == encoder &&
         std::memcmp(&slot.encoding, &encoding, sizeof(encoding)) == 0)
       return slot.map;
     slot.filled = false;
     encode(encoding, slot.map);
+    slot.encoder = encoder;
     slot.encoding = encoding;
     slot.filled = true;
     return slot.map;
@@ -46,6 +49,7 @@ public:
 
 private:
   struct Slot {
+    uint64_t encoder = 0;
     TensorMapEncoding encoding;
     TensorMapBytes map = {};
     bool filled = false;

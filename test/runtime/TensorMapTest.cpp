@@ -231,26 +231,46 @@ TEST(TensorMapCacheTest, AHitReturnsTheMapWithoutEncodingAgain) {
   a.rank = 1;
   a.globalDim[0] = 64;
   a.boxDim[0] = 16;
-  const TensorMapBytes &first = cache->get(a, encode);
+  const TensorMapBytes &first = cache->get(1, a, encode);
   EXPECT_EQ(encodes, 1);
   EXPECT_EQ(first.words[0], 0x1000u);
-  const TensorMapBytes &again = cache->get(a, encode);
+  const TensorMapBytes &again = cache->get(1, a, encode);
   EXPECT_EQ(encodes, 1);
   EXPECT_EQ(&again, &first);
   EXPECT_EQ(again.words[1], 1u);
 
   Encoding b = a;
   b.address = 0x2000; // Another pointer: a miss.
-  EXPECT_EQ(cache->get(b, encode).words[0], 0x2000u);
+  EXPECT_EQ(cache->get(1, b, encode).words[0], 0x2000u);
   EXPECT_EQ(encodes, 2);
   Encoding c = a;
   c.boxDim[0] = 32; // Another box (another variant, other key values).
-  cache->get(c, encode);
+  cache->get(1, c, encode);
   EXPECT_EQ(encodes, 3);
   // 64 slots: a few encodings still hit after others went in.
-  cache->get(a, encode);
-  cache->get(b, encode);
+  cache->get(1, a, encode);
+  cache->get(1, b, encode);
   EXPECT_LE(encodes, 5);
+}
+
+TEST(TensorMapCacheTest, AnotherBackendEncodesItsOwn) {
+  // Two backends' maps of one encoding may differ (a fake and a real one,
+  // or two drivers): a map is reused only by the backend that made it.
+  auto cache = std::make_unique<TensorMapCache>();
+  Encoding a;
+  a.address = 0x4000;
+  int encodes = 0;
+  auto encodeAs = [&encodes](uint64_t word) {
+    return [&encodes, word](const Encoding &, TensorMapBytes &map) {
+      ++encodes;
+      map.words[0] = word;
+    };
+  };
+  EXPECT_EQ(cache->get(1, a, encodeAs(11)).words[0], 11u);
+  EXPECT_EQ(cache->get(2, a, encodeAs(22)).words[0], 22u);
+  EXPECT_EQ(encodes, 2);
+  EXPECT_EQ(cache->get(2, a, encodeAs(99)).words[0], 22u);
+  EXPECT_EQ(encodes, 2);
 }
 
 TEST(TensorMapCacheTest, AFailedEncodingLeavesNothingBehind) {
@@ -258,7 +278,7 @@ TEST(TensorMapCacheTest, AFailedEncodingLeavesNothingBehind) {
   Encoding a;
   a.address = 0x3000;
   int encodes = 0;
-  EXPECT_THROW(cache->get(a,
+  EXPECT_THROW(cache->get(1, a,
                           [&](const Encoding &, TensorMapBytes &map) {
                             ++encodes;
                             map.words[0] = 99;
@@ -266,7 +286,7 @@ TEST(TensorMapCacheTest, AFailedEncodingLeavesNothingBehind) {
                           }),
                Error);
   const TensorMapBytes &map =
-      cache->get(a, [&](const Encoding &, TensorMapBytes &out) {
+      cache->get(1, a, [&](const Encoding &, TensorMapBytes &out) {
         ++encodes;
         out.words[0] = 7;
       });
@@ -352,10 +372,12 @@ TEST(TensorMapLaunchTest, MapsFollowTheProperParametersForTheLaunchedBuffer) {
   EXPECT_EQ(gpu->encodes, encodes);
   EXPECT_EQ(gpu->seen().back().map.words[0],
             reinterpret_cast<uint64_t>(buffer->data));
-  // Another buffer of the signature: one more encoding, for its address.
+  // Another buffer of the signature: a map of its address, encoded once
+  // more (or not at all where the allocator gave it the address of a
+  // scratch copy the tuning freed: that map is the same).
   auto other = std::make_unique<TileData>();
   kernel.launch(nullptr, memref(other->data, {16, 64}), int64_t(7));
-  EXPECT_EQ(gpu->encodes, encodes + 1);
+  EXPECT_LE(gpu->encodes, encodes + 1);
   EXPECT_EQ(gpu->seen().back().map.words[0],
             reinterpret_cast<uint64_t>(other->data));
   EXPECT_EQ(kernel.reports().size(), 1u);

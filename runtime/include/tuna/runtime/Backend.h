@@ -101,7 +101,13 @@ struct ExportedMemory {
 
 class Backend {
 public:
+  Backend();
   virtual ~Backend() = default;
+
+  /// A number no other backend of this process has had (an address could
+  /// be a destroyed backend's): what caches of data a backend made, such as
+  /// encoded tensor maps, are keyed by.
+  uint64_t instanceId() const { return instance; }
 
   virtual const DeviceInfo &info() const = 0;
 
@@ -188,6 +194,9 @@ public:
   virtual void destroyEvent(EventHandle event) noexcept = 0;
   virtual void recordEvent(EventHandle event, StreamHandle stream) = 0;
   virtual float elapsedMs(EventHandle start, EventHandle end) = 0;
+
+private:
+  uint64_t instance;
 };
 
 /// The host CPU; always available.
