@@ -88,6 +88,15 @@ template <typename Fn> std::vector<Diagnostic> compileErrors(Fn fn) {
   return {};
 }
 
+/// `source` compiled by `jit` and loaded on the host, tuned without a disk
+/// cache.
+tuna::Module loadOnHost(Compiler &jit, const std::string &source,
+                        const char *name) {
+  tuna::Options options;
+  options.cacheDir.clear();
+  return jit.load(source, tuna::Device::host(), options, name);
+}
+
 /// %x is used on line 2, column 19, and never defined.
 constexpr const char *kBadSource = "func.func @k() {\n"
                                    "  %0 = arith.addi %x, %x : index\n"
@@ -412,11 +421,8 @@ TEST(Jit, NvptxWithoutPtxas) {
 
 TEST(Jit, LoadAndRunOnTheHost) {
   Compiler jit(hostOptions());
-  tuna::Options options;
-  options.cacheDir.clear();
-  tuna::Module module =
-      jit.load(readFile(TUNA_SOURCE_DIR "/kernels-mlir/scale.mlir"),
-               tuna::Device::host(), options, "scale.mlir");
+  tuna::Module module = loadOnHost(
+      jit, readFile(TUNA_SOURCE_DIR "/kernels-mlir/scale.mlir"), "scale.mlir");
   tuna::TunedKernel &kernel = module.kernel("scale_host");
   for (int64_t n : {1, 100, 4099}) {
     std::vector<float> x(n), y(n, std::numeric_limits<float>::quiet_NaN());
@@ -453,10 +459,7 @@ TEST(Jit, FamilyTunesAcrossItsKernels) {
   std::string source =
       readFile(TUNA_SOURCE_DIR "/test/tools/tuna-tune-family.mlir");
   Compiler jit(hostOptions());
-  tuna::Options options;
-  options.cacheDir.clear();
-  tuna::Module module =
-      jit.load(source, tuna::Device::host(), options, "family.mlir");
+  tuna::Module module = loadOnHost(jit, source, "family.mlir");
   tuna::TunedKernel &kernel = module.kernel("scale_any");
   int64_t n = 4096;
   std::vector<float> x(n), y(n, std::numeric_limits<float>::quiet_NaN());
@@ -625,10 +628,7 @@ TEST(Jit, LazyVariantThatFailsToCompileIsUnrunnable) {
   EXPECT_EQ(errors[0].line, 10u);
 
   Compiler jit(lazyHostOptions());
-  tuna::Options options;
-  options.cacheDir.clear();
-  tuna::Module module =
-      jit.load(kOneBadVariant, tuna::Device::host(), options, "fill.mlir");
+  tuna::Module module = loadOnHost(jit, kOneBadVariant, "fill.mlir");
   tuna::TunedKernel &kernel = module.kernel("fill");
   int64_t n = 100;
   std::vector<float> y(n, 0.0f);
@@ -721,10 +721,7 @@ TEST(Jit, VscaleVariantInvalidAfterSubstitutionIsReported) {
 
   // Lazily, only the variant of vec = 2 is lost, with the same error.
   Compiler jit(lazyHostOptions());
-  tuna::Options options;
-  options.cacheDir.clear();
-  tuna::Module module =
-      jit.load(kVscaleInvalidAtTwo, tuna::Device::host(), options, "first.mlir");
+  tuna::Module module = loadOnHost(jit, kVscaleInvalidAtTwo, "first.mlir");
   std::vector<float> x = {5.0f}, y = {0.0f};
   module.kernel("first").launch(nullptr, tuna::memref(x.data(), {1}),
                                 tuna::memref(y.data(), {1}));
