@@ -25,6 +25,10 @@ done
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma.tuna" \
   --emit-dir "$root/bench/out/wgmma-cubin" | tail -2
+# The warp-specialized persistent wgmma matmul (a TMA producer warpgroup
+# feeding two consumer warpgroups).
+"$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_ws.mlir" --target=nvptx:sm_90a \
+  --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_ws.tuna" | tail -2
 # The wgmma kernels kernels-mlir/wgmma_types.py derives (KERNEL, BUNDLE):
 # same target and limit.
 derived() {

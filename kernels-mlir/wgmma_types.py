@@ -21,6 +21,8 @@ KERNEL is
     (wgmma n64, 32 accumulator floats a thread, one 64-column atom of B),
     for skinny (decode) shapes, where 128-column tiles leave most SMs idle;
     its own space (N64_CONFIGS: bm = 64, 4 to 8 stages, split 1 to 16).
+  - `matmul_bf16_wgmma_ws`: the warp-specialized persistent kernel
+    (matmul_f16_wgmma_ws, matmul_wgmma_ws.mlir) with bf16 element types.
   - `matmul_e4m3_wgmma_f16out`: e4m3 A and B with an fp16 C, from
     matmul_e4m3_wgmma (matmul_wgmma_fp8.mlir, bf16 C): only C's type, the
     rounding of the scaled sum and the kernel's name change.
@@ -449,6 +451,8 @@ KERNELS = {
                               bf16_n_tile_64, BF16_PROSE),
     "matmul_bf16_wgmma_n192": ("matmul_wgmma.mlir", "matmul_f16_wgmma",
                                bf16_n_tile_192, BF16_PROSE),
+    "matmul_bf16_wgmma_ws": ("matmul_wgmma_ws.mlir", "matmul_f16_wgmma_ws",
+                             bf16_inputs, BF16_PROSE),
     "matmul_e4m3_wgmma_f16out": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
                                  fp16_output, FP16_OUTPUT_PROSE),
     "matmul_e4m3_wgmma_n64": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
@@ -472,14 +476,17 @@ KERNELS = {
 # one tuning picks the tile width too.
 FAMILIES = {
     "matmul_f16_wgmma_tiles": ["matmul_f16_wgmma", "matmul_f16_wgmma_n128",
-                               "matmul_f16_wgmma_n64", "matmul_f16_wgmma_n192"],
+                               "matmul_f16_wgmma_n64", "matmul_f16_wgmma_n192",
+                               "matmul_f16_wgmma_ws"],
     "matmul_bf16_wgmma_tiles": ["matmul_bf16_wgmma", "matmul_bf16_wgmma_n128",
-                                "matmul_bf16_wgmma_n64", "matmul_bf16_wgmma_n192"],
+                                "matmul_bf16_wgmma_n64", "matmul_bf16_wgmma_n192",
+                                "matmul_bf16_wgmma_ws"],
     "matmul_e4m3_wgmma_tiles": ["matmul_e4m3_wgmma", "matmul_e4m3_wgmma_n64"],
 }
 
 # The kernels written by hand, and their files.
 SOURCES = {"matmul_f16_wgmma": "matmul_wgmma.mlir",
+           "matmul_f16_wgmma_ws": "matmul_wgmma_ws.mlir",
            "matmul_e4m3_wgmma": "matmul_wgmma_fp8.mlir"}
 
 

@@ -92,6 +92,10 @@ CASES = [
           ("bf16", "matmul_wgmma_bf16_tiles", SQUARES + RAGGED + SKINNY),
           ("e4m3", "matmul_wgmma_fp8_tiles", SQUARES + SKINNY))
       for shape in shapes],
+    # Warp-specialized and persistent (a TMA producer warpgroup, two
+    # consumer warpgroups, one block an SM).
+    *[("matmul_f16_wgmma_ws", "matmul_wgmma_ws", shape)
+      for shape in SQUARES + RAGGED + SKINNY],
     ("matmul_f16_wgmma", "matmul_wgmma", dict(m=2048, n=2048, k=2048)),
     ("matmul_f16_wgmma", "matmul_wgmma", dict(m=4096, n=4096, k=4096)),
     ("matmul_f16_wgmma", "matmul_wgmma", dict(m=8192, n=8192, k=8192)),

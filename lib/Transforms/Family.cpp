@@ -21,6 +21,10 @@ using namespace mlir::tuna::expand;
 /// The family's own parameter: which kernel a variant comes from.
 static constexpr StringLiteral kKernelParam = "kernel";
 
+/// The value of a family parameter in the variants of a kernel that does
+/// not have it.
+static constexpr int64_t kAbsentParam = -1;
+
 /// Whether a table's variants are GPU kernels (`@module::@func`), not host
 /// functions.
 static bool hasGpuVariants(DispatchOp table) {
@@ -30,7 +34,7 @@ static bool hasGpuVariants(DispatchOp table) {
 }
 
 /// Checks that `table` can share a table with `first`: one ABI, one key,
-/// the same parameters and targets, both GPU kernels or both host ones.
+/// the same targets, both GPU kernels or both host ones.
 static LogicalResult checkLikeFirst(FamilyOp family, DispatchOp table,
                                     DispatchOp first) {
   auto differ = [&](StringRef what) {
@@ -38,15 +42,13 @@ static LogicalResult checkLikeFirst(FamilyOp family, DispatchOp table,
            << "family '" << family.getSymName() << "': kernel '"
            << table.getSymName() << "' has another " << what << " than '"
            << first.getSymName()
-           << "'; a family's kernels must have the same function type, key, "
-              "parameters and targets";
+           << "'; a family's kernels must have the same function type, key "
+              "and targets";
   };
   if (table.getFunctionType() != first.getFunctionType())
     return differ("function type");
   if (table.getKey() != first.getKey())
     return differ("key");
-  if (table.getParams() != first.getParams())
-    return differ("parameter list");
   if (table.getTargetsAttr() != first.getTargetsAttr())
     return differ("target list");
   if (hasGpuVariants(table) != hasGpuVariants(first))
@@ -100,16 +102,59 @@ static std::string hashFamily(FamilyOp family, ArrayRef<DispatchOp> tables) {
   return llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true, 16);
 }
 
+/// The family's parameters: `kernel`, then every kernel's in order of first
+/// appearance.
+static SmallVector<StringRef> familyParams(ArrayRef<DispatchOp> tables) {
+  SmallVector<StringRef> params{kKernelParam};
+  for (DispatchOp table : tables)
+    for (StringRef param : table.getParams().getAsValueRange<StringAttr>())
+      if (!llvm::is_contained(params, param))
+        params.push_back(param);
+  return params;
+}
+
+/// A kernel's variants record a family parameter it does not have as
+/// kAbsentParam, so no variant of a kernel that has it may take that value.
+static LogicalResult verifyAbsentValueFree(FamilyOp family,
+                                           ArrayRef<DispatchOp> tables,
+                                           ArrayRef<StringRef> params) {
+  for (StringRef param : params.drop_front()) {
+    auto lacks = [&](DispatchOp table) {
+      return !llvm::is_contained(
+          table.getParams().getAsValueRange<StringAttr>(), param);
+    };
+    if (llvm::none_of(tables, lacks))
+      continue;
+    for (DispatchOp table : tables)
+      for (VariantOp variant : table.getBody().getOps<VariantOp>()) {
+        auto value = variant.getConfig().getAs<IntegerAttr>(param);
+        if (value && value.getInt() == kAbsentParam)
+          return family.emitError()
+                 << "family '" << family.getSymName() << "': variant "
+                 << variant.getKernel() << " of kernel '" << table.getSymName()
+                 << "' sets '" << param << "' to " << kAbsentParam
+                 << ", the value that marks the parameter "
+                 << "absent in the variants of a kernel without it";
+      }
+  }
+  return success();
+}
+
 /// Copies kernel `index`'s variants into the family's table: its
-/// configuration gains the kernel's index, its tensor maps move past those of
+/// configuration gains the kernel's index and kAbsentParam for the family
+/// parameters the kernel does not have, its tensor maps move past those of
 /// the kernels before it.
 static void copyVariants(OpBuilder &builder, DispatchOp table, int64_t index,
-                         int64_t firstMap) {
+                         ArrayRef<StringRef> params, int64_t firstMap) {
   for (VariantOp variant : table.getBody().getOps<VariantOp>()) {
     auto copy = cast<VariantOp>(builder.clone(*variant));
     SmallVector<NamedAttribute> config(variant.getConfig().getValue());
     config.push_back(
         builder.getNamedAttr(kKernelParam, builder.getI64IntegerAttr(index)));
+    for (StringRef param : params.drop_front())
+      if (!variant.getConfig().contains(param))
+        config.push_back(builder.getNamedAttr(
+            param, builder.getI64IntegerAttr(kAbsentParam)));
     copy.setConfigAttr(builder.getDictionaryAttr(config));
     if (std::optional<ArrayRef<int64_t>> maps = variant.getTensorMaps()) {
       SmallVector<int64_t> moved(*maps);
@@ -145,8 +190,9 @@ static LogicalResult writeFamilyTable(FamilyOp family, ModuleOp module) {
   DispatchOp first = tables->front();
   OpBuilder builder(family);
 
-  SmallVector<StringRef> params{kKernelParam};
-  llvm::append_range(params, first.getParams().getAsValueRange<StringAttr>());
+  SmallVector<StringRef> params = familyParams(*tables);
+  if (failed(verifyAbsentValueFree(family, *tables, params)))
+    return failure();
   std::set<int64_t> written;
   SmallVector<Attribute> maps;
   for (DispatchOp table : *tables) {
@@ -165,7 +211,7 @@ static LogicalResult writeFamilyTable(FamilyOp family, ModuleOp module) {
   builder.setInsertionPointToStart(&dispatch.getBody().emplaceBlock());
   int64_t firstMap = 0;
   for (auto [index, table] : llvm::enumerate(*tables)) {
-    copyVariants(builder, table, index, firstMap);
+    copyVariants(builder, table, index, params, firstMap);
     if (ArrayAttr tableMaps = table.getTensorMapsAttr())
       firstMap += tableMaps.size();
   }

@@ -2,7 +2,7 @@
 // RUN: not tuna-opt %s -split-input-file --tuna-expand="plan-only" 2>&1 | FileCheck %s --check-prefix=PLAN
 
 // A family's kernels must be tunable kernels of the module with one ABI,
-// one key, the same parameters and targets.
+// one key and the same targets.
 
 // expected-error @below {{family 'f' names 'missing', which is not a tunable kernel of this module}}
 tuna.family @f kernels ["missing"]
@@ -17,7 +17,7 @@ func.func @b(%x: memref<?xf16>, %n: index) attributes {tuna.space = #tuna.space<
     params = [#tuna.param<"s", [1]>], defaults = {s = 1}, key = [#tuna.key<arg = 1>]>} {
   return
 }
-// expected-error @below {{family 'f': kernel 'b' has another function type than 'a'; a family's kernels must have the same function type, key, parameters and targets}}
+// expected-error @below {{family 'f': kernel 'b' has another function type than 'a'; a family's kernels must have the same function type, key and targets}}
 tuna.family @f kernels ["a", "b"]
 
 // -----
@@ -40,10 +40,11 @@ func.func @a(%x: memref<?xf32>, %n: index) attributes {tuna.space = #tuna.space<
   return
 }
 func.func @b(%x: memref<?xf32>, %n: index) attributes {tuna.space = #tuna.space<
-    params = [#tuna.param<"t", [1]>], defaults = {t = 1}, key = [#tuna.key<arg = 1>]>} {
+    params = [#tuna.param<"t", [-1, 1]>], defaults = {t = 1}, key = [#tuna.key<arg = 1>]>} {
   return
 }
-// expected-error @below {{family 'f': kernel 'b' has another parameter list than 'a'}}
+// -1 marks a parameter absent in the variants of a kernel without it.
+// expected-error @below {{family 'f': variant @b__v0 of kernel 'b' sets 't' to -1, the value that marks the parameter absent in the variants of a kernel without it}}
 tuna.family @f kernels ["a", "b"]
 
 // -----

@@ -42,6 +42,46 @@ tuna.family @copy kernels ["narrow", "wide"]
 
 // -----
 
+// Kernels with different parameters: the family's are `kernel` and every
+// kernel's in order of first appearance; a kernel's variants record those it
+// does not have as -1.
+
+func.func @rows(%x: memref<?xf32>, %n: index) attributes {tuna.space = #tuna.space<
+    params = [#tuna.param<"step", [1, 2]>], defaults = {step = 1},
+    key = [#tuna.key<arg = 1>]>} {
+  %c0 = arith.constant 0 : index
+  %step = tuna.param "step" : index
+  %one = arith.constant 1.0 : f32
+  scf.for %i = %c0 to %n step %step {
+    memref.store %one, %x[%i] : memref<?xf32>
+  }
+  return
+}
+
+func.func @tiles(%x: memref<?xf32>, %n: index) attributes {tuna.space = #tuna.space<
+    params = [#tuna.param<"tile", [8]>, #tuna.param<"step", [1]>], defaults = {tile = 8, step = 1},
+    key = [#tuna.key<arg = 1>]>} {
+  %c0 = arith.constant 0 : index
+  %tile = tuna.param "tile" : index
+  %step = tuna.param "step" : index
+  %two = arith.constant 2.0 : f32
+  scf.for %i = %c0 to %n step %tile {
+    memref.store %two, %x[%i] : memref<?xf32>
+  }
+  return
+}
+
+tuna.family @fill kernels ["rows", "tiles"]
+
+// CHECK-LABEL: tuna.dispatch @fill
+// CHECK-SAME:    params = ["kernel", "step", "tile"]
+// CHECK-NEXT:    tuna.variant @rows__v0 config {kernel = 0 : i64, step = 1 : i64, tile = -1 : i64}{{$}}
+// CHECK-NEXT:    tuna.variant @rows__v1 config {kernel = 0 : i64, step = 2 : i64, tile = -1 : i64}{{$}}
+// CHECK-NEXT:    tuna.variant @tiles__v0 config {kernel = 1 : i64, step = 1 : i64, tile = 8 : i64}{{$}}
+// CHECK-NEXT:  }
+
+// -----
+
 // GPU kernels with tensor maps: the family lists the maps of every kernel
 // in order, and a variant's map indices move past those of the kernels
 // before its own.

@@ -123,11 +123,12 @@ def Tuna_FamilyOp : Tuna_Op<"family", [
     replaces it by a `tuna.dispatch` table of that name once it has
     expanded the kernels; their own tables stay.
 
-    The kernels must have the same function type, key and parameter names;
-    the family's parameters are `kernel` (the index of the variant's kernel
-    in `kernels`) followed by theirs, its default is the first kernel's,
-    its tensor maps are theirs in order, and it writes what any of them
-    writes.
+    The kernels must have the same function type, key and targets, and be
+    all GPU kernels or all host ones. The family's parameters are `kernel`
+    (the index of the variant's kernel in `kernels`) followed by the union
+    of theirs in order of first appearance, -1 in the variants of a kernel
+    that lacks one; its default is the first kernel's, its tensor maps are
+    theirs in order, and it writes what any of them writes.
 
     ```mlir
     tuna.family @matmul kernels ["matmul_n256", "matmul_n64"]

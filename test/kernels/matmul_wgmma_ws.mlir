@@ -1,0 +1,60 @@
+// The warp-specialized persistent wgmma matmul (kernels-mlir/matmul_wgmma_ws.mlir):
+// a producer warpgroup loads the stages (TMA, or cp.async in the default),
+// two consumer warpgroups run wgmma and release them through mbarriers;
+// tma = 1 stores C with TMA from shared memory, the default from registers.
+// RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma_ws.mlir --target=nvptx:sm_90a --no-ptxas \
+// RUN:   --max-shared-memory=232448 -o %t.tuna --emit-dir=%t | FileCheck %s
+// RUN: FileCheck %s --check-prefix=TMA --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=1,ctas=132.sm_90a.ptx \
+// RUN:   --implicit-check-not=cp.async.cg --implicit-check-not=st.global --implicit-check-not=.local
+// RUN: FileCheck %s --check-prefix=COPY --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=0,ctas=132.sm_90a.ptx \
+// RUN:   --implicit-check-not=cp.async.bulk --implicit-check-not=.local
+
+// CHECK:      kernel matmul_f16_wgmma_ws: 6 variants, default [[DEFAULT:matmul_f16_wgmma_ws__v5]]
+// CHECK:      [[DEFAULT]] {{ *}}stages=4 gm=8 tma=0 ctas=132
+// CHECK:      compiled nvptx:sm_90a: 6 variants
+
+// 384 threads; thread 0 initializes four full (one arrival) and four empty
+// (256 arrivals) mbarriers.
+// TMA:         .maxntid 384, 1, 1
+// TMA-COUNT-2: mbarrier.init.shared.b64
+// TMA:         fence.mbarrier_init
+// The producer: wait for a free stage, arm its full barrier with 48 KiB,
+// five boxes.
+// TMA:         setmaxnreg.dec.sync.aligned.u32 40;
+// TMA:         mbarrier.try_wait.parity
+// TMA:         mov.b32 {{%r[0-9]+}}, 49152;
+// TMA:         mbarrier.arrive.expect_tx.shared.b64
+// TMA-COUNT-5: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// The consumers: k tile 0 peeled, then the loop releasing the previous
+// stage.
+// TMA:         setmaxnreg.inc.sync.aligned.u32 232;
+// TMA:         mbarrier.try_wait.parity
+// TMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// TMA:         mbarrier.try_wait.parity
+// TMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// TMA:         wgmma.wait_group.sync.aligned 1;
+// TMA:         mbarrier.arrive.shared.b64
+// TMA:         wgmma.wait_group.sync.aligned 0;
+// The epilogue: four 64-column chunks through two buffers, each stored
+// with TMA by the warpgroup's first thread.
+// TMA:         cp.async.bulk.wait_group.read 1;
+// TMA:         bar.sync {{.*}}, 128;
+// TMA:         fence.proxy.async.shared::cta;
+// TMA:         bar.sync {{.*}}, 128;
+// TMA:         cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// TMA:         cp.async.bulk.commit_group;
+// TMA-COUNT-3: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// TMA:         cp.async.bulk.wait_group 0;
+
+// The default: 128 producer threads, 24 cp.async copies each a stage and an
+// arrival once they land; the consumers fence the async proxy after their
+// wait; 64 4-byte stores a thread.
+// COPY:          setmaxnreg.dec.sync.aligned.u32 48;
+// COPY-COUNT-24: cp.async.cg.shared.global
+// COPY:          cp.async.mbarrier.arrive.noinc.shared.b64
+// COPY:          setmaxnreg.inc.sync.aligned.u32 232;
+// COPY:          fence.proxy.async.shared::cta;
+// COPY-COUNT-4:  wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// COPY:          fence.proxy.async.shared::cta;
+// COPY-COUNT-4:  wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// COPY-COUNT-64: st.global.b32
