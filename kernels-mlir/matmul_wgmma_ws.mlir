@@ -11,8 +11,8 @@
 // walks the 128 x 256 tiles of C t = block, block + ctas, ... (ctas
 // blocks; `ctas` = the H100's 132 SMs where one block fits per SM; any
 // value is correct), in gm-grouped order (Triton's GROUP_M):
-//  - warpgroup 2, the producer, gives back registers (setmaxnreg 40; 48
-//    for cp.async) and fills a ring of `stages` shared-memory stages with
+//  - warpgroup 2, the producer, gives back registers (with TMA:
+//    setmaxnreg 40) and fills a ring of `stages` shared-memory stages with
 //    the k tiles (bk = 64) of its tiles in order: per k tile, it waits
 //    until the stage is
 //    free (the stage's `empty` mbarrier), loads A's 128 x 64 and B's
@@ -110,6 +110,18 @@ module attributes {gpu.container_module} {
       %c8192 = arith.constant 8192 : index
       %c16384 = arith.constant 16384 : index
       %c32768 = arith.constant 32768 : index
+      // The tile's width and what follows from it: B's stage (halfs,
+      // bytes), a stage's transaction bytes (A's 16 KiB and B's), B's
+      // 64-column atoms, 16-byte chunks of a row of B and copies of them a
+      // producer thread, the epilogue's 8-column groups of a row.
+      %bn = arith.constant 256 : index
+      %b_stage = arith.constant 16384 : index
+      %b_stage_bytes = arith.constant 32768 : index
+      %tx = arith.constant 49152 : i32
+      %b_atoms = arith.constant 4 : index
+      %b_row_chunks = arith.constant 32 : index
+      %b_copies = arith.constant 16 : index
+      %col_groups = arith.constant 32 : index
       %one64 = arith.constant 1 : i64
       // The consumers' accumulator goes through this buffer in the
       // epilogue, read an element at a time (LLVM's SROA keeps it in
@@ -119,7 +131,7 @@ module attributes {gpu.container_module} {
       %bid = gpu.block_id x
       %ctas = gpu.grid_dim x
       %wg = arith.divui %tid, %c128 : index
-      %ntn = arith.ceildivui %n, %c256 : index
+      %ntn = arith.ceildivui %n, %bn : index
       %ntm = arith.ceildivui %m, %c128 : index
       %ntiles = arith.muli %ntn, %ntm : index
       %ktiles = arith.ceildivui %k, %c64 : index
@@ -136,7 +148,7 @@ module attributes {gpu.container_module} {
       %shift = arith.remui %shift0, %c1024 : index
       %saddr = arith.addi %sraw, %shift : index
       %na = arith.muli %stages, %c8192 : index
-      %nb = arith.muli %stages, %c16384 : index
+      %nb = arith.muli %stages, %b_stage : index
       %sa = memref.view %smem[%shift][%na] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf16, #gpu.address_space<workgroup>>
       %na2 = arith.muli %na, %c2 : index
       %sb_off = arith.addi %shift, %na2 : index
@@ -177,21 +189,19 @@ module attributes {gpu.container_module} {
 
       %is_producer = arith.cmpi eq, %wg, %c2 : index
       scf.if %is_producer {
-        // The registers the producer gives back go to the consumers (232
-        // each): 128 x 40 + 256 x 232 of the block's 65536 with TMA, 128 x
-        // 48 + 256 x 232 with cp.async, whose address arithmetic needs more
-        // (ptxas still spills 16 bytes of it).
+        // With TMA the producer gives back the registers it does not need
+        // to the consumers: 128 x 40 + 256 x 232 of the block's 65536. The
+        // cp.async producer's address arithmetic needs them (all threads
+        // keep the 168 of the launch; the consumers spill 56 bytes).
         scf.if %use_tma {
           nvvm.setmaxregister decrease 40
-        } else {
-          nvvm.setmaxregister decrease 48
         }
         %ptid = arith.subi %tid, %c256 : index
         %is_leader = arith.cmpi eq, %ptid, %c0 : index
         %loads = arith.ori %cpasync, %is_leader : i1
         // A thread's cp.async chunks (tma = 0): A's column chunk ptid mod 8
         // of rows ptid / 8 + 16 i (the swizzle, by row mod 8, is the
-        // thread's own), B's column chunk ptid mod 32 of rows ptid / 32 + 4 i.
+        // thread's own), B's chunks ptid + 128 i of the tile's.
         %a_j = arith.remui %ptid, %c8 : index
         %a_r = arith.divui %ptid, %c8 : index
         %a_r7 = arith.andi %a_r, %c7 : index
@@ -200,12 +210,6 @@ module attributes {gpu.container_module} {
         %a_srow = arith.muli %a_r, %c64 : index
         %a_soff = arith.addi %a_srow, %a_scol : index
         %a_col = arith.muli %a_j, %c8 : index
-        %b_cc = arith.remui %ptid, %c32 : index
-        %b_r = arith.divui %ptid, %c32 : index
-        %b_atom = arith.divui %b_cc, %c8 : index
-        %b_j = arith.remui %b_cc, %c8 : index
-        %b_ao = arith.muli %b_atom, %c4096 : index
-        %b_col = arith.muli %b_cc, %c8 : index
         scf.if %loads {
           %done = scf.for %t = %bid to %ntiles step %ctas iter_args(%it0 = %c0) -> (index) {
             %group = arith.divui %t, %gwidth : index
@@ -217,7 +221,7 @@ module attributes {gpu.container_module} {
             %pm = arith.addi %gfirst, %pm0 : index
             %pn = arith.divui %ging, %gsize : index
             %row0 = arith.muli %pm, %c128 : index
-            %col0 = arith.muli %pn, %c256 : index
+            %col0 = arith.muli %pn, %bn : index
             %row0_32 = arith.index_cast %row0 : index to i32
             %it_end = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%it = %it0) -> (index) {
               %s = arith.remui %it, %stages : index
@@ -235,11 +239,10 @@ module attributes {gpu.container_module} {
               %fp = llvm.inttoptr %fi : i64 to !llvm.ptr<3>
               %ka = arith.muli %kt, %c64 : index
               %sa_base = arith.muli %s, %c8192 : index
-              %sb_base = arith.muli %s, %c16384 : index
+              %sb_base = arith.muli %s, %b_stage : index
               scf.if %use_tma {
                 %map_a = tuna.tensor_map 0 : !llvm.ptr
                 %map_b = tuna.tensor_map 1 : !llvm.ptr
-                %tx = arith.constant 49152 : i32
                 nvvm.mbarrier.arrive.expect_tx %fp, %tx : !llvm.ptr<3>, i32
                 %ka32 = arith.index_cast %ka : index to i32
                 %sa_bytes = arith.muli %sa_base, %c2 : index
@@ -251,7 +254,7 @@ module attributes {gpu.container_module} {
                     : !llvm.ptr<7>, !llvm.ptr
                 %sb_bytes = arith.muli %sb_base, %c2 : index
                 %db0 = arith.addi %saddr_b, %sb_bytes : index
-                scf.for %j = %c0 to %c4 step %c1 {
+                scf.for %j = %c0 to %b_atoms step %c1 {
                   %jo = arith.muli %j, %c8192 : index
                   %db = arith.addi %db0, %jo : index
                   %dbi = arith.index_cast %db : index to i64
@@ -283,11 +286,14 @@ module attributes {gpu.container_module} {
                   %si = arith.addi %so1, %a_soff : index
                   %tok = nvgpu.device_async_copy %a[%gi], %sa[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
                 } {tuna.unroll}
-                %gc = arith.addi %col0, %b_col : index
-                %col_in = arith.cmpi ult, %gc, %n : index
-                scf.for %i = %c0 to %c16 step %c1 {
-                  %ri = arith.muli %i, %c4 : index
-                  %r = arith.addi %b_r, %ri : index
+                scf.for %i = %c0 to %b_copies step %c1 {
+                  %ci = arith.muli %i, %c128 : index
+                  %chunk = arith.addi %ci, %ptid : index
+                  %r = arith.divui %chunk, %b_row_chunks : index
+                  %cc = arith.remui %chunk, %b_row_chunks : index
+                  %col = arith.muli %cc, %c8 : index
+                  %gc = arith.addi %col0, %col : index
+                  %col_in = arith.cmpi ult, %gc, %n : index
                   %gkr = arith.addi %ka, %r : index
                   %k_in = arith.cmpi ult, %gkr, %k : index
                   %in = arith.andi %col_in, %k_in : i1
@@ -295,11 +301,14 @@ module attributes {gpu.container_module} {
                   %gi0 = arith.addi %gro, %gc : index
                   %gi = arith.select %in, %gi0, %c0 : index
                   %nsrc = arith.select %in, %c8, %c0 : index
+                  %atom = arith.divui %cc, %c8 : index
+                  %j = arith.remui %cc, %c8 : index
                   %r7 = arith.andi %r, %c7 : index
-                  %sj = arith.xori %b_j, %r7 : index
+                  %sj = arith.xori %j, %r7 : index
                   %scol = arith.muli %sj, %c8 : index
+                  %ao = arith.muli %atom, %c4096 : index
                   %srow = arith.muli %r, %c64 : index
-                  %so1 = arith.addi %sb_base, %b_ao : index
+                  %so1 = arith.addi %sb_base, %ao : index
                   %so2 = arith.addi %so1, %srow : index
                   %si = arith.addi %so2, %scol : index
                   %tok = nvgpu.device_async_copy %b[%gi], %sb[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
@@ -313,7 +322,9 @@ module attributes {gpu.container_module} {
           }
         }
       } else {
-        nvvm.setmaxregister increase 232
+        scf.if %use_tma {
+          nvvm.setmaxregister increase 232
+        }
         // Descriptor constants (matmul_wgmma.mlir: swizzle 128 B; A: LBO
         // 16, SBO 1024; B: LBO 128 bk = 8192, SBO 1024), this warpgroup's
         // 64 rows of A's tile, and the epilogue's rows and columns: thread
@@ -366,7 +377,7 @@ module attributes {gpu.container_module} {
           %pm = arith.addi %gfirst, %pm0 : index
           %pn = arith.divui %ging, %gsize : index
           %row0 = arith.muli %pm, %c128 : index
-          %col0 = arith.muli %pn, %c256 : index
+          %col0 = arith.muli %pn, %bn : index
           // K tile 0: wait for it, then four wgmma that ignore the
           // accumulator registers' old contents (scale-d 0 on the first).
           %s_0 = arith.remui %it0, %stages : index
@@ -384,7 +395,7 @@ module attributes {gpu.container_module} {
           %sao_0 = arith.muli %s_0, %c16384 : index
           %sa1_0 = arith.addi %saddr, %sao_0 : index
           %sa2_0 = arith.addi %sa1_0, %wg_off : index
-          %sbo_0 = arith.muli %s_0, %c32768 : index
+          %sbo_0 = arith.muli %s_0, %b_stage_bytes : index
           %sb1_0 = arith.addi %saddr_b, %sbo_0 : index
           %sa_i_0 = arith.index_cast %sa2_0 : index to i64
           %sb_i_0 = arith.index_cast %sb1_0 : index to i64
@@ -425,7 +436,7 @@ module attributes {gpu.container_module} {
             %sao = arith.muli %s, %c16384 : index
             %sa1 = arith.addi %saddr, %sao : index
             %sa2 = arith.addi %sa1, %wg_off : index
-            %sbo = arith.muli %s, %c32768 : index
+            %sbo = arith.muli %s, %b_stage_bytes : index
             %sb1 = arith.addi %saddr_b, %sbo : index
             %sa_i = arith.index_cast %sa2 : index to i64
             %sb_i = arith.index_cast %sb1 : index to i64
@@ -479,7 +490,7 @@ module attributes {gpu.container_module} {
             %col0_32 = arith.index_cast %col0 : index to i32
             %erow0 = arith.addi %row0, %wrow0 : index
             %erow0_32 = arith.index_cast %erow0 : index to i32
-            scf.for %ch = %c0 to %c4 step %c1 {
+            scf.for %ch = %c0 to %b_atoms step %c1 {
               %eb = arith.remui %ch, %c2 : index
               %ebo = arith.muli %eb, %c8192 : index
               %ebuf = arith.addi %wg_ebuf, %ebo : index
@@ -533,7 +544,7 @@ module attributes {gpu.container_module} {
             %go_a = arith.muli %gr_a, %n : index
             %go_b = arith.muli %gr_b, %n : index
             %gc0 = arith.addi %col0, %tcol : index
-            scf.for %j = %c0 to %c32 step %c1 {
+            scf.for %j = %c0 to %col_groups step %c1 {
               %jc = arith.muli %j, %c8 : index
               %gc = arith.addi %gc0, %jc : index
               %col_in = arith.cmpi ult, %gc, %n : index
