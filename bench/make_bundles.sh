@@ -29,6 +29,9 @@ done
 # feeding two consumer warpgroups).
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_ws.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_ws.tuna" | tail -2
+# and its e4m3 twin (the e4m3 kernel's K-major layout and scales).
+"$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_ws_fp8.mlir" --target=nvptx:sm_90a \
+  --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_ws_fp8.tuna" | tail -2
 # The wgmma kernels kernels-mlir/wgmma_types.py derives (KERNEL, BUNDLE):
 # same target and limit.
 derived() {

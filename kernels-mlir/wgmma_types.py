@@ -481,13 +481,15 @@ FAMILIES = {
     "matmul_bf16_wgmma_tiles": ["matmul_bf16_wgmma", "matmul_bf16_wgmma_n128",
                                 "matmul_bf16_wgmma_n64", "matmul_bf16_wgmma_n192",
                                 "matmul_bf16_wgmma_ws"],
-    "matmul_e4m3_wgmma_tiles": ["matmul_e4m3_wgmma", "matmul_e4m3_wgmma_n64"],
+    "matmul_e4m3_wgmma_tiles": ["matmul_e4m3_wgmma", "matmul_e4m3_wgmma_n64",
+                                "matmul_e4m3_wgmma_ws"],
 }
 
 # The kernels written by hand, and their files.
 SOURCES = {"matmul_f16_wgmma": "matmul_wgmma.mlir",
            "matmul_f16_wgmma_ws": "matmul_wgmma_ws.mlir",
-           "matmul_e4m3_wgmma": "matmul_wgmma_fp8.mlir"}
+           "matmul_e4m3_wgmma": "matmul_wgmma_fp8.mlir",
+           "matmul_e4m3_wgmma_ws": "matmul_wgmma_ws_fp8.mlir"}
 
 
 def source_text(kernel):

@@ -121,6 +121,8 @@ CASES = [
       for shape in SKINNY],
     # fp8 against torch._scaled_mm; K and N multiples of 16 (cuBLAS's and
     # the kernel's 16-byte rows), so no ragged row.
+    # The e4m3 layout on the warp-specialized persistent schedule.
+    *[("matmul_e4m3_wgmma_ws", "matmul_wgmma_ws_fp8", shape) for shape in SQUARES],
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=2048, n=2048, k=2048)),
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=4096, n=4096, k=4096)),
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=8192, n=8192, k=8192)),

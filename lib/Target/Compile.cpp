@@ -93,7 +93,7 @@ struct Dispatches {
       FailureOr<::tuna::Kernel> kernel = compiler::buildKernel(dispatch);
       if (failed(kernel))
         return failure();
-      if (!compiler::isGpuDispatch(dispatch))
+      if (!dispatch.hasGpuVariants())
         kernel->sourceHash = hostSourceHash(kernel->sourceHash,
                                             options.hostCpu);
       kernels.push_back(std::move(*kernel));
@@ -127,8 +127,7 @@ struct Dispatches {
 
   /// Whether `target` is of the kind (GPU or host) of dispatch `i`.
   bool matchesKind(const Target &target, size_t i) const {
-    return (target.kind == Target::Kind::Host) !=
-           compiler::isGpuDispatch(ops[i]);
+    return (target.kind == Target::Kind::Host) != ops[i].hasGpuVariants();
   }
 
   /// The targets the space of dispatch `i` declares; empty: every target.
@@ -175,8 +174,7 @@ LogicalResult keepKernelsWithCode(ModuleOp module, Dispatches &dispatches,
     std::string reason =
         unsupported.empty()
             ? "is a " +
-                  std::string(compiler::isGpuDispatch(dispatch) ? "GPU"
-                                                                : "host") +
+                  std::string(dispatch.hasGpuVariants() ? "GPU" : "host") +
                   " kernel and no requested target compiles it"
             : "supports only " +
                   describeTargets(dispatches.declaredTargets(i)) + ", not " +

@@ -167,12 +167,6 @@ static FailureOr<::tuna::Variant> buildVariant(VariantOp op,
   return variant;
 }
 
-bool compiler::isGpuDispatch(DispatchOp dispatch) {
-  for (auto variant : dispatch.getBody().getOps<VariantOp>())
-    return !variant.getKernel().getNestedReferences().empty();
-  return false;
-}
-
 FailureOr<::tuna::Kernel> compiler::buildKernel(DispatchOp dispatch) {
   ::tuna::Kernel kernel;
   kernel.name = dispatch.getSymName().str();

@@ -27,9 +27,6 @@ using CodeMap = llvm::StringMap<SmallVector<::tuna::VariantCode, 2>>;
 /// The manifest of one dispatch: everything but the code.
 FailureOr<::tuna::Kernel> buildKernel(DispatchOp dispatch);
 
-/// Whether the dispatch's variants are GPU kernels (`@module::@func`).
-bool isGpuDispatch(DispatchOp dispatch);
-
 /// What a diagnostic of a variant says about it.
 struct VariantLabel {
   std::string symbol; ///< The variant's kernel symbol, e.g. scale__v3.

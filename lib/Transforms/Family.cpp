@@ -25,14 +25,6 @@ static constexpr StringLiteral kKernelParam = "kernel";
 /// not have it.
 static constexpr int64_t kAbsentParam = -1;
 
-/// Whether a table's variants are GPU kernels (`@module::@func`), not host
-/// functions.
-static bool hasGpuVariants(DispatchOp table) {
-  for (VariantOp variant : table.getBody().getOps<VariantOp>())
-    return !variant.getKernel().getNestedReferences().empty();
-  return false;
-}
-
 /// Checks that `table` can share a table with `first`: one ABI, one key,
 /// the same targets, both GPU kernels or both host ones.
 static LogicalResult checkLikeFirst(FamilyOp family, DispatchOp table,
@@ -51,11 +43,11 @@ static LogicalResult checkLikeFirst(FamilyOp family, DispatchOp table,
     return differ("key");
   if (table.getTargetsAttr() != first.getTargetsAttr())
     return differ("target list");
-  if (hasGpuVariants(table) != hasGpuVariants(first))
+  if (table.hasGpuVariants() != first.hasGpuVariants())
     return family.emitError()
            << "family '" << family.getSymName() << "': kernel '"
            << table.getSymName() << "' is a "
-           << (hasGpuVariants(table) ? "GPU" : "host") << " kernel and '"
+           << (table.hasGpuVariants() ? "GPU" : "host") << " kernel and '"
            << first.getSymName()
            << "' is not; a family's kernels are all GPU kernels or all host "
               "ones";

@@ -953,6 +953,12 @@ static LogicalResult verifyVariantTensorMaps(VariantOp v, ArrayAttr maps,
   return success();
 }
 
+bool DispatchOp::hasGpuVariants() {
+  for (VariantOp variant : getBody().getOps<VariantOp>())
+    return !variant.getKernel().getNestedReferences().empty();
+  return false;
+}
+
 LogicalResult DispatchOp::verify() {
   auto variants = llvm::to_vector(getBody().front().getOps<VariantOp>());
   if (variants.empty())

@@ -79,6 +79,11 @@ def Tuna_DispatchOp : Tuna_Op<"dispatch", [
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether the variants are GPU kernels (`@module::@func`), not host
+    /// functions.
+    bool hasGpuVariants();
+  }];
 }
 
 def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {

@@ -1,0 +1,522 @@
+// C = scale_a scale_b A B^T for fp8 e4m3 matrices on Hopper's warpgroup
+// tensor cores (wgmma, sm_90a), warp-specialized and persistent: A is
+// M x K and B is N x K, both row-major (K-major) bytes in the OCP e4m3
+// encoding, C is M x N bf16 (overwritten); the tensor cores' own fp32
+// accumulation (the fast path, torch._scaled_mm's use_fast_accum=True);
+// scale_a and scale_b are per-tensor scales. The layout and scales of
+// matmul_e4m3_wgmma (kernels-mlir/matmul_wgmma_fp8.mlir: 8-bit operands
+// are read K-major only) on the schedule of matmul_f16_wgmma_ws
+// (kernels-mlir/matmul_wgmma_ws.mlir, whose header describes the producer
+// and consumer warpgroups, the mbarrier phases, the persistent tile order
+// and the epilogue); what differs:
+//  - A k tile is 128 bytes of K (bk = 128): A's 128 x 128 and B's 256 x 128
+//    bytes, both K-major 128-byte swizzled rows (B's tile is one column
+//    block of 256 rows), 48 KiB a stage as with fp16. TMA loads each with
+//    one box (A: 128 x 128 at (k, row0); B: 128 x 256 at (k, col0)).
+//  - Per k tile four m64n256k32 wgmma; both descriptors are K-major
+//    (leading byte offset 16, stride byte offset 1024, swizzle 128 B) and
+//    advance 32 bytes a k32 slice.
+//  - cp.async (the default): a producer thread copies the 16-byte chunk
+//    ptid mod 8 of rows ptid / 8 + 16 i of A's tile (8 copies) and of B's
+//    (16 copies).
+//  - The epilogue multiplies by scale_a scale_b before the bf16 rounding.
+// Shapes: any M, N a multiple of 8 (C's 16-byte rows), K a multiple of 16
+// (A's and B's). Needs sm_90a and --max-shared-memory=232448.
+
+#shapes = affine_set<(m, n, k)[stages, gm, tma, ctas] : (n mod 8 == 0, k mod 16 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0)>
+!acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @matmul_e4m3_wgmma_ws(%a: memref<?xi8>, %b: memref<?xi8>, %c: memref<?xbf16>,
+                                   %m: index, %n: index, %k: index,
+                                   %scale_a: f32, %scale_b: f32) kernel attributes {
+      tuna.space = #tuna.space<
+        params = [#tuna.param<"stages">, #tuna.param<"gm">, #tuna.param<"tma">, #tuna.param<"ctas">],
+        configs = [{stages = 4, gm = 8, tma = 1, ctas = 132},
+                   {stages = 4, gm = 16, tma = 1, ctas = 132},
+                   {stages = 4, gm = 4, tma = 1, ctas = 132},
+                   {stages = 4, gm = 1, tma = 1, ctas = 132},
+                   {stages = 3, gm = 8, tma = 1, ctas = 132},
+                   {stages = 4, gm = 8, tma = 0, ctas = 132}],
+        defaults = {stages = 4, gm = 8, tma = 0, ctas = 132},
+        constraints = [#shapes],
+        key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
+        grid = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (ctas)>,
+        block = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (384)>,
+        smem = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (stages * 49168 + 33792)>,
+        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (128, 128)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (m, k)>,
+                                        swizzle = 128, l2_promotion = 256>,
+                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (128, 256)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (n, k)>,
+                                        swizzle = 128, l2_promotion = 256>,
+                       #tuna.tensor_map<arg = 2, box = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (64, 64)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (m, n)>,
+                                        swizzle = 128>],
+        targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]
+      >} {
+      %stages = tuna.param "stages" : index
+      %gm = tuna.param "gm" : index
+      %tma = tuna.param "tma" : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c7 = arith.constant 7 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c1024 = arith.constant 1024 : index
+      %c4096 = arith.constant 4096 : index
+      %c8192 = arith.constant 8192 : index
+      %c16384 = arith.constant 16384 : index
+      %c32768 = arith.constant 32768 : index
+      // The tile's width, k tile, B's stage (bytes), a stage's transaction
+      // bytes (A's 16 KiB and B's), the epilogue's 8-column groups of a row.
+      %bn = arith.constant 256 : index
+      %bk = arith.constant 128 : index
+      %b_stage = arith.constant 32768 : index
+      %b_stage_bytes = arith.constant 32768 : index
+      %tx = arith.constant 49152 : i32
+      %col_groups = arith.constant 32 : index
+      %one64 = arith.constant 1 : i64
+      // The consumers' accumulator goes through this buffer in the
+      // epilogue, read an element at a time (LLVM's SROA keeps it in
+      // registers once the indices are constants).
+      %accbuf = llvm.alloca %one64 x !acc : (i64) -> !llvm.ptr
+      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %ctas = gpu.grid_dim x
+      %wg = arith.divui %tid, %c128 : index
+      %ntn = arith.ceildivui %n, %bn : index
+      %ntm = arith.ceildivui %m, %c128 : index
+      %ntiles = arith.muli %ntn, %ntm : index
+      %ktiles = arith.ceildivui %k, %bk : index
+      %gwidth = arith.muli %gm, %ntn : index
+      %use_tma = arith.cmpi ne, %tma, %c0 : index
+      %cpasync = arith.cmpi eq, %tma, %c0 : index
+
+      // Shared memory: A's stages, B's stages, the full and the empty
+      // mbarriers, from the first 1024-byte aligned address.
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %sraw = memref.extract_aligned_pointer_as_index %smem : memref<?xi8, #gpu.address_space<workgroup>> -> index
+      %mis = arith.remui %sraw, %c1024 : index
+      %shift0 = arith.subi %c1024, %mis : index
+      %shift = arith.remui %shift0, %c1024 : index
+      %saddr = arith.addi %sraw, %shift : index
+      %na = arith.muli %stages, %c16384 : index
+      %nb = arith.muli %stages, %b_stage : index
+      %sa = memref.view %smem[%shift][%na] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      %sb_off = arith.addi %shift, %na : index
+      %sb = memref.view %smem[%sb_off][%nb] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      %saddr_b = arith.addi %saddr, %na : index
+      %ebufs = arith.addi %saddr_b, %nb : index
+      %full = arith.addi %ebufs, %c32768 : index
+      %bars_len = arith.muli %stages, %c8 : index
+      %empty = arith.addi %full, %bars_len : index
+      %ticks = arith.constant 10000000 : i32
+
+      // Thread 0 initializes the mbarriers: `full` expects one arrival a
+      // phase with TMA (the producer's expect_tx) and 128 without (every
+      // producer thread's cp.async arrival), `empty` 256 (every consumer
+      // thread); the fence makes them visible to the async proxy and the
+      // barrier to the other threads.
+      %is_t0 = arith.cmpi eq, %tid, %c0 : index
+      scf.if %is_t0 {
+        %one = arith.constant 1 : i32
+        %c128_32 = arith.constant 128 : i32
+        %c256_32 = arith.constant 256 : i32
+        %full_count = arith.select %use_tma, %one, %c128_32 : i32
+        scf.for %s = %c0 to %stages step %c1 {
+          %o = arith.muli %s, %c8 : index
+          %fa = arith.addi %full, %o : index
+          %fi = arith.index_cast %fa : index to i64
+          %fp = llvm.inttoptr %fi : i64 to !llvm.ptr<3>
+          nvvm.mbarrier.init %fp, %full_count : !llvm.ptr<3>, i32
+          %ea = arith.addi %empty, %o : index
+          %ei = arith.index_cast %ea : index to i64
+          %ep = llvm.inttoptr %ei : i64 to !llvm.ptr<3>
+          nvvm.mbarrier.init %ep, %c256_32 : !llvm.ptr<3>, i32
+        } {tuna.unroll}
+        nvvm.fence.mbarrier.init
+      }
+      gpu.barrier
+
+      %is_producer = arith.cmpi eq, %wg, %c2 : index
+      scf.if %is_producer {
+        // With TMA the producer gives back the registers it does not need
+        // to the consumers: 128 x 40 + 256 x 232 of the block's 65536. The
+        // cp.async producer's address arithmetic needs them (all threads
+        // keep the 168 of the launch; the consumers spill 56 bytes).
+        scf.if %use_tma {
+          nvvm.setmaxregister decrease 40
+        }
+        %ptid = arith.subi %tid, %c256 : index
+        %is_leader = arith.cmpi eq, %ptid, %c0 : index
+        %loads = arith.ori %cpasync, %is_leader : i1
+        // A thread's cp.async chunks (tma = 0): chunk ptid mod 8 of rows
+        // ptid / 8 + 16 i of A's tile (8) and of B's (16); the swizzle, by
+        // row mod 8, is the thread's own.
+        %a_j = arith.remui %ptid, %c8 : index
+        %a_r = arith.divui %ptid, %c8 : index
+        %a_r7 = arith.andi %a_r, %c7 : index
+        %a_sj = arith.xori %a_j, %a_r7 : index
+        %a_scol = arith.muli %a_sj, %c16 : index
+        %a_srow = arith.muli %a_r, %c128 : index
+        %a_soff = arith.addi %a_srow, %a_scol : index
+        %a_col = arith.muli %a_j, %c16 : index
+        scf.if %loads {
+          %done = scf.for %t = %bid to %ntiles step %ctas iter_args(%it0 = %c0) -> (index) {
+            %group = arith.divui %t, %gwidth : index
+            %gfirst = arith.muli %group, %gm : index
+            %grest = arith.subi %ntm, %gfirst : index
+            %gsize = arith.minui %grest, %gm : index
+            %ging = arith.remui %t, %gwidth : index
+            %pm0 = arith.remui %ging, %gsize : index
+            %pm = arith.addi %gfirst, %pm0 : index
+            %pn = arith.divui %ging, %gsize : index
+            %row0 = arith.muli %pm, %c128 : index
+            %col0 = arith.muli %pn, %bn : index
+            %row0_32 = arith.index_cast %row0 : index to i32
+            %it_end = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%it = %it0) -> (index) {
+              %s = arith.remui %it, %stages : index
+              %round = arith.divui %it, %stages : index
+              %rpar = arith.andi %round, %c1 : index
+              %epar = arith.xori %rpar, %c1 : index
+              %epar32 = arith.index_cast %epar : index to i32
+              %bo = arith.muli %s, %c8 : index
+              %ea = arith.addi %empty, %bo : index
+              %ei = arith.index_cast %ea : index to i64
+              %ep = llvm.inttoptr %ei : i64 to !llvm.ptr<3>
+              nvvm.mbarrier.try_wait.parity %ep, %epar32, %ticks : !llvm.ptr<3>, i32, i32
+              %fa = arith.addi %full, %bo : index
+              %fi = arith.index_cast %fa : index to i64
+              %fp = llvm.inttoptr %fi : i64 to !llvm.ptr<3>
+              %ka = arith.muli %kt, %bk : index
+              %sa_base = arith.muli %s, %c16384 : index
+              %sb_base = arith.muli %s, %b_stage : index
+              scf.if %use_tma {
+                %map_a = tuna.tensor_map 0 : !llvm.ptr
+                %map_b = tuna.tensor_map 1 : !llvm.ptr
+                nvvm.mbarrier.arrive.expect_tx %fp, %tx : !llvm.ptr<3>, i32
+                %ka32 = arith.index_cast %ka : index to i32
+                %da = arith.addi %saddr, %sa_base : index
+                %dai = arith.index_cast %da : index to i64
+                %dap = llvm.inttoptr %dai : i64 to !llvm.ptr<3>
+                %dsta = llvm.addrspacecast %dap : !llvm.ptr<3> to !llvm.ptr<7>
+                nvvm.cp.async.bulk.tensor.shared.cluster.global %dsta, %map_a, %fp, box[%ka32, %row0_32]
+                    : !llvm.ptr<7>, !llvm.ptr
+                %db = arith.addi %saddr_b, %sb_base : index
+                %dbi = arith.index_cast %db : index to i64
+                %dbp = llvm.inttoptr %dbi : i64 to !llvm.ptr<3>
+                %dstb = llvm.addrspacecast %dbp : !llvm.ptr<3> to !llvm.ptr<7>
+                %col0_32 = arith.index_cast %col0 : index to i32
+                nvvm.cp.async.bulk.tensor.shared.cluster.global %dstb, %map_b, %fp, box[%ka32, %col0_32]
+                    : !llvm.ptr<7>, !llvm.ptr
+              } else {
+                // Chunks past M, N or K read nothing (src-size 0, from
+                // offset 0) and zero-fill.
+                %gk = arith.addi %ka, %a_col : index
+                %ak_in = arith.cmpi ult, %gk, %k : index
+                scf.for %i = %c0 to %c8 step %c1 {
+                  %ri = arith.muli %i, %c16 : index
+                  %r = arith.addi %a_r, %ri : index
+                  %gr = arith.addi %row0, %r : index
+                  %row_in = arith.cmpi ult, %gr, %m : index
+                  %in = arith.andi %row_in, %ak_in : i1
+                  %gro = arith.muli %gr, %k : index
+                  %gi0 = arith.addi %gro, %gk : index
+                  %gi = arith.select %in, %gi0, %c0 : index
+                  %nsrc = arith.select %in, %c16, %c0 : index
+                  %so0 = arith.muli %ri, %c128 : index
+                  %so1 = arith.addi %sa_base, %so0 : index
+                  %si = arith.addi %so1, %a_soff : index
+                  %tok = nvgpu.device_async_copy %a[%gi], %sa[%si], 16, %nsrc {bypassL1} : memref<?xi8> to memref<?xi8, #gpu.address_space<workgroup>>
+                } {tuna.unroll}
+                scf.for %i = %c0 to %c16 step %c1 {
+                  %ri = arith.muli %i, %c16 : index
+                  %r = arith.addi %a_r, %ri : index
+                  %gr = arith.addi %col0, %r : index
+                  %row_in = arith.cmpi ult, %gr, %n : index
+                  %in = arith.andi %row_in, %ak_in : i1
+                  %gro = arith.muli %gr, %k : index
+                  %gi0 = arith.addi %gro, %gk : index
+                  %gi = arith.select %in, %gi0, %c0 : index
+                  %nsrc = arith.select %in, %c16, %c0 : index
+                  %so0 = arith.muli %ri, %c128 : index
+                  %so1 = arith.addi %sb_base, %so0 : index
+                  %si = arith.addi %so1, %a_soff : index
+                  %tok = nvgpu.device_async_copy %b[%gi], %sb[%si], 16, %nsrc {bypassL1} : memref<?xi8> to memref<?xi8, #gpu.address_space<workgroup>>
+                } {tuna.unroll}
+                nvvm.cp.async.mbarrier.arrive %fp {noinc = true} : !llvm.ptr<3>
+              }
+              %it_next = arith.addi %it, %c1 : index
+              scf.yield %it_next : index
+            }
+            scf.yield %it_end : index
+          }
+        }
+      } else {
+        scf.if %use_tma {
+          nvvm.setmaxregister increase 232
+        }
+        // Descriptor constants (both K-major: swizzle 128 B, LBO 16, SBO
+        // 1024; a k32 slice is 32 bytes on), this warpgroup's
+        // 64 rows of A's tile, and the epilogue's rows and columns: thread
+        // t of a warpgroup holds rows 16 (t / 32) + (t mod 32) / 4 (+ 8)
+        // and, for every 8-column group j, columns 8 j + 2 (t mod 4) and
+        // the next (accumulator elements 4 j .. 4 j + 3).
+        %hi_a = arith.constant 4611686293305360384 : i64
+        %hi_b = arith.constant 4611686293305360384 : i64
+        %mask14 = arith.constant 16383 : i64
+        %sh4 = arith.constant 4 : i64
+        %i2 = arith.constant 2 : i64
+        %i4 = arith.constant 4 : i64
+        %i6 = arith.constant 6 : i64
+        %wg_off = arith.muli %wg, %c8192 : index
+        %wt = arith.remui %tid, %c128 : index
+        %warp = arith.divui %wt, %c32 : index
+        %lane = arith.remui %wt, %c32 : index
+        %q = arith.divui %lane, %c4 : index
+        %p = arith.remui %lane, %c4 : index
+        %wrow0 = arith.muli %wg, %c64 : index
+        %wrow1 = arith.muli %warp, %c16 : index
+        %wrow2 = arith.addi %wrow0, %wrow1 : index
+        %trow = arith.addi %wrow2, %q : index
+        %tcol = arith.muli %p, %c2 : index
+        // tma = 1's epilogue: this warpgroup's two 8 KiB buffers, its
+        // named barrier (1 + wg; 0 is the block's), its first thread, and a
+        // thread's byte offsets in a buffer: row 16 (t / 32) + (t mod 32) / 4
+        // at 128 bytes a row, its pair 4 (t mod 4) bytes into a 16-byte chunk
+        // (row + 8 is 1024 bytes on).
+        %wg_eoff = arith.muli %wg, %c16384 : index
+        %wg_ebuf = arith.addi %ebufs, %wg_eoff : index
+        %wg_bar0 = arith.addi %wg, %c1 : index
+        %wg_bar = arith.index_cast %wg_bar0 : index to i32
+        %c128_32 = arith.constant 128 : i32
+        %wg_leader = arith.cmpi eq, %wt, %c0 : index
+        %e_row = arith.subi %trow, %wrow0 : index
+        %e_rowoff = arith.muli %e_row, %c128 : index
+        %e_pairoff = arith.muli %p, %c4 : index
+        %acc_in = llvm.mlir.poison : !acc
+        %done:2 = scf.for %t = %bid to %ntiles step %ctas iter_args(%it0 = %c0, %acc_prev = %acc_in) -> (index, !acc) {
+          %group = arith.divui %t, %gwidth : index
+          %gfirst = arith.muli %group, %gm : index
+          %grest = arith.subi %ntm, %gfirst : index
+          %gsize = arith.minui %grest, %gm : index
+          %ging = arith.remui %t, %gwidth : index
+          %pm0 = arith.remui %ging, %gsize : index
+          %pm = arith.addi %gfirst, %pm0 : index
+          %pn = arith.divui %ging, %gsize : index
+          %row0 = arith.muli %pm, %c128 : index
+          %col0 = arith.muli %pn, %bn : index
+          // K tile 0: wait for it, then four wgmma that ignore the
+          // accumulator registers' old contents (scale-d 0 on the first).
+          %s_0 = arith.remui %it0, %stages : index
+          %round_0 = arith.divui %it0, %stages : index
+          %fpar_0 = arith.andi %round_0, %c1 : index
+          %fpar32_0 = arith.index_cast %fpar_0 : index to i32
+          %bo_0 = arith.muli %s_0, %c8 : index
+          %fa_0 = arith.addi %full, %bo_0 : index
+          %fi_0 = arith.index_cast %fa_0 : index to i64
+          %fp_0 = llvm.inttoptr %fi_0 : i64 to !llvm.ptr<3>
+          nvvm.mbarrier.try_wait.parity %fp_0, %fpar32_0, %ticks : !llvm.ptr<3>, i32, i32
+          scf.if %cpasync {
+            nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+          }
+          %sao_0 = arith.muli %s_0, %c16384 : index
+          %sa1_0 = arith.addi %saddr, %sao_0 : index
+          %sa2_0 = arith.addi %sa1_0, %wg_off : index
+          %sbo_0 = arith.muli %s_0, %b_stage_bytes : index
+          %sb1_0 = arith.addi %saddr_b, %sbo_0 : index
+          %sa_i_0 = arith.index_cast %sa2_0 : index to i64
+          %sb_i_0 = arith.index_cast %sb1_0 : index to i64
+          %sa_4_0 = arith.shrui %sa_i_0, %sh4 : i64
+          %sb_4_0 = arith.shrui %sb_i_0, %sh4 : i64
+          %sa_m_0 = arith.andi %sa_4_0, %mask14 : i64
+          %sb_m_0 = arith.andi %sb_4_0, %mask14 : i64
+          %da0_0 = arith.ori %sa_m_0, %hi_a : i64
+          %db0_0 = arith.ori %sb_m_0, %hi_b : i64
+          %da1_0 = arith.addi %da0_0, %i2 : i64
+          %da2_0 = arith.addi %da0_0, %i4 : i64
+          %da3_0 = arith.addi %da0_0, %i6 : i64
+          %db1_0 = arith.addi %db0_0, %i2 : i64
+          %db2_0 = arith.addi %db0_0, %i4 : i64
+          %db3_0 = arith.addi %db0_0, %i6 : i64
+          nvvm.wgmma.fence.aligned
+          %r0_0 = nvvm.wgmma.mma_async %da0_0, %db0_0, %acc_prev, #nvvm.shape<m = 64, n = 256, k = 32>, D [<f32>, #nvvm.wgmma_scale_out<zero>, <wrapped>], A [<e4m3>, #nvvm.wgmma_scale_in<one>, <row>], B [<e4m3>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+          %r1_0 = nvvm.wgmma.mma_async %da1_0, %db1_0, %r0_0, #nvvm.shape<m = 64, n = 256, k = 32>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<e4m3>, #nvvm.wgmma_scale_in<one>, <row>], B [<e4m3>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+          %r2_0 = nvvm.wgmma.mma_async %da2_0, %db2_0, %r1_0, #nvvm.shape<m = 64, n = 256, k = 32>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<e4m3>, #nvvm.wgmma_scale_in<one>, <row>], B [<e4m3>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+          %r3_0 = nvvm.wgmma.mma_async %da3_0, %db3_0, %r2_0, #nvvm.shape<m = 64, n = 256, k = 32>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<e4m3>, #nvvm.wgmma_scale_in<one>, <row>], B [<e4m3>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+          nvvm.wgmma.commit.group.sync.aligned
+          // K tiles 1 ..: the group of k tile kt - 1 completes while k tile
+          // kt's runs; then kt - 1's stage goes back to the producer.
+          %accf = scf.for %kt = %c1 to %ktiles step %c1 iter_args(%acc = %r3_0) -> (!acc) {
+            %it = arith.addi %it0, %kt : index
+            %s = arith.remui %it, %stages : index
+            %round = arith.divui %it, %stages : index
+            %fpar = arith.andi %round, %c1 : index
+            %fpar32 = arith.index_cast %fpar : index to i32
+            %bo = arith.muli %s, %c8 : index
+            %fa = arith.addi %full, %bo : index
+            %fi = arith.index_cast %fa : index to i64
+            %fp = llvm.inttoptr %fi : i64 to !llvm.ptr<3>
+            nvvm.mbarrier.try_wait.parity %fp, %fpar32, %ticks : !llvm.ptr<3>, i32, i32
+            scf.if %cpasync {
+              nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+            }
+            %sao = arith.muli %s, %c16384 : index
+            %sa1 = arith.addi %saddr, %sao : index
+            %sa2 = arith.addi %sa1, %wg_off : index
+            %sbo = arith.muli %s, %b_stage_bytes : index
+            %sb1 = arith.addi %saddr_b, %sbo : index
+            %sa_i = arith.index_cast %sa2 : index to i64
+            %sb_i = arith.index_cast %sb1 : index to i64
+            %sa_4 = arith.shrui %sa_i, %sh4 : i64
+            %sb_4 = arith.shrui %sb_i, %sh4 : i64
+            %sa_m = arith.andi %sa_4, %mask14 : i64
+            %sb_m = arith.andi %sb_4, %mask14 : i64
+            %da0 = arith.ori %sa_m, %hi_a : i64
+            %db0 = arith.ori %sb_m, %hi_b : i64
+            %da1 = arith.addi %da0, %i2 : i64
+            %da2 = arith.addi %da0, %i4 : i64
+            %da3 = arith.addi %da0, %i6 : i64
+            %db1 = arith.addi %db0, %i2 : i64
+            %db2 = arith.addi %db0, %i4 : i64
+            %db3 = arith.addi %db0, %i6 : i64
+            nvvm.wgmma.fence.aligned
+            %r0 = nvvm.wgmma.mma_async %da0, %db0, %acc, #nvvm.shape<m = 64, n = 256, k = 32>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<e4m3>, #nvvm.wgmma_scale_in<one>, <row>], B [<e4m3>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+            %r1 = nvvm.wgmma.mma_async %da1, %db1, %r0, #nvvm.shape<m = 64, n = 256, k = 32>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<e4m3>, #nvvm.wgmma_scale_in<one>, <row>], B [<e4m3>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+            %r2 = nvvm.wgmma.mma_async %da2, %db2, %r1, #nvvm.shape<m = 64, n = 256, k = 32>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<e4m3>, #nvvm.wgmma_scale_in<one>, <row>], B [<e4m3>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+            %r3 = nvvm.wgmma.mma_async %da3, %db3, %r2, #nvvm.shape<m = 64, n = 256, k = 32>, D [<f32>, #nvvm.wgmma_scale_out<one>, <wrapped>], A [<e4m3>, #nvvm.wgmma_scale_in<one>, <row>], B [<e4m3>, #nvvm.wgmma_scale_in<one>, <col>] : !acc -> !acc
+            nvvm.wgmma.commit.group.sync.aligned
+            nvvm.wgmma.wait.group.sync.aligned 1
+            %itp = arith.subi %it, %c1 : index
+            %sp = arith.remui %itp, %stages : index
+            %ebo = arith.muli %sp, %c8 : index
+            %ea = arith.addi %empty, %ebo : index
+            %ei = arith.index_cast %ea : index to i64
+            %ep = llvm.inttoptr %ei : i64 to !llvm.ptr<3>
+            %st = nvvm.mbarrier.arrive %ep : !llvm.ptr<3> -> i64
+            scf.yield %r3 : !acc
+          }
+          nvvm.wgmma.wait.group.sync.aligned 0
+          %it_end = arith.addi %it0, %ktiles : index
+          %itl = arith.subi %it_end, %c1 : index
+          %sl = arith.remui %itl, %stages : index
+          %lbo = arith.muli %sl, %c8 : index
+          %la = arith.addi %empty, %lbo : index
+          %li = arith.index_cast %la : index to i64
+          %lp = llvm.inttoptr %li : i64 to !llvm.ptr<3>
+          %lst = nvvm.mbarrier.arrive %lp : !llvm.ptr<3> -> i64
+          llvm.store %accf, %accbuf : !acc, !llvm.ptr
+          %scale = arith.mulf %scale_a, %scale_b : f32
+          %scale4 = vector.broadcast %scale : f32 to vector<4xf32>
+          scf.if %use_tma {
+            // tma = 1: per 64-column chunk c of the warpgroup's 64 x 256,
+            // the threads write their fp16 pairs to an 8 KiB buffer
+            // (128-byte swizzled rows, conflict-free), fence the async
+            // proxy, meet at the warpgroup's barrier, and its first thread
+            // stores the chunk with TMA (clipped at M and N) and commits
+            // it as a bulk group. Two buffers alternate: before a buffer
+            // is rewritten, that thread waits until at most one group (the
+            // other buffer's) still reads shared memory.
+            %col0_32 = arith.index_cast %col0 : index to i32
+            %erow0 = arith.addi %row0, %wrow0 : index
+            %erow0_32 = arith.index_cast %erow0 : index to i32
+            scf.for %ch = %c0 to %c4 step %c1 {
+              %eb = arith.remui %ch, %c2 : index
+              %ebo = arith.muli %eb, %c8192 : index
+              %ebuf = arith.addi %wg_ebuf, %ebo : index
+              scf.if %wg_leader {
+                nvvm.cp.async.bulk.wait_group 1 {read}
+              }
+              nvvm.barrier id = %wg_bar number_of_threads = %c128_32
+              scf.for %jj = %c0 to %c8 step %c1 {
+                %ch8 = arith.muli %ch, %c8 : index
+                %j = arith.addi %ch8, %jj : index
+                %e0 = arith.muli %j, %c4 : index
+                %e0i = arith.index_cast %e0 : index to i64
+                %p0 = llvm.getelementptr %accbuf[%e0i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+                %v = llvm.load %p0 : !llvm.ptr -> vector<4xf32>
+                %vs = arith.mulf %v, %scale4 : vector<4xf32>
+                %h = arith.truncf %vs : vector<4xf32> to vector<4xbf16>
+                %h_a = vector.shuffle %h, %h [0, 1] : vector<4xbf16>, vector<4xbf16>
+                %h_b = vector.shuffle %h, %h [2, 3] : vector<4xbf16>, vector<4xbf16>
+                %sw = arith.xori %jj, %q : index
+                %swo = arith.muli %sw, %c16 : index
+                %o1 = arith.addi %ebuf, %e_rowoff : index
+                %o2 = arith.addi %o1, %swo : index
+                %ea = arith.addi %o2, %e_pairoff : index
+                %eb8 = arith.addi %ea, %c1024 : index
+                %eai = arith.index_cast %ea : index to i64
+                %ebi = arith.index_cast %eb8 : index to i64
+                %eap = llvm.inttoptr %eai : i64 to !llvm.ptr<3>
+                %ebp = llvm.inttoptr %ebi : i64 to !llvm.ptr<3>
+                llvm.store %h_a, %eap {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
+                llvm.store %h_b, %ebp {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
+              } {tuna.unroll}
+              nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+              nvvm.barrier id = %wg_bar number_of_threads = %c128_32
+              scf.if %wg_leader {
+                %map_c = tuna.tensor_map 2 : !llvm.ptr
+                %chc = arith.muli %ch, %c64 : index
+                %chc32 = arith.index_cast %chc : index to i32
+                %ecol = arith.addi %col0_32, %chc32 : i32
+                %ebi = arith.index_cast %ebuf : index to i64
+                %ebp = llvm.inttoptr %ebi : i64 to !llvm.ptr<3>
+                nvvm.cp.async.bulk.tensor.global.shared.cta %map_c, %ebp, box[%ecol, %erow0_32] : !llvm.ptr, !llvm.ptr<3>
+                nvvm.cp.async.bulk.commit.group
+              }
+            } {tuna.unroll}
+          } else {
+            // tma = 0: fp16 pairs from registers to C, 4 bytes a store,
+            // rows past M and columns past N skipped.
+            %gr_a = arith.addi %row0, %trow : index
+            %gr_b = arith.addi %gr_a, %c8 : index
+            %in_a = arith.cmpi ult, %gr_a, %m : index
+            %in_b = arith.cmpi ult, %gr_b, %m : index
+            %go_a = arith.muli %gr_a, %n : index
+            %go_b = arith.muli %gr_b, %n : index
+            %gc0 = arith.addi %col0, %tcol : index
+            scf.for %j = %c0 to %col_groups step %c1 {
+              %jc = arith.muli %j, %c8 : index
+              %gc = arith.addi %gc0, %jc : index
+              %col_in = arith.cmpi ult, %gc, %n : index
+              %e0 = arith.muli %j, %c4 : index
+              %e0i = arith.index_cast %e0 : index to i64
+              %p0 = llvm.getelementptr %accbuf[%e0i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+              %v = llvm.load %p0 : !llvm.ptr -> vector<4xf32>
+              %vs = arith.mulf %v, %scale4 : vector<4xf32>
+              %h = arith.truncf %vs : vector<4xf32> to vector<4xbf16>
+              %h_a = vector.shuffle %h, %h [0, 1] : vector<4xbf16>, vector<4xbf16>
+              %h_b = vector.shuffle %h, %h [2, 3] : vector<4xbf16>, vector<4xbf16>
+              %ok_a = arith.andi %in_a, %col_in : i1
+              %ok_b = arith.andi %in_b, %col_in : i1
+              scf.if %ok_a {
+                %gi = arith.addi %go_a, %gc : index
+                vector.store %h_a, %c[%gi] {alignment = 4} : memref<?xbf16>, vector<2xbf16>
+              }
+              scf.if %ok_b {
+                %gi = arith.addi %go_b, %gc : index
+                vector.store %h_b, %c[%gi] {alignment = 4} : memref<?xbf16>, vector<2xbf16>
+              }
+            } {tuna.unroll}
+          }
+          scf.yield %it_end, %accf : index, !acc
+        }
+        // tma = 1: the last chunks' stores have read their buffers before
+        // the block leaves and its shared memory goes.
+        %tma_leader = arith.andi %use_tma, %wg_leader : i1
+        scf.if %tma_leader {
+          nvvm.cp.async.bulk.wait_group 0
+        }
+      }
+      gpu.return
+    }
+  }
+}
