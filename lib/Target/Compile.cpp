@@ -127,7 +127,8 @@ struct Dispatches {
 
   /// Whether `target` is of the kind (GPU or host) of dispatch `i`.
   bool matchesKind(const Target &target, size_t i) const {
-    return (target.kind == Target::Kind::Host) != ops[i].hasGpuVariants();
+    return (target.kind == Target::Kind::Host) !=
+           DispatchOp(ops[i]).hasGpuVariants();
   }
 
   /// The targets the space of dispatch `i` declares; empty: every target.
