@@ -29,9 +29,6 @@ done
 # feeding two consumer warpgroups).
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_ws.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_ws.tuna" | tail -2
-# and its e4m3 twin (the e4m3 kernel's K-major layout and scales).
-"$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_ws_fp8.mlir" --target=nvptx:sm_90a \
-  --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_ws_fp8.tuna" | tail -2
 # The wgmma kernels kernels-mlir/wgmma_types.py derives (KERNEL, BUNDLE):
 # same target and limit.
 derived() {
@@ -44,6 +41,7 @@ derived matmul_f16_wgmma_n128 matmul_wgmma_n128     # 128-column tiles
 derived matmul_f16_wgmma_n64 matmul_wgmma_n64       # 64-column tiles
 derived matmul_bf16_wgmma_n128 matmul_wgmma_bf16_n128 # bf16, 128-column tiles
 derived matmul_bf16_wgmma_n64 matmul_wgmma_bf16_n64   # bf16, 64-column tiles
+derived matmul_e4m3_wgmma_ws matmul_wgmma_ws_fp8      # e4m3, warp-specialized
 # The e4m3 kernel, its twin with an fp16 C and its 64-column tiles.
 "$build/bin/tuna-compile" "$root/kernels-mlir/matmul_wgmma_fp8.mlir" --target=nvptx:sm_90a \
   --max-shared-memory=232448 -o "$root/bench/out/bundles/matmul_wgmma_fp8.tuna" | tail -2

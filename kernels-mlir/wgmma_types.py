@@ -23,6 +23,9 @@ KERNEL is
     its own space (N64_CONFIGS: bm = 64, 4 to 8 stages, split 1 to 16).
   - `matmul_bf16_wgmma_ws`: the warp-specialized persistent kernel
     (matmul_f16_wgmma_ws, matmul_wgmma_ws.mlir) with bf16 element types.
+  - `matmul_e4m3_wgmma_ws`: the warp-specialized persistent kernel
+    (matmul_f16_wgmma_ws) with matmul_e4m3_wgmma's operands: K-major e4m3
+    A and B, k32 wgmma, the scales and a bf16 C (E4M3_WS_EDITS).
   - `matmul_e4m3_wgmma_f16out`: e4m3 A and B with an fp16 C, from
     matmul_e4m3_wgmma (matmul_wgmma_fp8.mlir, bf16 C): only C's type, the
     rounding of the scaled sum and the kernel's name change.
@@ -398,6 +401,343 @@ def bf16_inputs(text):
     return sixteen_bit_inputs(text, "bf16")
 
 
+# matmul_e4m3_wgmma_ws: matmul_f16_wgmma_ws (matmul_wgmma_ws.mlir) with
+# matmul_e4m3_wgmma's operands. E4M3_WS_HEADER replaces the source's header
+# comment; E4M3_WS_EDITS are (text, replacement, count) in order.
+E4M3_WS_HEADER = """\
+// C = scale_a scale_b A B^T for fp8 e4m3 matrices on Hopper's warpgroup
+// tensor cores (wgmma, sm_90a), warp-specialized and persistent: A is
+// M x K and B is N x K, both row-major (K-major) bytes in the OCP e4m3
+// encoding, C is M x N bf16 (overwritten); the tensor cores' own fp32
+// accumulation (the fast path, torch._scaled_mm's use_fast_accum=True);
+// scale_a and scale_b are per-tensor scales. The layout and scales of
+// matmul_e4m3_wgmma (kernels-mlir/matmul_wgmma_fp8.mlir: 8-bit operands
+// are read K-major only) on the fp16 warp-specialized kernel's schedule
+// (kernels-mlir/matmul_wgmma_ws.mlir, whose header describes the producer
+// and consumer warpgroups, the mbarrier phases, the persistent tile order
+// and the epilogue); what differs:
+//  - A k tile is 128 bytes of K (bk = 128): A's 128 x 128 and B's 256 x 128
+//    bytes, both K-major 128-byte swizzled rows (B's tile is one column
+//    block of 256 rows), 48 KiB a stage as with fp16. TMA loads each with
+//    one box (A: 128 x 128 at (k, row0); B: 128 x 256 at (k, col0)).
+//  - Per k tile four m64n256k32 wgmma; both descriptors are K-major
+//    (leading byte offset 16, stride byte offset 1024, swizzle 128 B) and
+//    advance 32 bytes a k32 slice.
+//  - cp.async (the default): a producer thread copies the 16-byte chunk
+//    ptid mod 8 of rows ptid / 8 + 16 i of A's tile (8 copies) and of B's
+//    (16 copies).
+//  - The epilogue multiplies by scale_a scale_b before the bf16 rounding.
+// Shapes: any M, N a multiple of 8 (C's 16-byte rows), K a multiple of 16
+// (A's and B's). Needs sm_90a and --max-shared-memory=232448.
+
+"""
+
+E4M3_WS_EDITS = [
+    ("""\
+#shapes = affine_set<(m, n, k)[stages, gm, tma, ctas] : (n mod 8 == 0, k mod 8 == 0,""",
+     """\
+#shapes = affine_set<(m, n, k)[stages, gm, tma, ctas] : (n mod 8 == 0, k mod 16 == 0,""", 1),
+    ("""\
+    gpu.func @matmul_f16_wgmma_ws(%a: memref<?xf16>, %b: memref<?xf16>, %c: memref<?xf16>,
+                                  %m: index, %n: index, %k: index) kernel attributes {""",
+     """\
+    gpu.func @matmul_e4m3_wgmma_ws(%a: memref<?xi8>, %b: memref<?xi8>, %c: memref<?xbf16>,
+                                   %m: index, %n: index, %k: index,
+                                   %scale_a: f32, %scale_b: f32) kernel attributes {""", 1),
+    ("""\
+        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (64, 128)>,""",
+     """\
+        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (128, 128)>,""", 1),
+    ("""\
+                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (64, 64)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (k, n)>,""",
+     """\
+                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (128, 256)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (n, k)>,""", 1),
+    ("""\
+      // The tile's width and what follows from it: B's stage (halfs,
+      // bytes), a stage's transaction bytes (A's 16 KiB and B's), B's
+      // 64-column atoms, 16-byte chunks of a row of B and copies of them a
+      // producer thread, the epilogue's 8-column groups of a row.
+      %bn = arith.constant 256 : index
+      %b_stage = arith.constant 16384 : index
+      %b_stage_bytes = arith.constant 32768 : index
+      %tx = arith.constant 49152 : i32
+      %b_atoms = arith.constant 4 : index
+      %b_row_chunks = arith.constant 32 : index
+      %b_copies = arith.constant 16 : index
+      %col_groups = arith.constant 32 : index
+""",
+     """\
+      // The tile's width, k tile, B's stage (bytes), a stage's transaction
+      // bytes (A's 16 KiB and B's), the epilogue's 8-column groups of a row.
+      %bn = arith.constant 256 : index
+      %bk = arith.constant 128 : index
+      %b_stage = arith.constant 32768 : index
+      %b_stage_bytes = arith.constant 32768 : index
+      %tx = arith.constant 49152 : i32
+      %col_groups = arith.constant 32 : index
+""", 1),
+    ("""\
+      %ktiles = arith.ceildivui %k, %c64 : index""",
+     """\
+      %ktiles = arith.ceildivui %k, %bk : index""", 1),
+    ("""\
+      %na = arith.muli %stages, %c8192 : index""",
+     """\
+      %na = arith.muli %stages, %c16384 : index""", 1),
+    ("""\
+      %sa = memref.view %smem[%shift][%na] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf16, #gpu.address_space<workgroup>>
+      %na2 = arith.muli %na, %c2 : index
+      %sb_off = arith.addi %shift, %na2 : index
+      %sb = memref.view %smem[%sb_off][%nb] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf16, #gpu.address_space<workgroup>>
+      %saddr_b = arith.addi %saddr, %na2 : index
+      %nb2 = arith.muli %nb, %c2 : index
+      %ebufs = arith.addi %saddr_b, %nb2 : index""",
+     """\
+      %sa = memref.view %smem[%shift][%na] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      %sb_off = arith.addi %shift, %na : index
+      %sb = memref.view %smem[%sb_off][%nb] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      %saddr_b = arith.addi %saddr, %na : index
+      %ebufs = arith.addi %saddr_b, %nb : index""", 1),
+    ("""\
+        // A thread's cp.async chunks (tma = 0): A's column chunk ptid mod 8
+        // of rows ptid / 8 + 16 i (the swizzle, by row mod 8, is the
+        // thread's own), B's chunks ptid + 128 i of the tile's.
+        %a_j = arith.remui %ptid, %c8 : index
+        %a_r = arith.divui %ptid, %c8 : index
+        %a_r7 = arith.andi %a_r, %c7 : index
+        %a_sj = arith.xori %a_j, %a_r7 : index
+        %a_scol = arith.muli %a_sj, %c8 : index
+        %a_srow = arith.muli %a_r, %c64 : index
+        %a_soff = arith.addi %a_srow, %a_scol : index
+        %a_col = arith.muli %a_j, %c8 : index""",
+     """\
+        // A thread's cp.async chunks (tma = 0): chunk ptid mod 8 of rows
+        // ptid / 8 + 16 i of A's tile (8) and of B's (16); the swizzle, by
+        // row mod 8, is the thread's own.
+        %a_j = arith.remui %ptid, %c8 : index
+        %a_r = arith.divui %ptid, %c8 : index
+        %a_r7 = arith.andi %a_r, %c7 : index
+        %a_sj = arith.xori %a_j, %a_r7 : index
+        %a_scol = arith.muli %a_sj, %c16 : index
+        %a_srow = arith.muli %a_r, %c128 : index
+        %a_soff = arith.addi %a_srow, %a_scol : index
+        %a_col = arith.muli %a_j, %c16 : index""", 1),
+    ("""\
+              %ka = arith.muli %kt, %c64 : index
+              %sa_base = arith.muli %s, %c8192 : index
+              %sb_base = arith.muli %s, %b_stage : index""",
+     """\
+              %ka = arith.muli %kt, %bk : index
+              %sa_base = arith.muli %s, %c16384 : index
+              %sb_base = arith.muli %s, %b_stage : index""", 1),
+    ("""\
+                %sa_bytes = arith.muli %sa_base, %c2 : index
+                %da = arith.addi %saddr, %sa_bytes : index""",
+     """\
+                %da = arith.addi %saddr, %sa_base : index""", 1),
+    ("""\
+                %sb_bytes = arith.muli %sb_base, %c2 : index
+                %db0 = arith.addi %saddr_b, %sb_bytes : index
+                scf.for %j = %c0 to %b_atoms step %c1 {
+                  %jo = arith.muli %j, %c8192 : index
+                  %db = arith.addi %db0, %jo : index
+                  %dbi = arith.index_cast %db : index to i64
+                  %dbp = llvm.inttoptr %dbi : i64 to !llvm.ptr<3>
+                  %dstb = llvm.addrspacecast %dbp : !llvm.ptr<3> to !llvm.ptr<7>
+                  %nj = arith.muli %j, %c64 : index
+                  %nx = arith.addi %col0, %nj : index
+                  %nx32 = arith.index_cast %nx : index to i32
+                  nvvm.cp.async.bulk.tensor.shared.cluster.global %dstb, %map_b, %fp, box[%nx32, %ka32]
+                      : !llvm.ptr<7>, !llvm.ptr
+                } {tuna.unroll}
+""",
+     """\
+                %db = arith.addi %saddr_b, %sb_base : index
+                %dbi = arith.index_cast %db : index to i64
+                %dbp = llvm.inttoptr %dbi : i64 to !llvm.ptr<3>
+                %dstb = llvm.addrspacecast %dbp : !llvm.ptr<3> to !llvm.ptr<7>
+                %col0_32 = arith.index_cast %col0 : index to i32
+                nvvm.cp.async.bulk.tensor.shared.cluster.global %dstb, %map_b, %fp, box[%ka32, %col0_32]
+                    : !llvm.ptr<7>, !llvm.ptr
+""", 1),
+    ("""\
+                scf.for %i = %c0 to %c8 step %c1 {
+                  %ri = arith.muli %i, %c16 : index
+                  %r = arith.addi %a_r, %ri : index
+                  %gr = arith.addi %row0, %r : index
+                  %row_in = arith.cmpi ult, %gr, %m : index
+                  %in = arith.andi %row_in, %ak_in : i1
+                  %gro = arith.muli %gr, %k : index
+                  %gi0 = arith.addi %gro, %gk : index
+                  %gi = arith.select %in, %gi0, %c0 : index
+                  %nsrc = arith.select %in, %c8, %c0 : index
+                  %so0 = arith.muli %ri, %c64 : index
+                  %so1 = arith.addi %sa_base, %so0 : index
+                  %si = arith.addi %so1, %a_soff : index
+                  %tok = nvgpu.device_async_copy %a[%gi], %sa[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+                } {tuna.unroll}
+                scf.for %i = %c0 to %b_copies step %c1 {
+                  %ci = arith.muli %i, %c128 : index
+                  %chunk = arith.addi %ci, %ptid : index
+                  %r = arith.divui %chunk, %b_row_chunks : index
+                  %cc = arith.remui %chunk, %b_row_chunks : index
+                  %col = arith.muli %cc, %c8 : index
+                  %gc = arith.addi %col0, %col : index
+                  %col_in = arith.cmpi ult, %gc, %n : index
+                  %gkr = arith.addi %ka, %r : index
+                  %k_in = arith.cmpi ult, %gkr, %k : index
+                  %in = arith.andi %col_in, %k_in : i1
+                  %gro = arith.muli %gkr, %n : index
+                  %gi0 = arith.addi %gro, %gc : index
+                  %gi = arith.select %in, %gi0, %c0 : index
+                  %nsrc = arith.select %in, %c8, %c0 : index
+                  %atom = arith.divui %cc, %c8 : index
+                  %j = arith.remui %cc, %c8 : index
+                  %r7 = arith.andi %r, %c7 : index
+                  %sj = arith.xori %j, %r7 : index
+                  %scol = arith.muli %sj, %c8 : index
+                  %ao = arith.muli %atom, %c4096 : index
+                  %srow = arith.muli %r, %c64 : index
+                  %so1 = arith.addi %sb_base, %ao : index
+                  %so2 = arith.addi %so1, %srow : index
+                  %si = arith.addi %so2, %scol : index
+                  %tok = nvgpu.device_async_copy %b[%gi], %sb[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
+                } {tuna.unroll}
+""",
+     """\
+                scf.for %i = %c0 to %c8 step %c1 {
+                  %ri = arith.muli %i, %c16 : index
+                  %r = arith.addi %a_r, %ri : index
+                  %gr = arith.addi %row0, %r : index
+                  %row_in = arith.cmpi ult, %gr, %m : index
+                  %in = arith.andi %row_in, %ak_in : i1
+                  %gro = arith.muli %gr, %k : index
+                  %gi0 = arith.addi %gro, %gk : index
+                  %gi = arith.select %in, %gi0, %c0 : index
+                  %nsrc = arith.select %in, %c16, %c0 : index
+                  %so0 = arith.muli %ri, %c128 : index
+                  %so1 = arith.addi %sa_base, %so0 : index
+                  %si = arith.addi %so1, %a_soff : index
+                  %tok = nvgpu.device_async_copy %a[%gi], %sa[%si], 16, %nsrc {bypassL1} : memref<?xi8> to memref<?xi8, #gpu.address_space<workgroup>>
+                } {tuna.unroll}
+                scf.for %i = %c0 to %c16 step %c1 {
+                  %ri = arith.muli %i, %c16 : index
+                  %r = arith.addi %a_r, %ri : index
+                  %gr = arith.addi %col0, %r : index
+                  %row_in = arith.cmpi ult, %gr, %n : index
+                  %in = arith.andi %row_in, %ak_in : i1
+                  %gro = arith.muli %gr, %k : index
+                  %gi0 = arith.addi %gro, %gk : index
+                  %gi = arith.select %in, %gi0, %c0 : index
+                  %nsrc = arith.select %in, %c16, %c0 : index
+                  %so0 = arith.muli %ri, %c128 : index
+                  %so1 = arith.addi %sb_base, %so0 : index
+                  %si = arith.addi %so1, %a_soff : index
+                  %tok = nvgpu.device_async_copy %b[%gi], %sb[%si], 16, %nsrc {bypassL1} : memref<?xi8> to memref<?xi8, #gpu.address_space<workgroup>>
+                } {tuna.unroll}
+""", 1),
+    ("""\
+        // Descriptor constants (matmul_wgmma.mlir: swizzle 128 B; A: LBO
+        // 16, SBO 1024; B: LBO 128 bk = 8192, SBO 1024), this warpgroup's""",
+     """\
+        // Descriptor constants (both K-major: swizzle 128 B, LBO 16, SBO
+        // 1024; a k32 slice is 32 bytes on), this warpgroup's""", 1),
+    ("""\
+        %hi_b = arith.constant 4611686293338849280 : i64""",
+     """\
+        %hi_b = arith.constant 4611686293305360384 : i64""", 1),
+    ("""\
+        %i128 = arith.constant 128 : i64
+        %i256 = arith.constant 256 : i64
+        %i384 = arith.constant 384 : i64
+""",
+     """\
+""", 1),
+    ("""\
+%db1_0 = arith.addi %db0_0, %i128 : i64""",
+     """\
+%db1_0 = arith.addi %db0_0, %i2 : i64""", 1),
+    ("""\
+%db2_0 = arith.addi %db0_0, %i256 : i64""",
+     """\
+%db2_0 = arith.addi %db0_0, %i4 : i64""", 1),
+    ("""\
+%db3_0 = arith.addi %db0_0, %i384 : i64""",
+     """\
+%db3_0 = arith.addi %db0_0, %i6 : i64""", 1),
+    ("""\
+%db1 = arith.addi %db0, %i128 : i64""",
+     """\
+%db1 = arith.addi %db0, %i2 : i64""", 1),
+    ("""\
+%db2 = arith.addi %db0, %i256 : i64""",
+     """\
+%db2 = arith.addi %db0, %i4 : i64""", 1),
+    ("""\
+%db3 = arith.addi %db0, %i384 : i64""",
+     """\
+%db3 = arith.addi %db0, %i6 : i64""", 1),
+    ("""\
+#nvvm.shape<m = 64, n = 256, k = 16>""",
+     """\
+#nvvm.shape<m = 64, n = 256, k = 32>""", 8),
+    ("""\
+A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>]""",
+     """\
+A [<e4m3>, #nvvm.wgmma_scale_in<one>, <row>], B [<e4m3>, #nvvm.wgmma_scale_in<one>, <col>]""", 8),
+    ("""\
+          llvm.store %accf, %accbuf : !acc, !llvm.ptr""",
+     """\
+          llvm.store %accf, %accbuf : !acc, !llvm.ptr
+          %scale = arith.mulf %scale_a, %scale_b : f32
+          %scale4 = vector.broadcast %scale : f32 to vector<4xf32>""", 1),
+    ("""\
+                %h = arith.truncf %v : vector<4xf32> to vector<4xf16>""",
+     """\
+                %vs = arith.mulf %v, %scale4 : vector<4xf32>
+                %h = arith.truncf %vs : vector<4xf32> to vector<4xbf16>""", 1),
+    ("""\
+              %h = arith.truncf %v : vector<4xf32> to vector<4xf16>""",
+     """\
+              %vs = arith.mulf %v, %scale4 : vector<4xf32>
+              %h = arith.truncf %vs : vector<4xf32> to vector<4xbf16>""", 1),
+    ("""\
+vector<4xf16>, vector<4xf16>""",
+     """\
+vector<4xbf16>, vector<4xbf16>""", 4),
+    ("""\
+vector<2xf16>, !llvm.ptr<3>""",
+     """\
+vector<2xbf16>, !llvm.ptr<3>""", 2),
+    ("""\
+memref<?xf16>, vector<2xf16>""",
+     """\
+memref<?xbf16>, vector<2xbf16>""", 2),
+    ("""\
+            scf.for %ch = %c0 to %b_atoms step %c1 {""",
+     """\
+            scf.for %ch = %c0 to %c4 step %c1 {""", 1),
+]
+
+
+def e4m3_ws(text):
+    """matmul_e4m3_wgmma_ws's rewrite of matmul_f16_wgmma_ws: its header
+    (E4M3_WS_HEADER), then E4M3_WS_EDITS: the signature (e4m3 bytes, a bf16
+    C, the scales), K a multiple of 16, the tensor maps (A 128 x 128 and B
+    128 x 256 bytes, B as N x K), 128-byte k tiles in byte-sized stages,
+    one TMA box for B, the cp.async copies, K-major B descriptors, k32
+    wgmma on e4m3, the scaled bf16 epilogue."""
+    text = E4M3_WS_HEADER + text[text.index("#shapes = "):]
+    for old, new, count in E4M3_WS_EDITS:
+        if text.count(old) != count:
+            sys.exit("wgmma_types.py: %r found %d times, not %d"
+                     % (old.split("\n")[0], text.count(old), count))
+        text = text.replace(old, new)
+    return text
+
+
 def bf16_n_tile_128(text):
     """matmul_bf16_wgmma_n128's rewrite: bf16 element types, then
     128-column tiles (the two touch different text)."""
@@ -453,6 +793,8 @@ KERNELS = {
                                bf16_n_tile_192, BF16_PROSE),
     "matmul_bf16_wgmma_ws": ("matmul_wgmma_ws.mlir", "matmul_f16_wgmma_ws",
                              bf16_inputs, BF16_PROSE),
+    "matmul_e4m3_wgmma_ws": ("matmul_wgmma_ws.mlir", "matmul_f16_wgmma_ws",
+                             e4m3_ws, []),
     "matmul_e4m3_wgmma_f16out": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
                                  fp16_output, FP16_OUTPUT_PROSE),
     "matmul_e4m3_wgmma_n64": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
@@ -488,8 +830,7 @@ FAMILIES = {
 # The kernels written by hand, and their files.
 SOURCES = {"matmul_f16_wgmma": "matmul_wgmma.mlir",
            "matmul_f16_wgmma_ws": "matmul_wgmma_ws.mlir",
-           "matmul_e4m3_wgmma": "matmul_wgmma_fp8.mlir",
-           "matmul_e4m3_wgmma_ws": "matmul_wgmma_ws_fp8.mlir"}
+           "matmul_e4m3_wgmma": "matmul_wgmma_fp8.mlir"}
 
 
 def source_text(kernel):

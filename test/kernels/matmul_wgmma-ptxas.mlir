@@ -45,7 +45,8 @@
 // WS:     compiled nvptx:sm_90a: 6 variants
 
 // The e4m3 warp-specialized kernel: the same.
-// RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma_ws_fp8.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
+// RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_e4m3_wgmma_ws -o %t.wsfp8.mlir
+// RUN: tuna-compile %t.wsfp8.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.wsfp8.tuna 2>&1 | FileCheck %s --check-prefix=WSFP8 --implicit-check-not=warning
 // WSFP8:     kernel matmul_e4m3_wgmma_ws: 6 variants
 // WSFP8-COUNT-5: tma=1 ctas=132 {{.*}} spill 0 B

@@ -1,6 +1,6 @@
 // The e4m3 wgmma matmul's family (kernels-mlir/wgmma_types.py
 // matmul_e4m3_wgmma_tiles): the 256- and 64-column kernels and the
-// warp-specialized one (kernels-mlir/matmul_wgmma_ws_fp8.mlir), whose
+// warp-specialized one (`wgmma_types.py matmul_e4m3_wgmma_ws`), whose
 // parameters differ: the family's are `kernel` and their union, -1 where a
 // kernel has none of that name; 55 variants.
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_e4m3_wgmma_tiles -o %t.mlir
