@@ -14,9 +14,9 @@
 //  - warpgroup 2, the producer, gives back registers (with TMA:
 //    setmaxnreg 40) and fills a ring of `stages` shared-memory stages with
 //    the k tiles (bk = 64) of its tiles in order: per k tile, it waits
-//    until the stage is
-//    free (the stage's `empty` mbarrier), loads A's 128 x 64 and B's
-//    64 x 256 tile into it and signals the stage's `full` mbarrier. With
+//    until the stage is free (the stage's `empty` mbarrier), loads A's
+//    128 x 64 and B's 64 x 256 tile into it and signals the stage's `full`
+//    mbarrier. With
 //    tma = 1 one thread issues five TMA boxes (A: 64 x 128, B: four
 //    64 x 64 atoms) after mbarrier.arrive.expect_tx of the stage's 48 KiB;
 //    the box parts past M, N or K are zero-filled, so any M and any N and K
@@ -25,8 +25,8 @@
 //    all 128 threads copy 16-byte chunks with cp.async (zero-filling those
 //    past M, N or K) and arrive on `full` once their copies have landed
 //    (cp.async.mbarrier.arrive.noinc).
-//  - warpgroups 0 and 1, the consumers, take them (setmaxnreg 232)
-//    and each computes 64 rows of the tile (a 64 x 256 fp32 accumulator,
+//  - warpgroups 0 and 1, the consumers, take them (with TMA: setmaxnreg
+//    232) and each computes 64 rows of the tile (a 64 x 256 fp32 accumulator,
 //    128 floats a thread): per k tile they wait for `full`, issue four
 //    m64n256k16 wgmma and commit, then wait for the previous k tile's group
 //    and release that tile's stage (all 256 consumer threads arrive on
