@@ -435,15 +435,16 @@ TEST(Jit, LoadAndRunOnTheHost) {
   }
 }
 
-/// Launches scale_host (y = 3x) on `n` elements and checks it.
-void runScaleHost(tuna::TunedKernel &kernel, int64_t n) {
+/// Launches a scale kernel (y = a x; scale_host by default, a = 3) on `n`
+/// elements and checks it.
+void runScaleHost(tuna::TunedKernel &kernel, int64_t n, float a = 3.0f) {
   std::vector<float> x(n), y(n, std::numeric_limits<float>::quiet_NaN());
   for (int64_t i = 0; i < n; ++i)
     x[i] = static_cast<float>(i % 11) - 5.0f;
   kernel.launch(nullptr, tuna::memref(x.data(), {n}),
-                tuna::memref(y.data(), {n}), 3.0f, n);
+                tuna::memref(y.data(), {n}), a, n);
   for (int64_t i = 0; i < n; ++i)
-    ASSERT_EQ(y[i], 3.0f * x[i]) << "n=" << n << " i=" << i;
+    ASSERT_EQ(y[i], a * x[i]) << "n=" << n << " i=" << i;
 }
 
 CompilerOptions lazyHostOptions() {
@@ -461,14 +462,7 @@ TEST(Jit, FamilyTunesAcrossItsKernels) {
   Compiler jit(hostOptions());
   tuna::Module module = loadOnHost(jit, source, "family.mlir");
   tuna::TunedKernel &kernel = module.kernel("scale_any");
-  int64_t n = 4096;
-  std::vector<float> x(n), y(n, std::numeric_limits<float>::quiet_NaN());
-  for (int64_t i = 0; i < n; ++i)
-    x[i] = static_cast<float>(i % 7) - 3.0f;
-  kernel.launch(nullptr, tuna::memref(x.data(), {n}),
-                tuna::memref(y.data(), {n}), 2.0f, n);
-  for (int64_t i = 0; i < n; ++i)
-    ASSERT_EQ(y[i], 2.0f * x[i]) << "i=" << i;
+  runScaleHost(kernel, 4096, 2.0f);
   // Variants slow__v0, slow__v1, fast__v0: the other kernel's wins.
   EXPECT_EQ(kernel.reports().at(0).chosen, 2);
 
