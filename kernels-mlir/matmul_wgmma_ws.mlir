@@ -29,8 +29,9 @@
 //    232) and each computes 64 rows of the tile (a 64 x 256 fp32 accumulator,
 //    128 floats a thread): per k tile they wait for `full`, issue four
 //    m64n256k16 wgmma and commit, then wait for the previous k tile's group
-//    and release that tile's stage (all 256 consumer threads arrive on
-//    `empty`). The first k tile of a tile of C ignores the accumulator
+//    and release that tile's stage (lane 0 of each of the 8 consumer warps
+//    arrives on `empty`; the warp-wide wait has seen the whole warp's
+//    reads). The first k tile of a tile of C ignores the accumulator
 //    registers (scale-d 0; see matmul_wgmma.mlir on ptxas's C7515).
 //    tma = 0: cp.async writes through the generic proxy, so a consumer
 //    fences the async proxy (which wgmma reads through) after its wait.
@@ -45,6 +46,23 @@
 //    pairs to C (4 bytes each, rows past M and columns past N skipped).
 //    Meanwhile the producer already loads the block's next tile into the
 //    stages the consumers released.
+//  - mc = 2 (with tma = 1; tma = 0 pairs the blocks but loads all of B
+//    in each): the blocks form clusters of two (blocks 2c and
+//    2c + 1, the space's `cluster` map) that walk tiles of 256 x 256 in the
+//    same order, block r computing rows 128 r .. 128 r + 127. They share B's
+//    k tile: block r loads atoms r and r + 2 with TMA multicast (mask 0b11)
+//    into the same stage of both blocks, signalling each block's `full`,
+//    whose expect_tx stays the whole 48 KiB. A stage is free once both
+//    blocks' consumers have read it, so lane r of every consumer warp
+//    arrives on block r's `empty` (mapa; .cta semantics: a .cluster-scoped
+//    release costs a MEMBAR.GPU an arrival and made the kernel 1.5x
+//    slower), 16 arrivals a phase. The cluster meets after the mbarriers'
+//    initialization and before its blocks leave. Each block loads 32 KiB
+//    a k tile instead of 48: that brings shapes whose rows are off the
+//    128-byte lines (each box row two lines) 1.3-1.4x closer to the
+//    aligned rate; aligned squares run as fast as with mc = 1 or slower.
+//    M's last block row of a cluster may lie past M (ceil(M / 128) odd):
+//    its loads read zeros and its stores are clipped.
 // Phases: the i-th k tile the block handles (counted across its tiles of
 // C) uses stage i mod stages in round i / stages; `full` completes its
 // phase r mod 2 when round r's data has landed, `empty` when round r's
@@ -57,9 +75,10 @@
 // consumer warpgroup), the full and the empty mbarriers: 230464 bytes with
 // 4 stages, the most that fits in 227 KiB.
 // Shapes: any M, N and K multiples of 8 (16-byte rows for TMA and
-// cp.async), M, N, K >= 1. Needs sm_90a and --max-shared-memory=232448.
+// cp.async), M, N, K >= 1; `ctas` a multiple of mc (it is the grid). Needs
+// sm_90a and --max-shared-memory=232448.
 
-#shapes = affine_set<(m, n, k)[stages, gm, tma, ctas] : (n mod 8 == 0, k mod 8 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0)>
+#shapes = affine_set<(m, n, k)[stages, gm, tma, mc, ctas] : (n mod 8 == 0, k mod 8 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0)>
 !acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 
 module attributes {gpu.container_module} {
@@ -67,33 +86,39 @@ module attributes {gpu.container_module} {
     gpu.func @matmul_f16_wgmma_ws(%a: memref<?xf16>, %b: memref<?xf16>, %c: memref<?xf16>,
                                   %m: index, %n: index, %k: index) kernel attributes {
       tuna.space = #tuna.space<
-        params = [#tuna.param<"stages">, #tuna.param<"gm">, #tuna.param<"tma">, #tuna.param<"ctas">],
-        configs = [{stages = 4, gm = 8, tma = 1, ctas = 132},
-                   {stages = 4, gm = 16, tma = 1, ctas = 132},
-                   {stages = 4, gm = 4, tma = 1, ctas = 132},
-                   {stages = 4, gm = 1, tma = 1, ctas = 132},
-                   {stages = 3, gm = 8, tma = 1, ctas = 132},
-                   {stages = 4, gm = 8, tma = 0, ctas = 132}],
-        defaults = {stages = 4, gm = 8, tma = 0, ctas = 132},
+        params = [#tuna.param<"stages">, #tuna.param<"gm">, #tuna.param<"tma">, #tuna.param<"mc">,
+                  #tuna.param<"ctas">],
+        configs = [{stages = 4, gm = 8, tma = 1, mc = 1, ctas = 132},
+                   {stages = 4, gm = 16, tma = 1, mc = 1, ctas = 132},
+                   {stages = 4, gm = 4, tma = 1, mc = 1, ctas = 132},
+                   {stages = 4, gm = 1, tma = 1, mc = 1, ctas = 132},
+                   {stages = 3, gm = 8, tma = 1, mc = 1, ctas = 132},
+                   {stages = 4, gm = 8, tma = 1, mc = 2, ctas = 132},
+                   {stages = 4, gm = 4, tma = 1, mc = 2, ctas = 132},
+                   {stages = 3, gm = 8, tma = 1, mc = 2, ctas = 132},
+                   {stages = 4, gm = 8, tma = 0, mc = 1, ctas = 132}],
+        defaults = {stages = 4, gm = 8, tma = 0, mc = 1, ctas = 132},
         constraints = [#shapes],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
-        grid = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (ctas)>,
-        block = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (384)>,
-        smem = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (stages * 49168 + 33792)>,
-        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (64, 128)>,
-                                        shape = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (m, k)>,
+        grid = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (ctas)>,
+        block = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (384)>,
+        cluster = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (mc)>,
+        smem = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (stages * 49168 + 33792)>,
+        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (64, 128)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (m, k)>,
                                         swizzle = 128, l2_promotion = 256>,
-                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (64, 64)>,
-                                        shape = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (k, n)>,
+                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (64, 64)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (k, n)>,
                                         swizzle = 128, l2_promotion = 256>,
-                       #tuna.tensor_map<arg = 2, box = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (64, 64)>,
-                                        shape = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (m, n)>,
+                       #tuna.tensor_map<arg = 2, box = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (64, 64)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (m, n)>,
                                         swizzle = 128>],
         targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]
       >} {
       %stages = tuna.param "stages" : index
       %gm = tuna.param "gm" : index
       %tma = tuna.param "tma" : index
+      %mc = tuna.param "mc" : index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -131,8 +156,19 @@ module attributes {gpu.container_module} {
       %bid = gpu.block_id x
       %ctas = gpu.grid_dim x
       %wg = arith.divui %tid, %c128 : index
+      // The block's cluster (mc consecutive blocks) and its rank there;
+      // clusters walk tiles of mc x 128 rows, the block its rank's 128.
+      %cid = arith.divui %bid, %mc : index
+      %rank = arith.remui %bid, %mc : index
+      %nclusters = arith.divui %ctas, %mc : index
+      %multicast = arith.cmpi ugt, %mc, %c1 : index
+      %one16 = arith.constant 1 : i16
+      %mc16 = arith.index_cast %mc : index to i16
+      %mc_bits = arith.shli %one16, %mc16 : i16
+      %cluster_mask = arith.subi %mc_bits, %one16 : i16
       %ntn = arith.ceildivui %n, %bn : index
-      %ntm = arith.ceildivui %m, %c128 : index
+      %ntm0 = arith.ceildivui %m, %c128 : index
+      %ntm = arith.ceildivui %ntm0, %mc : index
       %ntiles = arith.muli %ntn, %ntm : index
       %ktiles = arith.ceildivui %k, %c64 : index
       %gwidth = arith.muli %gm, %ntn : index
@@ -163,15 +199,18 @@ module attributes {gpu.container_module} {
 
       // Thread 0 initializes the mbarriers: `full` expects one arrival a
       // phase with TMA (the producer's expect_tx) and 128 without (every
-      // producer thread's cp.async arrival), `empty` 256 (every consumer
-      // thread); the fence makes them visible to the async proxy and the
-      // barrier to the other threads.
+      // producer thread's cp.async arrival), `empty` 8 mc (every consumer
+      // warp of the cluster's blocks); the fence makes them visible to the
+      // async proxy and the cluster, the barrier to the other threads (with
+      // mc > 1, the cluster barrier to the other blocks, before their TMA
+      // loads and arrivals reach this block's mbarriers).
       %is_t0 = arith.cmpi eq, %tid, %c0 : index
       scf.if %is_t0 {
         %one = arith.constant 1 : i32
         %c128_32 = arith.constant 128 : i32
-        %c256_32 = arith.constant 256 : i32
         %full_count = arith.select %use_tma, %one, %c128_32 : i32
+        %warps_mc = arith.muli %mc, %c8 : index
+        %empty_count = arith.index_cast %warps_mc : index to i32
         scf.for %s = %c0 to %stages step %c1 {
           %o = arith.muli %s, %c8 : index
           %fa = arith.addi %full, %o : index
@@ -181,11 +220,15 @@ module attributes {gpu.container_module} {
           %ea = arith.addi %empty, %o : index
           %ei = arith.index_cast %ea : index to i64
           %ep = llvm.inttoptr %ei : i64 to !llvm.ptr<3>
-          nvvm.mbarrier.init %ep, %c256_32 : !llvm.ptr<3>, i32
+          nvvm.mbarrier.init %ep, %empty_count : !llvm.ptr<3>, i32
         } {tuna.unroll}
         nvvm.fence.mbarrier.init
       }
       gpu.barrier
+      scf.if %multicast {
+        nvvm.cluster.arrive {aligned}
+        nvvm.cluster.wait {aligned}
+      }
 
       %is_producer = arith.cmpi eq, %wg, %c2 : index
       scf.if %is_producer {
@@ -211,14 +254,16 @@ module attributes {gpu.container_module} {
         %a_soff = arith.addi %a_srow, %a_scol : index
         %a_col = arith.muli %a_j, %c8 : index
         scf.if %loads {
-          %done = scf.for %t = %bid to %ntiles step %ctas iter_args(%it0 = %c0) -> (index) {
+          %done = scf.for %t = %cid to %ntiles step %nclusters iter_args(%it0 = %c0) -> (index) {
             %group = arith.divui %t, %gwidth : index
             %gfirst = arith.muli %group, %gm : index
             %grest = arith.subi %ntm, %gfirst : index
             %gsize = arith.minui %grest, %gm : index
             %ging = arith.remui %t, %gwidth : index
             %pm0 = arith.remui %ging, %gsize : index
-            %pm = arith.addi %gfirst, %pm0 : index
+            %pmc = arith.addi %gfirst, %pm0 : index
+            %pmc_r = arith.muli %pmc, %mc : index
+            %pm = arith.addi %pmc_r, %rank : index
             %pn = arith.divui %ging, %gsize : index
             %row0 = arith.muli %pm, %c128 : index
             %col0 = arith.muli %pn, %bn : index
@@ -254,17 +299,29 @@ module attributes {gpu.container_module} {
                     : !llvm.ptr<7>, !llvm.ptr
                 %sb_bytes = arith.muli %sb_base, %c2 : index
                 %db0 = arith.addi %saddr_b, %sb_bytes : index
+                // With mc > 1 the cluster's blocks share B's tile: block
+                // `rank` loads atoms j = rank mod mc into every block of
+                // the cluster (the same offsets, each block's `full`).
                 scf.for %j = %c0 to %b_atoms step %c1 {
-                  %jo = arith.muli %j, %c8192 : index
-                  %db = arith.addi %db0, %jo : index
-                  %dbi = arith.index_cast %db : index to i64
-                  %dbp = llvm.inttoptr %dbi : i64 to !llvm.ptr<3>
-                  %dstb = llvm.addrspacecast %dbp : !llvm.ptr<3> to !llvm.ptr<7>
-                  %nj = arith.muli %j, %c64 : index
-                  %nx = arith.addi %col0, %nj : index
-                  %nx32 = arith.index_cast %nx : index to i32
-                  nvvm.cp.async.bulk.tensor.shared.cluster.global %dstb, %map_b, %fp, box[%nx32, %ka32]
-                      : !llvm.ptr<7>, !llvm.ptr
+                  %jr = arith.remui %j, %mc : index
+                  %mine = arith.cmpi eq, %jr, %rank : index
+                  scf.if %mine {
+                    %jo = arith.muli %j, %c8192 : index
+                    %db = arith.addi %db0, %jo : index
+                    %dbi = arith.index_cast %db : index to i64
+                    %dbp = llvm.inttoptr %dbi : i64 to !llvm.ptr<3>
+                    %dstb = llvm.addrspacecast %dbp : !llvm.ptr<3> to !llvm.ptr<7>
+                    %nj = arith.muli %j, %c64 : index
+                    %nx = arith.addi %col0, %nj : index
+                    %nx32 = arith.index_cast %nx : index to i32
+                    scf.if %multicast {
+                      nvvm.cp.async.bulk.tensor.shared.cluster.global %dstb, %map_b, %fp, box[%nx32, %ka32] multicast_mask = %cluster_mask
+                          : !llvm.ptr<7>, !llvm.ptr
+                    } else {
+                      nvvm.cp.async.bulk.tensor.shared.cluster.global %dstb, %map_b, %fp, box[%nx32, %ka32]
+                          : !llvm.ptr<7>, !llvm.ptr
+                    }
+                  }
                 } {tuna.unroll}
               } else {
                 // Chunks past M, N or K read nothing (src-size 0, from
@@ -352,6 +409,11 @@ module attributes {gpu.container_module} {
         %wrow2 = arith.addi %wrow0, %wrow1 : index
         %trow = arith.addi %wrow2, %q : index
         %tcol = arith.muli %p, %c2 : index
+        // A stage goes back to the cluster's producers a warp at a time:
+        // lane r of every consumer warp arrives on block r's `empty` (the
+        // warp's wgmma.wait_group is warp-wide, so its reads are done).
+        %releases = arith.cmpi ult, %lane, %mc : index
+        %lane32 = arith.index_cast %lane : index to i32
         // tma = 1's epilogue: this warpgroup's two 8 KiB buffers, its
         // named barrier (1 + wg; 0 is the block's), its first thread, and a
         // thread's byte offsets in a buffer: row 16 (t / 32) + (t mod 32) / 4
@@ -367,14 +429,16 @@ module attributes {gpu.container_module} {
         %e_rowoff = arith.muli %e_row, %c128 : index
         %e_pairoff = arith.muli %p, %c4 : index
         %acc_in = llvm.mlir.poison : !acc
-        %done:2 = scf.for %t = %bid to %ntiles step %ctas iter_args(%it0 = %c0, %acc_prev = %acc_in) -> (index, !acc) {
+        %done:2 = scf.for %t = %cid to %ntiles step %nclusters iter_args(%it0 = %c0, %acc_prev = %acc_in) -> (index, !acc) {
           %group = arith.divui %t, %gwidth : index
           %gfirst = arith.muli %group, %gm : index
           %grest = arith.subi %ntm, %gfirst : index
           %gsize = arith.minui %grest, %gm : index
           %ging = arith.remui %t, %gwidth : index
           %pm0 = arith.remui %ging, %gsize : index
-          %pm = arith.addi %gfirst, %pm0 : index
+          %pmc = arith.addi %gfirst, %pm0 : index
+          %pmc_r = arith.muli %pmc, %mc : index
+          %pm = arith.addi %pmc_r, %rank : index
           %pn = arith.divui %ging, %gsize : index
           %row0 = arith.muli %pm, %c128 : index
           %col0 = arith.muli %pn, %bn : index
@@ -465,7 +529,14 @@ module attributes {gpu.container_module} {
             %ea = arith.addi %empty, %ebo : index
             %ei = arith.index_cast %ea : index to i64
             %ep = llvm.inttoptr %ei : i64 to !llvm.ptr<3>
-            %st = nvvm.mbarrier.arrive %ep : !llvm.ptr<3> -> i64
+            scf.if %releases {
+              scf.if %multicast {
+                %epc = nvvm.mapa %ep, %lane32 : !llvm.ptr<3> -> !llvm.ptr<7>
+                nvvm.mbarrier.arrive %epc : !llvm.ptr<7>
+              } else {
+                %st = nvvm.mbarrier.arrive %ep : !llvm.ptr<3> -> i64
+              }
+            }
             scf.yield %r3 : !acc
           }
           nvvm.wgmma.wait.group.sync.aligned 0
@@ -476,7 +547,14 @@ module attributes {gpu.container_module} {
           %la = arith.addi %empty, %lbo : index
           %li = arith.index_cast %la : index to i64
           %lp = llvm.inttoptr %li : i64 to !llvm.ptr<3>
-          %lst = nvvm.mbarrier.arrive %lp : !llvm.ptr<3> -> i64
+          scf.if %releases {
+            scf.if %multicast {
+              %lpc = nvvm.mapa %lp, %lane32 : !llvm.ptr<3> -> !llvm.ptr<7>
+              nvvm.mbarrier.arrive %lpc : !llvm.ptr<7>
+            } else {
+              %lst = nvvm.mbarrier.arrive %lp : !llvm.ptr<3> -> i64
+            }
+          }
           llvm.store %accf, %accbuf : !acc, !llvm.ptr
           scf.if %use_tma {
             // tma = 1: per 64-column chunk c of the warpgroup's 64 x 256,
@@ -575,6 +653,12 @@ module attributes {gpu.container_module} {
         scf.if %tma_leader {
           nvvm.cp.async.bulk.wait_group 0
         }
+      }
+      // mc > 1: no block leaves (and frees the shared memory its peers
+      // load into and arrive on) before the cluster's last k tile is done.
+      scf.if %multicast {
+        nvvm.cluster.arrive
+        nvvm.cluster.wait
       }
       gpu.return
     }

@@ -418,8 +418,10 @@ E4M3_WS_HEADER = """\
 // and the epilogue); what differs:
 //  - A k tile is 128 bytes of K (bk = 128): A's 128 x 128 and B's 256 x 128
 //    bytes, both K-major 128-byte swizzled rows (B's tile is one column
-//    block of 256 rows), 48 KiB a stage as with fp16. TMA loads each with
-//    one box (A: 128 x 128 at (k, row0); B: 128 x 256 at (k, col0)).
+//    block of 256 rows), 48 KiB a stage as with fp16. TMA loads A with one
+//    box (128 x 128 at (k, row0)) and B with two (128 x 128 at (k, col0)
+//    and (k, col0 + 128)), which a cluster of two blocks (mc = 2) shares
+//    as the fp16 kernel shares its four.
 //  - Per k tile four m64n256k32 wgmma; both descriptors are K-major
 //    (leading byte offset 16, stride byte offset 1024, swizzle 128 B) and
 //    advance 32 bytes a k32 slice.
@@ -434,9 +436,9 @@ E4M3_WS_HEADER = """\
 
 E4M3_WS_EDITS = [
     ("""\
-#shapes = affine_set<(m, n, k)[stages, gm, tma, ctas] : (n mod 8 == 0, k mod 8 == 0,""",
+#shapes = affine_set<(m, n, k)[stages, gm, tma, mc, ctas] : (n mod 8 == 0, k mod 8 == 0,""",
      """\
-#shapes = affine_set<(m, n, k)[stages, gm, tma, ctas] : (n mod 8 == 0, k mod 16 == 0,""", 1),
+#shapes = affine_set<(m, n, k)[stages, gm, tma, mc, ctas] : (n mod 8 == 0, k mod 16 == 0,""", 1),
     ("""\
     gpu.func @matmul_f16_wgmma_ws(%a: memref<?xf16>, %b: memref<?xf16>, %c: memref<?xf16>,
                                   %m: index, %n: index, %k: index) kernel attributes {""",
@@ -445,15 +447,15 @@ E4M3_WS_EDITS = [
                                    %m: index, %n: index, %k: index,
                                    %scale_a: f32, %scale_b: f32) kernel attributes {""", 1),
     ("""\
-        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (64, 128)>,""",
+        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (64, 128)>,""",
      """\
-        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (128, 128)>,""", 1),
+        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (128, 128)>,""", 1),
     ("""\
-                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (64, 64)>,
-                                        shape = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (k, n)>,""",
+                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (64, 64)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (k, n)>,""",
      """\
-                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (128, 256)>,
-                                        shape = affine_map<(m, n, k)[stages, gm, tma, ctas] -> (n, k)>,""", 1),
+                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (128, 128)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (n, k)>,""", 1),
     ("""\
       // The tile's width and what follows from it: B's stage (halfs,
       // bytes), a stage's transaction bytes (A's 16 KiB and B's), B's
@@ -470,12 +472,14 @@ E4M3_WS_EDITS = [
 """,
      """\
       // The tile's width, k tile, B's stage (bytes), a stage's transaction
-      // bytes (A's 16 KiB and B's), the epilogue's 8-column groups of a row.
+      // bytes (A's 16 KiB and B's), B's 128-row boxes, the epilogue's
+      // 8-column groups of a row.
       %bn = arith.constant 256 : index
       %bk = arith.constant 128 : index
       %b_stage = arith.constant 32768 : index
       %b_stage_bytes = arith.constant 32768 : index
       %tx = arith.constant 49152 : i32
+      %b_atoms = arith.constant 2 : index
       %col_groups = arith.constant 32 : index
 """, 1),
     ("""\
@@ -539,29 +543,25 @@ E4M3_WS_EDITS = [
                 %da = arith.addi %saddr, %sa_base : index""", 1),
     ("""\
                 %sb_bytes = arith.muli %sb_base, %c2 : index
-                %db0 = arith.addi %saddr_b, %sb_bytes : index
-                scf.for %j = %c0 to %b_atoms step %c1 {
-                  %jo = arith.muli %j, %c8192 : index
-                  %db = arith.addi %db0, %jo : index
-                  %dbi = arith.index_cast %db : index to i64
-                  %dbp = llvm.inttoptr %dbi : i64 to !llvm.ptr<3>
-                  %dstb = llvm.addrspacecast %dbp : !llvm.ptr<3> to !llvm.ptr<7>
-                  %nj = arith.muli %j, %c64 : index
-                  %nx = arith.addi %col0, %nj : index
-                  %nx32 = arith.index_cast %nx : index to i32
-                  nvvm.cp.async.bulk.tensor.shared.cluster.global %dstb, %map_b, %fp, box[%nx32, %ka32]
-                      : !llvm.ptr<7>, !llvm.ptr
-                } {tuna.unroll}
-""",
+                %db0 = arith.addi %saddr_b, %sb_bytes : index""",
      """\
-                %db = arith.addi %saddr_b, %sb_base : index
-                %dbi = arith.index_cast %db : index to i64
-                %dbp = llvm.inttoptr %dbi : i64 to !llvm.ptr<3>
-                %dstb = llvm.addrspacecast %dbp : !llvm.ptr<3> to !llvm.ptr<7>
-                %col0_32 = arith.index_cast %col0 : index to i32
-                nvvm.cp.async.bulk.tensor.shared.cluster.global %dstb, %map_b, %fp, box[%ka32, %col0_32]
-                    : !llvm.ptr<7>, !llvm.ptr
-""", 1),
+                %db0 = arith.addi %saddr_b, %sb_base : index""", 1),
+    ("""\
+                // `rank` loads atoms j = rank mod mc into every block of""",
+     """\
+                // `rank` loads boxes j = rank mod mc into every block of""", 1),
+    ("""\
+                    %jo = arith.muli %j, %c8192 : index""",
+     """\
+                    %jo = arith.muli %j, %c16384 : index""", 1),
+    ("""\
+                    %nj = arith.muli %j, %c64 : index""",
+     """\
+                    %nj = arith.muli %j, %c128 : index""", 1),
+    ("""\
+%map_b, %fp, box[%nx32, %ka32]""",
+     """\
+%map_b, %fp, box[%ka32, %nx32]""", 2),
     ("""\
                 scf.for %i = %c0 to %c8 step %c1 {
                   %ri = arith.muli %i, %c16 : index

@@ -1,20 +1,26 @@
 // The warp-specialized persistent wgmma matmul (kernels-mlir/matmul_wgmma_ws.mlir):
 // a producer warpgroup loads the stages (TMA, or cp.async in the default),
 // two consumer warpgroups run wgmma and release them through mbarriers;
-// tma = 1 stores C with TMA from shared memory, the default from registers.
+// tma = 1 stores C with TMA from shared memory, the default from registers;
+// mc = 2 pairs the blocks in clusters that share B's tile (TMA multicast).
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma_ws.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=TMA --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=1,ctas=132.sm_90a.ptx \
-// RUN:   --implicit-check-not=cp.async.cg --implicit-check-not=st.global --implicit-check-not=.local
-// RUN: FileCheck %s --check-prefix=COPY --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=0,ctas=132.sm_90a.ptx \
+// RUN: FileCheck %s --check-prefix=TMA --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=1,mc=1,ctas=132.sm_90a.ptx \
+// RUN:   --implicit-check-not=cp.async.cg --implicit-check-not=st.global --implicit-check-not=.local \
+// RUN:   --implicit-check-not=multicast --implicit-check-not=barrier.cluster --implicit-check-not=mapa
+// RUN: FileCheck %s --check-prefix=PAIR --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=1,mc=2,ctas=132.sm_90a.ptx \
+// RUN:   --implicit-check-not=cp.async.cg --implicit-check-not=st.global --implicit-check-not=.local \
+// RUN:   --implicit-check-not=membar --implicit-check-not=release.cluster.shared
+// RUN: FileCheck %s --check-prefix=COPY --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=0,mc=1,ctas=132.sm_90a.ptx \
 // RUN:   --implicit-check-not=cp.async.bulk --implicit-check-not=setmaxnreg
 
-// CHECK:      kernel matmul_f16_wgmma_ws: 6 variants, default [[DEFAULT:matmul_f16_wgmma_ws__v5]]
-// CHECK:      [[DEFAULT]] {{ *}}stages=4 gm=8 tma=0 ctas=132
-// CHECK:      compiled nvptx:sm_90a: 6 variants
+// CHECK:      kernel matmul_f16_wgmma_ws: 9 variants, default [[DEFAULT:matmul_f16_wgmma_ws__v8]]
+// CHECK:      stages=4 gm=8 tma=1 mc=2 ctas=132
+// CHECK:      [[DEFAULT]] {{ *}}stages=4 gm=8 tma=0 mc=1 ctas=132
+// CHECK:      compiled nvptx:sm_90a: 9 variants
 
 // 384 threads; thread 0 initializes four full (one arrival) and four empty
-// (256 arrivals) mbarriers.
+// (8 arrivals: a consumer warp each) mbarriers.
 // TMA:         .maxntid 384, 1, 1
 // TMA-COUNT-2: mbarrier.init.shared.b64
 // TMA:         fence.mbarrier_init
@@ -56,3 +62,30 @@
 // COPY:          fence.proxy.async.shared::cta;
 // COPY-COUNT-4:  wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // COPY-COUNT-64: st.global.b32
+
+// mc = 2: clusters of two blocks; after the mbarriers' initialization the
+// cluster meets; a producer loads A's box and two of B's four atoms,
+// multicast to both blocks (mask 0b11); a consumer warp's lanes 0 and 1
+// release the stage in blocks 0 and 1 (mapa; .cta semantics, no fence);
+// the cluster meets again before its blocks leave.
+// PAIR:         .maxntid 384, 1, 1
+// PAIR-NEXT:    .explicitcluster
+// PAIR-NEXT:    .reqnctapercluster 2, 1, 1
+// PAIR-COUNT-2: mbarrier.init.shared.b64
+// PAIR:         fence.mbarrier_init.release.cluster;
+// PAIR:         barrier.cluster.arrive.aligned;
+// PAIR:         barrier.cluster.wait.aligned;
+// PAIR:         mbarrier.arrive.expect_tx.shared.b64
+// PAIR:         cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [
+// PAIR:         mov.b16 [[MASK:%rs[0-9]+]], 3;
+// PAIR-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster {{.*}}, [[MASK]];
+// PAIR:         setmaxnreg.inc.sync.aligned.u32 232;
+// PAIR:         wgmma.wait_group.sync.aligned 1;
+// PAIR:         mapa.shared::cluster.u64
+// PAIR-NEXT:    mov.b32 {{%r[0-9]+}}, 1;
+// PAIR-NEXT:    mbarrier.arrive.shared::cluster.b64 _,
+// PAIR:         wgmma.wait_group.sync.aligned 0;
+// PAIR:         mapa.shared::cluster.u64
+// PAIR:         mbarrier.arrive.shared::cluster.b64 _,
+// PAIR:         barrier.cluster.arrive;
+// PAIR:         barrier.cluster.wait;
