@@ -58,9 +58,9 @@
 //    release costs a MEMBAR.GPU an arrival and made the kernel 1.5x
 //    slower), 16 arrivals a phase. The cluster meets after the mbarriers'
 //    initialization and before its blocks leave. Each block loads 32 KiB
-//    a k tile instead of 48: that brings shapes whose rows are off the
-//    128-byte lines (each box row two lines) 1.3-1.4x closer to the
-//    aligned rate; aligned squares run as fast as with mc = 1 or slower.
+//    a k tile instead of 48, which makes shapes whose rows are off the
+//    128-byte lines (each box row two lines) 1.3-1.4x faster; aligned
+//    squares run as fast as with mc = 1 or slower.
 //    M's last block row of a cluster may lie past M (ceil(M / 128) odd):
 //    its loads read zeros and its stores are clipped.
 // Phases: the i-th k tile the block handles (counted across its tiles of

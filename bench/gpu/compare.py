@@ -66,6 +66,9 @@ SKINNY = [dict(m=m, n=nk, k=nk) for nk in (4096, 8192) for m in (1, 16, 64)]
 SKINNY.append(dict(m=256, n=256, k=65536))
 SQUARES = [dict(m=s, n=s, k=s) for s in (2048, 4096, 8192)]
 RAGGED = [dict(m=4000, n=4008, k=3992), dict(m=1000, n=3000, k=5000)]
+# e4m3: cuBLAS's fp8 wants N and K multiples of 16; these rows are as far
+# off the 128-byte lines as RAGGED's (row strides 3984 and 5008 bytes).
+RAGGED_FP8 = [dict(m=4000, n=4016, k=3984), dict(m=1000, n=3008, k=5008)]
 
 # (kernel, bundle, shape parameters), in the order they run.
 CASES = [
@@ -90,7 +93,7 @@ CASES = [
       for t, bundle, shapes in (
           ("f16", "matmul_wgmma_tiles", SQUARES + RAGGED + SKINNY),
           ("bf16", "matmul_wgmma_bf16_tiles", SQUARES + RAGGED + SKINNY),
-          ("e4m3", "matmul_wgmma_fp8_tiles", SQUARES + SKINNY))
+          ("e4m3", "matmul_wgmma_fp8_tiles", SQUARES + RAGGED_FP8 + SKINNY))
       for shape in shapes],
     # Warp-specialized and persistent (a TMA producer warpgroup, two
     # consumer warpgroups, one block an SM).
@@ -120,9 +123,10 @@ CASES = [
     *[("matmul_bf16_wgmma_n64", "matmul_wgmma_bf16_n64", shape)
       for shape in SKINNY],
     # fp8 against torch._scaled_mm; K and N multiples of 16 (cuBLAS's and
-    # the kernel's 16-byte rows), so no ragged row.
+    # the kernel's 16-byte rows): RAGGED_FP8 for the ragged rows.
     # The e4m3 layout on the warp-specialized persistent schedule.
-    *[("matmul_e4m3_wgmma_ws", "matmul_wgmma_ws_fp8", shape) for shape in SQUARES],
+    *[("matmul_e4m3_wgmma_ws", "matmul_wgmma_ws_fp8", shape)
+      for shape in SQUARES + RAGGED_FP8],
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=2048, n=2048, k=2048)),
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=4096, n=4096, k=4096)),
     ("matmul_e4m3_wgmma", "matmul_wgmma_fp8", dict(m=8192, n=8192, k=8192)),
