@@ -17,8 +17,8 @@
 //    until the stage is free (the stage's `empty` mbarrier), loads A's
 //    128 x 64 and B's 64 x 256 tile into it and signals the stage's `full`
 //    mbarrier. With
-//    tma = 1 one thread issues five TMA boxes (A: 64 x 128, B: four
-//    64 x 64 atoms) after mbarrier.arrive.expect_tx of the stage's 48 KiB;
+//    tma = 1 one thread issues six TMA boxes (A: two 64 x 64 halves, B:
+//    four 64 x 64 atoms) after mbarrier.arrive.expect_tx of the stage's 48 KiB;
 //    the box parts past M, N or K are zero-filled, so any M and any N and K
 //    that are multiples of 8 run unmasked. With tma = 0 (the default: it
 //    takes no tensor map, so it runs where TMA cannot describe a buffer)
@@ -46,23 +46,28 @@
 //    pairs to C (4 bytes each, rows past M and columns past N skipped).
 //    Meanwhile the producer already loads the block's next tile into the
 //    stages the consumers released.
-//  - mc = 2 (with tma = 1; tma = 0 pairs the blocks but loads all of B
-//    in each): the blocks form clusters of two (blocks 2c and
-//    2c + 1, the space's `cluster` map) that walk tiles of 256 x 256 in the
-//    same order, block r computing rows 128 r .. 128 r + 127. They share B's
-//    k tile: block r loads atoms r and r + 2 with TMA multicast (mask 0b11)
-//    into the same stage of both blocks, signalling each block's `full`,
-//    whose expect_tx stays the whole 48 KiB. A stage is free once both
-//    blocks' consumers have read it, so lane r of every consumer warp
-//    arrives on block r's `empty` (mapa; .cta semantics: a .cluster-scoped
-//    release costs a MEMBAR.GPU an arrival and made the kernel 1.5x
-//    slower), 16 arrivals a phase. The cluster meets after the mbarriers'
-//    initialization and before its blocks leave. Each block loads 32 KiB
-//    a k tile instead of 48, which makes shapes whose rows are off the
-//    128-byte lines (each box row two lines) 1.3-1.4x faster; aligned
-//    squares run as fast as with mc = 1 or slower.
-//    M's last block row of a cluster may lie past M (ceil(M / 128) odd):
-//    its loads read zeros and its stores are clipped.
+//  - Clusters (mc x nc > 1, with tma = 1; tma = 0 forms them but each
+//    block loads its whole stage): mc nc consecutive blocks (the space's
+//    `cluster` map) walk tiles of mc 128 x nc 256 in the same order, block
+//    r = rm + mc rn computing the tile's 128 x 256 part (rm, rn). Blocks of
+//    a column share B's k tile (block rm loads atoms j = rm mod mc), blocks
+//    of a row A's (block rn loads 64-row halves h = rn mod nc), with TMA
+//    multicast into the same stage of each sharer, signalling each one's
+//    `full`, whose expect_tx stays the whole 48 KiB. A stage is free once
+//    the consumers of every block it was loaded into have read it: lane
+//    r of every consumer warp arrives on block r's `empty` when block r
+//    shares its row or column (mapa; .cta semantics: a
+//    .cluster-scoped release costs a MEMBAR.GPU an arrival and made the
+//    kernel 1.5x slower), 8 (mc + nc - 1) arrivals a phase. The cluster
+//    meets after the mbarriers' initialization and before its blocks
+//    leave. A block loads 32 KiB a k tile with mc = 2 (24 with 2 x 2)
+//    instead of 48, which makes shapes whose rows are off the 128-byte
+//    lines (each box row two lines) 1.3-1.4x faster; aligned squares run
+//    as fast as without clusters or slower. Clusters of 4 need `ctas` at
+//    most 4 x the clusters that fit at once (fewer than 33 on the H100:
+//    with 132 blocks 4096^3 ran 1.6x slower). A cluster's last block row
+//    or column may lie past M or N: its loads read zeros, its stores are
+//    clipped.
 // Phases: the i-th k tile the block handles (counted across its tiles of
 // C) uses stage i mod stages in round i / stages; `full` completes its
 // phase r mod 2 when round r's data has landed, `empty` when round r's
@@ -75,10 +80,10 @@
 // consumer warpgroup), the full and the empty mbarriers: 230464 bytes with
 // 4 stages, the most that fits in 227 KiB.
 // Shapes: any M, N and K multiples of 8 (16-byte rows for TMA and
-// cp.async), M, N, K >= 1; `ctas` a multiple of mc (it is the grid). Needs
+// cp.async), M, N, K >= 1; `ctas` a multiple of mc nc (it is the grid). Needs
 // sm_90a and --max-shared-memory=232448.
 
-#shapes = affine_set<(m, n, k)[stages, gm, tma, mc, ctas] : (n mod 8 == 0, k mod 8 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0)>
+#shapes = affine_set<(m, n, k)[stages, gm, tma, mc, nc, ctas] : (n mod 8 == 0, k mod 8 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0)>
 !acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 
 module attributes {gpu.container_module} {
@@ -87,31 +92,34 @@ module attributes {gpu.container_module} {
                                   %m: index, %n: index, %k: index) kernel attributes {
       tuna.space = #tuna.space<
         params = [#tuna.param<"stages">, #tuna.param<"gm">, #tuna.param<"tma">, #tuna.param<"mc">,
-                  #tuna.param<"ctas">],
-        configs = [{stages = 4, gm = 8, tma = 1, mc = 1, ctas = 132},
-                   {stages = 4, gm = 16, tma = 1, mc = 1, ctas = 132},
-                   {stages = 4, gm = 4, tma = 1, mc = 1, ctas = 132},
-                   {stages = 4, gm = 1, tma = 1, mc = 1, ctas = 132},
-                   {stages = 3, gm = 8, tma = 1, mc = 1, ctas = 132},
-                   {stages = 4, gm = 8, tma = 1, mc = 2, ctas = 132},
-                   {stages = 4, gm = 4, tma = 1, mc = 2, ctas = 132},
-                   {stages = 3, gm = 8, tma = 1, mc = 2, ctas = 132},
-                   {stages = 4, gm = 8, tma = 0, mc = 1, ctas = 132}],
-        defaults = {stages = 4, gm = 8, tma = 0, mc = 1, ctas = 132},
+                  #tuna.param<"nc">, #tuna.param<"ctas">],
+        configs = [{stages = 4, gm = 8, tma = 1, mc = 1, nc = 1, ctas = 132},
+                   {stages = 4, gm = 16, tma = 1, mc = 1, nc = 1, ctas = 132},
+                   {stages = 4, gm = 4, tma = 1, mc = 1, nc = 1, ctas = 132},
+                   {stages = 4, gm = 1, tma = 1, mc = 1, nc = 1, ctas = 132},
+                   {stages = 3, gm = 8, tma = 1, mc = 1, nc = 1, ctas = 132},
+                   {stages = 4, gm = 8, tma = 1, mc = 2, nc = 1, ctas = 132},
+                   {stages = 4, gm = 4, tma = 1, mc = 2, nc = 1, ctas = 132},
+                   {stages = 3, gm = 8, tma = 1, mc = 2, nc = 1, ctas = 132},
+                   {stages = 4, gm = 8, tma = 1, mc = 1, nc = 2, ctas = 132},
+                   {stages = 4, gm = 8, tma = 1, mc = 2, nc = 2, ctas = 96},
+                   {stages = 4, gm = 4, tma = 1, mc = 2, nc = 2, ctas = 96},
+                   {stages = 4, gm = 8, tma = 0, mc = 1, nc = 1, ctas = 132}],
+        defaults = {stages = 4, gm = 8, tma = 0, mc = 1, nc = 1, ctas = 132},
         constraints = [#shapes],
         key = [#tuna.key<arg = 3>, #tuna.key<arg = 4>, #tuna.key<arg = 5>],
-        grid = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (ctas)>,
-        block = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (384)>,
-        cluster = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (mc)>,
-        smem = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (stages * 49168 + 33792)>,
-        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (64, 128)>,
-                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (m, k)>,
+        grid = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (ctas)>,
+        block = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (384)>,
+        cluster = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (mc * nc)>,
+        smem = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (stages * 49168 + 33792)>,
+        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (64, 64)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (m, k)>,
                                         swizzle = 128, l2_promotion = 256>,
-                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (64, 64)>,
-                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (k, n)>,
+                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (64, 64)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (k, n)>,
                                         swizzle = 128, l2_promotion = 256>,
-                       #tuna.tensor_map<arg = 2, box = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (64, 64)>,
-                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (m, n)>,
+                       #tuna.tensor_map<arg = 2, box = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (64, 64)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (m, n)>,
                                         swizzle = 128>],
         targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]
       >} {
@@ -119,6 +127,7 @@ module attributes {gpu.container_module} {
       %gm = tuna.param "gm" : index
       %tma = tuna.param "tma" : index
       %mc = tuna.param "mc" : index
+      %nc = tuna.param "nc" : index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -156,17 +165,36 @@ module attributes {gpu.container_module} {
       %bid = gpu.block_id x
       %ctas = gpu.grid_dim x
       %wg = arith.divui %tid, %c128 : index
-      // The block's cluster (mc consecutive blocks) and its rank there;
-      // clusters walk tiles of mc x 128 rows, the block its rank's 128.
-      %cid = arith.divui %bid, %mc : index
-      %rank = arith.remui %bid, %mc : index
-      %nclusters = arith.divui %ctas, %mc : index
-      %multicast = arith.cmpi ugt, %mc, %c1 : index
+      // The block's cluster (mc nc consecutive blocks), its rank there and
+      // its place (rm, rn) in the cluster's mc x nc tiles of C. The blocks
+      // of a column (rn) share B's k tile, those of a row (rm) A's: the
+      // multicast masks of the blocks rn mc .. rn mc + mc - 1 and of the
+      // blocks rm + q mc, q < nc ((2^(mc nc) - 1) / (2^mc - 1) is the
+      // bits 0, mc, 2 mc, ...).
+      %csize = arith.muli %mc, %nc : index
+      %cid = arith.divui %bid, %csize : index
+      %rank = arith.remui %bid, %csize : index
+      %rm = arith.remui %rank, %mc : index
+      %rn = arith.divui %rank, %mc : index
+      %nclusters = arith.divui %ctas, %csize : index
+      %multicast = arith.cmpi ugt, %csize, %c1 : index
+      %share_b = arith.cmpi ugt, %mc, %c1 : index
+      %share_a = arith.cmpi ugt, %nc, %c1 : index
       %one16 = arith.constant 1 : i16
       %mc16 = arith.index_cast %mc : index to i16
+      %cs16 = arith.index_cast %csize : index to i16
+      %rm16 = arith.index_cast %rm : index to i16
+      %rn16 = arith.index_cast %rn : index to i16
       %mc_bits = arith.shli %one16, %mc16 : i16
-      %cluster_mask = arith.subi %mc_bits, %one16 : i16
-      %ntn = arith.ceildivui %n, %bn : index
+      %col_bits = arith.subi %mc_bits, %one16 : i16
+      %rn_shift = arith.muli %rn16, %mc16 : i16
+      %mask_b = arith.shli %col_bits, %rn_shift : i16
+      %cs_bits = arith.shli %one16, %cs16 : i16
+      %all_bits = arith.subi %cs_bits, %one16 : i16
+      %row_bits = arith.divui %all_bits, %col_bits : i16
+      %mask_a = arith.shli %row_bits, %rm16 : i16
+      %ntn0 = arith.ceildivui %n, %bn : index
+      %ntn = arith.ceildivui %ntn0, %nc : index
       %ntm0 = arith.ceildivui %m, %c128 : index
       %ntm = arith.ceildivui %ntm0, %mc : index
       %ntiles = arith.muli %ntn, %ntm : index
@@ -209,8 +237,10 @@ module attributes {gpu.container_module} {
         %one = arith.constant 1 : i32
         %c128_32 = arith.constant 128 : i32
         %full_count = arith.select %use_tma, %one, %c128_32 : i32
-        %warps_mc = arith.muli %mc, %c8 : index
-        %empty_count = arith.index_cast %warps_mc : index to i32
+        %sharers0 = arith.addi %mc, %nc : index
+        %sharers = arith.subi %sharers0, %c1 : index
+        %warps = arith.muli %sharers, %c8 : index
+        %empty_count = arith.index_cast %warps : index to i32
         scf.for %s = %c0 to %stages step %c1 {
           %o = arith.muli %s, %c8 : index
           %fa = arith.addi %full, %o : index
@@ -263,11 +293,12 @@ module attributes {gpu.container_module} {
             %pm0 = arith.remui %ging, %gsize : index
             %pmc = arith.addi %gfirst, %pm0 : index
             %pmc_r = arith.muli %pmc, %mc : index
-            %pm = arith.addi %pmc_r, %rank : index
-            %pn = arith.divui %ging, %gsize : index
+            %pm = arith.addi %pmc_r, %rm : index
+            %pnc = arith.divui %ging, %gsize : index
+            %pnc_r = arith.muli %pnc, %nc : index
+            %pn = arith.addi %pnc_r, %rn : index
             %row0 = arith.muli %pm, %c128 : index
             %col0 = arith.muli %pn, %bn : index
-            %row0_32 = arith.index_cast %row0 : index to i32
             %it_end = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%it = %it0) -> (index) {
               %s = arith.remui %it, %stages : index
               %round = arith.divui %it, %stages : index
@@ -292,11 +323,29 @@ module attributes {gpu.container_module} {
                 %ka32 = arith.index_cast %ka : index to i32
                 %sa_bytes = arith.muli %sa_base, %c2 : index
                 %da = arith.addi %saddr, %sa_bytes : index
-                %dai = arith.index_cast %da : index to i64
-                %dap = llvm.inttoptr %dai : i64 to !llvm.ptr<3>
-                %dsta = llvm.addrspacecast %dap : !llvm.ptr<3> to !llvm.ptr<7>
-                nvvm.cp.async.bulk.tensor.shared.cluster.global %dsta, %map_a, %fp, box[%ka32, %row0_32]
-                    : !llvm.ptr<7>, !llvm.ptr
+                // A's tile as two 64-row halves (8 KiB each); with nc > 1
+                // block rn loads halves h = rn mod nc into its row's blocks.
+                scf.for %h = %c0 to %c2 step %c1 {
+                  %hr = arith.remui %h, %nc : index
+                  %mine_a = arith.cmpi eq, %hr, %rn : index
+                  scf.if %mine_a {
+                    %ho = arith.muli %h, %c8192 : index
+                    %dah = arith.addi %da, %ho : index
+                    %dai = arith.index_cast %dah : index to i64
+                    %dap = llvm.inttoptr %dai : i64 to !llvm.ptr<3>
+                    %dsta = llvm.addrspacecast %dap : !llvm.ptr<3> to !llvm.ptr<7>
+                    %hrow = arith.muli %h, %c64 : index
+                    %arow = arith.addi %row0, %hrow : index
+                    %arow32 = arith.index_cast %arow : index to i32
+                    scf.if %share_a {
+                      nvvm.cp.async.bulk.tensor.shared.cluster.global %dsta, %map_a, %fp, box[%ka32, %arow32] multicast_mask = %mask_a
+                          : !llvm.ptr<7>, !llvm.ptr
+                    } else {
+                      nvvm.cp.async.bulk.tensor.shared.cluster.global %dsta, %map_a, %fp, box[%ka32, %arow32]
+                          : !llvm.ptr<7>, !llvm.ptr
+                    }
+                  }
+                } {tuna.unroll}
                 %sb_bytes = arith.muli %sb_base, %c2 : index
                 %db0 = arith.addi %saddr_b, %sb_bytes : index
                 // With mc > 1 the cluster's blocks share B's tile: block
@@ -304,7 +353,7 @@ module attributes {gpu.container_module} {
                 // the cluster (the same offsets, each block's `full`).
                 scf.for %j = %c0 to %b_atoms step %c1 {
                   %jr = arith.remui %j, %mc : index
-                  %mine = arith.cmpi eq, %jr, %rank : index
+                  %mine = arith.cmpi eq, %jr, %rm : index
                   scf.if %mine {
                     %jo = arith.muli %j, %c8192 : index
                     %db = arith.addi %db0, %jo : index
@@ -314,8 +363,8 @@ module attributes {gpu.container_module} {
                     %nj = arith.muli %j, %c64 : index
                     %nx = arith.addi %col0, %nj : index
                     %nx32 = arith.index_cast %nx : index to i32
-                    scf.if %multicast {
-                      nvvm.cp.async.bulk.tensor.shared.cluster.global %dstb, %map_b, %fp, box[%nx32, %ka32] multicast_mask = %cluster_mask
+                    scf.if %share_b {
+                      nvvm.cp.async.bulk.tensor.shared.cluster.global %dstb, %map_b, %fp, box[%nx32, %ka32] multicast_mask = %mask_b
                           : !llvm.ptr<7>, !llvm.ptr
                     } else {
                       nvvm.cp.async.bulk.tensor.shared.cluster.global %dstb, %map_b, %fp, box[%nx32, %ka32]
@@ -410,9 +459,16 @@ module attributes {gpu.container_module} {
         %trow = arith.addi %wrow2, %q : index
         %tcol = arith.muli %p, %c2 : index
         // A stage goes back to the cluster's producers a warp at a time:
-        // lane r of every consumer warp arrives on block r's `empty` (the
+        // lane r of every consumer warp arrives on block r's `empty` if
+        // block r loads into this block (its row or its column; the
         // warp's wgmma.wait_group is warp-wide, so its reads are done).
-        %releases = arith.cmpi ult, %lane, %mc : index
+        %lane_rm = arith.remui %lane, %mc : index
+        %lane_rn = arith.divui %lane, %mc : index
+        %same_rm = arith.cmpi eq, %lane_rm, %rm : index
+        %same_rn = arith.cmpi eq, %lane_rn, %rn : index
+        %sharer = arith.ori %same_rm, %same_rn : i1
+        %in_cluster = arith.cmpi ult, %lane, %csize : index
+        %releases = arith.andi %in_cluster, %sharer : i1
         %lane32 = arith.index_cast %lane : index to i32
         // tma = 1's epilogue: this warpgroup's two 8 KiB buffers, its
         // named barrier (1 + wg; 0 is the block's), its first thread, and a
@@ -438,8 +494,10 @@ module attributes {gpu.container_module} {
           %pm0 = arith.remui %ging, %gsize : index
           %pmc = arith.addi %gfirst, %pm0 : index
           %pmc_r = arith.muli %pmc, %mc : index
-          %pm = arith.addi %pmc_r, %rank : index
-          %pn = arith.divui %ging, %gsize : index
+          %pm = arith.addi %pmc_r, %rm : index
+          %pnc = arith.divui %ging, %gsize : index
+          %pnc_r = arith.muli %pnc, %nc : index
+          %pn = arith.addi %pnc_r, %rn : index
           %row0 = arith.muli %pm, %c128 : index
           %col0 = arith.muli %pn, %bn : index
           // K tile 0: wait for it, then four wgmma that ignore the

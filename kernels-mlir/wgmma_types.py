@@ -418,10 +418,10 @@ E4M3_WS_HEADER = """\
 // and the epilogue); what differs:
 //  - A k tile is 128 bytes of K (bk = 128): A's 128 x 128 and B's 256 x 128
 //    bytes, both K-major 128-byte swizzled rows (B's tile is one column
-//    block of 256 rows), 48 KiB a stage as with fp16. TMA loads A with one
-//    box (128 x 128 at (k, row0)) and B with two (128 x 128 at (k, col0)
-//    and (k, col0 + 128)), which a cluster of two blocks (mc = 2) shares
-//    as the fp16 kernel shares its four.
+//    block of 256 rows), 48 KiB a stage as with fp16. TMA loads A as two
+//    boxes of 128 x 64 (at (k, row0) and (k, row0 + 64)) and B as two of
+//    128 x 128 (at (k, col0) and (k, col0 + 128)), which clusters (mc, nc)
+//    share as the fp16 kernel shares its A halves and B atoms.
 //  - Per k tile four m64n256k32 wgmma; both descriptors are K-major
 //    (leading byte offset 16, stride byte offset 1024, swizzle 128 B) and
 //    advance 32 bytes a k32 slice.
@@ -436,9 +436,9 @@ E4M3_WS_HEADER = """\
 
 E4M3_WS_EDITS = [
     ("""\
-#shapes = affine_set<(m, n, k)[stages, gm, tma, mc, ctas] : (n mod 8 == 0, k mod 8 == 0,""",
+#shapes = affine_set<(m, n, k)[stages, gm, tma, mc, nc, ctas] : (n mod 8 == 0, k mod 8 == 0,""",
      """\
-#shapes = affine_set<(m, n, k)[stages, gm, tma, mc, ctas] : (n mod 8 == 0, k mod 16 == 0,""", 1),
+#shapes = affine_set<(m, n, k)[stages, gm, tma, mc, nc, ctas] : (n mod 8 == 0, k mod 16 == 0,""", 1),
     ("""\
     gpu.func @matmul_f16_wgmma_ws(%a: memref<?xf16>, %b: memref<?xf16>, %c: memref<?xf16>,
                                   %m: index, %n: index, %k: index) kernel attributes {""",
@@ -447,15 +447,15 @@ E4M3_WS_EDITS = [
                                    %m: index, %n: index, %k: index,
                                    %scale_a: f32, %scale_b: f32) kernel attributes {""", 1),
     ("""\
-        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (64, 128)>,""",
+        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (64, 64)>,""",
      """\
-        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (128, 128)>,""", 1),
+        tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (128, 64)>,""", 1),
     ("""\
-                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (64, 64)>,
-                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (k, n)>,""",
+                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (64, 64)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (k, n)>,""",
      """\
-                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (128, 128)>,
-                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, ctas] -> (n, k)>,""", 1),
+                       #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (128, 128)>,
+                                        shape = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (n, k)>,""", 1),
     ("""\
       // The tile's width and what follows from it: B's stage (halfs,
       // bytes), a stage's transaction bytes (A's 16 KiB and B's), B's

@@ -39,16 +39,16 @@
 // setmaxnreg) spills 56 bytes in its consumers.
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma_ws.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.ws.tuna 2>&1 | FileCheck %s --check-prefix=WS --implicit-check-not=warning
-// WS:     kernel matmul_f16_wgmma_ws: 9 variants
-// WS-COUNT-8: tma=1 mc={{[12]}} ctas=132 {{.*}} spill 0 B
-// WS:     tma=0 mc=1 ctas=132 {{.*}} spill 56 B
-// WS:     compiled nvptx:sm_90a: 9 variants
+// WS:     kernel matmul_f16_wgmma_ws: 12 variants
+// WS-COUNT-11: tma=1 mc={{[12]}} nc={{[12]}} ctas={{[0-9]+}} {{.*}} spill 0 B
+// WS:     tma=0 mc=1 nc=1 ctas=132 {{.*}} spill 56 B
+// WS:     compiled nvptx:sm_90a: 12 variants
 
 // The e4m3 warp-specialized kernel: the same.
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_e4m3_wgmma_ws -o %t.wsfp8.mlir
 // RUN: tuna-compile %t.wsfp8.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.wsfp8.tuna 2>&1 | FileCheck %s --check-prefix=WSFP8 --implicit-check-not=warning
-// WSFP8:     kernel matmul_e4m3_wgmma_ws: 9 variants
-// WSFP8-COUNT-8: tma=1 mc={{[12]}} ctas=132 {{.*}} spill 0 B
-// WSFP8:     tma=0 mc=1 ctas=132 {{.*}} spill 80 B
-// WSFP8:     compiled nvptx:sm_90a: 9 variants
+// WSFP8:     kernel matmul_e4m3_wgmma_ws: 12 variants
+// WSFP8-COUNT-11: tma=1 mc={{[12]}} nc={{[12]}} ctas={{[0-9]+}} {{.*}} spill 0 B
+// WSFP8:     tma=0 mc=1 nc=1 ctas=132 {{.*}} spill 80 B
+// WSFP8:     compiled nvptx:sm_90a: 12 variants

@@ -5,19 +5,22 @@
 // mc = 2 pairs the blocks in clusters that share B's tile (TMA multicast).
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma_ws.mlir --target=nvptx:sm_90a --no-ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=TMA --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=1,mc=1,ctas=132.sm_90a.ptx \
+// RUN: FileCheck %s --check-prefix=TMA --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=1,mc=1,nc=1,ctas=132.sm_90a.ptx \
 // RUN:   --implicit-check-not=cp.async.cg --implicit-check-not=st.global --implicit-check-not=.local \
 // RUN:   --implicit-check-not=multicast --implicit-check-not=barrier.cluster --implicit-check-not=mapa
-// RUN: FileCheck %s --check-prefix=PAIR --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=1,mc=2,ctas=132.sm_90a.ptx \
+// RUN: FileCheck %s --check-prefix=PAIR --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=1,mc=2,nc=1,ctas=132.sm_90a.ptx \
 // RUN:   --implicit-check-not=cp.async.cg --implicit-check-not=st.global --implicit-check-not=.local \
 // RUN:   --implicit-check-not=membar --implicit-check-not=release.cluster.shared
-// RUN: FileCheck %s --check-prefix=COPY --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=0,mc=1,ctas=132.sm_90a.ptx \
+// RUN: FileCheck %s --check-prefix=QUAD --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=1,mc=2,nc=2,ctas=96.sm_90a.ptx \
+// RUN:   --implicit-check-not=cp.async.cg --implicit-check-not=st.global --implicit-check-not=.local \
+// RUN:   --implicit-check-not=release.cluster.shared
+// RUN: FileCheck %s --check-prefix=COPY --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=0,mc=1,nc=1,ctas=132.sm_90a.ptx \
 // RUN:   --implicit-check-not=cp.async.bulk --implicit-check-not=setmaxnreg
 
-// CHECK:      kernel matmul_f16_wgmma_ws: 9 variants, default [[DEFAULT:matmul_f16_wgmma_ws__v8]]
-// CHECK:      stages=4 gm=8 tma=1 mc=2 ctas=132
-// CHECK:      [[DEFAULT]] {{ *}}stages=4 gm=8 tma=0 mc=1 ctas=132
-// CHECK:      compiled nvptx:sm_90a: 9 variants
+// CHECK:      kernel matmul_f16_wgmma_ws: 12 variants, default [[DEFAULT:matmul_f16_wgmma_ws__v11]]
+// CHECK:      stages=4 gm=8 tma=1 mc=2 nc=1 ctas=132
+// CHECK:      [[DEFAULT]] {{ *}}stages=4 gm=8 tma=0 mc=1 nc=1 ctas=132
+// CHECK:      compiled nvptx:sm_90a: 12 variants
 
 // 384 threads; thread 0 initializes four full (one arrival) and four empty
 // (8 arrivals: a consumer warp each) mbarriers.
@@ -25,12 +28,12 @@
 // TMA-COUNT-2: mbarrier.init.shared.b64
 // TMA:         fence.mbarrier_init
 // The producer: wait for a free stage, arm its full barrier with 48 KiB,
-// five boxes.
+// six boxes (A's two 64-row halves, B's four atoms).
 // TMA:         setmaxnreg.dec.sync.aligned.u32 40;
 // TMA:         mbarrier.try_wait.parity
 // TMA:         mov.b32 {{%r[0-9]+}}, 49152;
 // TMA:         mbarrier.arrive.expect_tx.shared.b64
-// TMA-COUNT-5: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// TMA-COUNT-6: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // The consumers: k tile 0 peeled, then the loop releasing the previous
 // stage.
 // TMA:         setmaxnreg.inc.sync.aligned.u32 232;
@@ -89,3 +92,17 @@
 // PAIR:         mbarrier.arrive.shared::cluster.b64 _,
 // PAIR:         barrier.cluster.arrive;
 // PAIR:         barrier.cluster.wait;
+
+// mc = nc = 2: clusters of four; every load is a multicast (A's halves to
+// the block's row, B's atoms to its column), and a consumer warp releases
+// a stage to the blocks of its row and column (lanes 0 to 3, mapa).
+// QUAD:         .reqnctapercluster 4, 1, 1
+// QUAD:         barrier.cluster.arrive.aligned;
+// QUAD:         mbarrier.arrive.expect_tx.shared.b64
+// QUAD-NOT:     complete_tx::bytes [
+// QUAD:         complete_tx::bytes.multicast::cluster
+// QUAD-NOT:     complete_tx::bytes [
+// QUAD:         setmaxnreg.inc.sync.aligned.u32 232;
+// QUAD:         mapa.shared::cluster.u64
+// QUAD:         mbarrier.arrive.shared::cluster.b64 _,
+// QUAD:         barrier.cluster.wait;
