@@ -64,8 +64,8 @@
 //    instead of 48, which makes shapes whose rows are off the 128-byte
 //    lines (each box row two lines) 1.3-1.4x faster; aligned squares run
 //    as fast as without clusters or slower. Clusters of 4 need `ctas` at
-//    most 4 x the clusters that fit at once (fewer than 33 on the H100:
-//    with 132 blocks 4096^3 ran 1.6x slower). A cluster's last block row
+//    most 4 x the clusters that fit at once (30 on the H100: with 124 or
+//    132 blocks 4096^3 ran 1.5-1.8x slower than with 120). A cluster's last block row
 //    or column may lie past M or N: its loads read zeros, its stores are
 //    clipped.
 // Phases: the i-th k tile the block handles (counted across its tiles of
@@ -102,8 +102,8 @@ module attributes {gpu.container_module} {
                    {stages = 4, gm = 4, tma = 1, mc = 2, nc = 1, ctas = 132},
                    {stages = 3, gm = 8, tma = 1, mc = 2, nc = 1, ctas = 132},
                    {stages = 4, gm = 8, tma = 1, mc = 1, nc = 2, ctas = 132},
-                   {stages = 4, gm = 8, tma = 1, mc = 2, nc = 2, ctas = 96},
-                   {stages = 4, gm = 4, tma = 1, mc = 2, nc = 2, ctas = 96},
+                   {stages = 4, gm = 8, tma = 1, mc = 2, nc = 2, ctas = 120},
+                   {stages = 4, gm = 4, tma = 1, mc = 2, nc = 2, ctas = 120},
                    {stages = 4, gm = 8, tma = 0, mc = 1, nc = 1, ctas = 132}],
         defaults = {stages = 4, gm = 8, tma = 0, mc = 1, nc = 1, ctas = 132},
         constraints = [#shapes],

@@ -11,7 +11,7 @@
 // RUN: FileCheck %s --check-prefix=PAIR --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=1,mc=2,nc=1,ctas=132.sm_90a.ptx \
 // RUN:   --implicit-check-not=cp.async.cg --implicit-check-not=st.global --implicit-check-not=.local \
 // RUN:   --implicit-check-not=membar --implicit-check-not=release.cluster.shared
-// RUN: FileCheck %s --check-prefix=QUAD --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=1,mc=2,nc=2,ctas=96.sm_90a.ptx \
+// RUN: FileCheck %s --check-prefix=QUAD --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=1,mc=2,nc=2,ctas=120.sm_90a.ptx \
 // RUN:   --implicit-check-not=cp.async.cg --implicit-check-not=st.global --implicit-check-not=.local \
 // RUN:   --implicit-check-not=release.cluster.shared
 // RUN: FileCheck %s --check-prefix=COPY --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=0,mc=1,nc=1,ctas=132.sm_90a.ptx \
