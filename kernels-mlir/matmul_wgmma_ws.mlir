@@ -348,9 +348,9 @@ module attributes {gpu.container_module} {
                 } {tuna.unroll}
                 %sb_bytes = arith.muli %sb_base, %c2 : index
                 %db0 = arith.addi %saddr_b, %sb_bytes : index
-                // With mc > 1 the cluster's blocks share B's tile: block
-                // `rank` loads atoms j = rank mod mc into every block of
-                // the cluster (the same offsets, each block's `full`).
+                // With mc > 1 the blocks of a cluster column share B's
+                // tile: block rm loads atoms j = rm mod mc into every block
+                // of its column (the same offsets, each block's `full`).
                 scf.for %j = %c0 to %b_atoms step %c1 {
                   %jr = arith.remui %j, %mc : index
                   %mine = arith.cmpi eq, %jr, %rm : index

@@ -547,9 +547,9 @@ E4M3_WS_EDITS = [
      """\
                 %db0 = arith.addi %saddr_b, %sb_base : index""", 1),
     ("""\
-                // `rank` loads atoms j = rank mod mc into every block of""",
+                // tile: block rm loads atoms j = rm mod mc into every block""",
      """\
-                // `rank` loads boxes j = rank mod mc into every block of""", 1),
+                // tile: block rm loads boxes j = rm mod mc into every block""", 1),
     ("""\
                     %jo = arith.muli %j, %c8192 : index""",
      """\
