@@ -434,6 +434,31 @@ E4M3_WS_HEADER = """\
 
 """
 
+def kmajor_copies(operand, first, bound, copies):
+    """The cp.async copy loop of a K-major e4m3 operand's tile (`operand`
+    a or b): `copies` 16-byte chunks a producer thread, chunk ptid mod 8 of
+    rows ptid / 8 + 16 i, the tile's rows from `first`, rows at or past
+    `bound` zero-filled."""
+    return ("""\
+                scf.for %i = %c0 to COPIES step %c1 {
+                  %ri = arith.muli %i, %c16 : index
+                  %r = arith.addi %a_r, %ri : index
+                  %gr = arith.addi FIRST, %r : index
+                  %row_in = arith.cmpi ult, %gr, BOUND : index
+                  %in = arith.andi %row_in, %ak_in : i1
+                  %gro = arith.muli %gr, %k : index
+                  %gi0 = arith.addi %gro, %gk : index
+                  %gi = arith.select %in, %gi0, %c0 : index
+                  %nsrc = arith.select %in, %c16, %c0 : index
+                  %so0 = arith.muli %ri, %c128 : index
+                  %so1 = arith.addi %sX_base, %so0 : index
+                  %si = arith.addi %so1, %a_soff : index
+                  %tok = nvgpu.device_async_copy %X[%gi], %sX[%si], 16, %nsrc {bypassL1} : memref<?xi8> to memref<?xi8, #gpu.address_space<workgroup>>
+                } {tuna.unroll}
+""".replace("COPIES", copies).replace("FIRST", first).replace("BOUND", bound)
+            .replace("%sX", "%s" + operand).replace("%X", "%" + operand))
+
+
 E4M3_WS_EDITS = [
     ("""\
 #shapes = affine_set<(m, n, k)[stages, gm, tma, mc, nc, ctas] : (n mod 8 == 0, k mod 8 == 0,""",
@@ -606,38 +631,8 @@ E4M3_WS_EDITS = [
                   %tok = nvgpu.device_async_copy %b[%gi], %sb[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
                 } {tuna.unroll}
 """,
-     """\
-                scf.for %i = %c0 to %c8 step %c1 {
-                  %ri = arith.muli %i, %c16 : index
-                  %r = arith.addi %a_r, %ri : index
-                  %gr = arith.addi %row0, %r : index
-                  %row_in = arith.cmpi ult, %gr, %m : index
-                  %in = arith.andi %row_in, %ak_in : i1
-                  %gro = arith.muli %gr, %k : index
-                  %gi0 = arith.addi %gro, %gk : index
-                  %gi = arith.select %in, %gi0, %c0 : index
-                  %nsrc = arith.select %in, %c16, %c0 : index
-                  %so0 = arith.muli %ri, %c128 : index
-                  %so1 = arith.addi %sa_base, %so0 : index
-                  %si = arith.addi %so1, %a_soff : index
-                  %tok = nvgpu.device_async_copy %a[%gi], %sa[%si], 16, %nsrc {bypassL1} : memref<?xi8> to memref<?xi8, #gpu.address_space<workgroup>>
-                } {tuna.unroll}
-                scf.for %i = %c0 to %c16 step %c1 {
-                  %ri = arith.muli %i, %c16 : index
-                  %r = arith.addi %a_r, %ri : index
-                  %gr = arith.addi %col0, %r : index
-                  %row_in = arith.cmpi ult, %gr, %n : index
-                  %in = arith.andi %row_in, %ak_in : i1
-                  %gro = arith.muli %gr, %k : index
-                  %gi0 = arith.addi %gro, %gk : index
-                  %gi = arith.select %in, %gi0, %c0 : index
-                  %nsrc = arith.select %in, %c16, %c0 : index
-                  %so0 = arith.muli %ri, %c128 : index
-                  %so1 = arith.addi %sb_base, %so0 : index
-                  %si = arith.addi %so1, %a_soff : index
-                  %tok = nvgpu.device_async_copy %b[%gi], %sb[%si], 16, %nsrc {bypassL1} : memref<?xi8> to memref<?xi8, #gpu.address_space<workgroup>>
-                } {tuna.unroll}
-""", 1),
+     kmajor_copies("a", "%row0", "%m", "%c8") +
+     kmajor_copies("b", "%col0", "%n", "%c16"), 1),
     ("""\
         // Descriptor constants (matmul_wgmma.mlir: swizzle 128 B; A: LBO
         // 16, SBO 1024; B: LBO 128 bk = 8192, SBO 1024), this warpgroup's""",
