@@ -185,6 +185,9 @@ void forEachWorkerOption(OptionsT &options, Fn fn) {
   fn("min_sample_ms", options.minSampleMs);
   fn("eliminate_after", options.eliminateAfter);
   fn("eliminate_factor", options.eliminateFactor);
+  fn("finalists", options.finalists);
+  fn("final_margin", options.finalMargin);
+  fn("final_rounds", options.finalRounds);
   fn("candidate_budget_ms", options.candidateBudgetMs);
   fn("total_budget_ms", options.totalBudgetMs);
 }

@@ -5,6 +5,7 @@
 #include "tuna/runtime/Error.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -39,6 +40,16 @@ double readNumber(const char *name, double current) {
                     "': expected a non-negative number");
   return value;
 }
+
+/// The whole-number value of the variable `name`, or `current` when unset.
+int readCount(const char *name, int current) {
+  double value = readNumber(name, current);
+  if (value != std::floor(value) || value > 1e6)
+    throw Error(ErrorCode::InvalidArgument,
+                std::string(name) + "='" + std::getenv(name) +
+                    "': expected a whole number up to 1000000");
+  return static_cast<int>(value);
+}
 } // namespace
 
 Options Options::fromEnvironment() {
@@ -69,6 +80,7 @@ Options Options::fromEnvironment() {
       readNumber("TUNA_TUNE_TIMEOUT_MS", options.tuneTimeoutMs);
   options.totalBudgetMs =
       readNumber("TUNA_TUNE_BUDGET_MS", options.totalBudgetMs);
+  options.finalists = readCount("TUNA_TUNE_FINALISTS", options.finalists);
   options.communicator = defaultCommunicator();
   options.agreeTimeoutMs =
       readNumber("TUNA_AGREE_TIMEOUT_MS", options.agreeTimeoutMs);

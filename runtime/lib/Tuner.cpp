@@ -436,9 +436,16 @@ private:
       spread->time(candidates, report, timeShare);
     else
       timeShare(candidates);
+    // The pick is a measured finalist where there is one.
+    bool anyFinalist = std::any_of(
+        candidates.begin(), candidates.end(), [&](int v) {
+          const CandidateResult &result = report.candidates[v];
+          return result.finalist && result.status == CandidateStatus::Measured;
+        });
     for (int v : candidates) {
       const CandidateResult &result = report.candidates[v];
       if (result.status == CandidateStatus::Measured &&
+          (result.finalist || !anyFinalist) &&
           (report.chosen < 0 ||
            result.medianMs < report.candidates[report.chosen].medianMs))
         report.chosen = v;
@@ -562,6 +569,81 @@ private:
         bestMedian = std::min(bestMedian, result.medianMs);
       if (result.status == CandidateStatus::Failed)
         return;
+    }
+    std::vector<int> finalists = markFinalists(order);
+    try {
+      if (finalists.size() >= 2) {
+        scratch.reset();
+        finalRound(finalists, lowered->params, events,
+                   plan.budgetMs - msSince(start));
+      }
+    } catch (const Error &e) {
+      // The finalists ran before: the device failed meanwhile.
+      for (int v : finalists) {
+        report.candidates[v].status = observer ? CandidateStatus::Failed
+                                               : CandidateStatus::Unrunnable;
+        report.candidates[v].reason =
+            std::string("in the final round: ") + e.what();
+      }
+    }
+    if (observer)
+      for (int v : finalists)
+        observer->finished(report, v);
+  }
+
+  /// Marks the finalists among the measured candidates of `order`
+  /// (Options::finalists) and returns them, fastest first.
+  std::vector<int> markFinalists(const std::vector<int> &order) {
+    std::vector<int> measured;
+    for (int v : order)
+      if (report.candidates[v].status == CandidateStatus::Measured)
+        measured.push_back(v);
+    if (options.finalists < 1 || measured.empty())
+      return {};
+    auto medianOf = [&](int v) { return report.candidates[v].medianMs; };
+    std::stable_sort(measured.begin(), measured.end(),
+                     [&](int a, int b) { return medianOf(a) < medianOf(b); });
+    double bar = medianOf(measured.front()) * (1 + options.finalMargin);
+    std::vector<int> finalists;
+    for (int v : measured)
+      if (medianOf(v) <= bar &&
+          finalists.size() < static_cast<size_t>(options.finalists)) {
+        report.candidates[v].finalist = true;
+        finalists.push_back(v);
+      }
+    return finalists;
+  }
+
+  /// Samples `finalists` round-robin, Options::finalRounds samples each,
+  /// or as many rounds as `budgetMs` allows (at least three, else none),
+  /// and replaces their times by the round's.
+  void finalRound(const std::vector<int> &finalists, void **params,
+                  EventPair &events, double budgetMs) {
+    std::vector<int> batches;
+    double roundMs = 0;
+    for (int v : finalists) {
+      double launchMs = report.candidates[v].medianMs;
+      batches.push_back(batchFor(launchMs));
+      roundMs += launchMs * batches.back();
+    }
+    int rounds = options.finalRounds;
+    if (roundMs > 0)
+      rounds = static_cast<int>(
+          std::min<double>(rounds, std::floor(budgetMs / roundMs)));
+    if (rounds < 3)
+      return;
+    std::vector<std::vector<double>> samples(finalists.size());
+    for (size_t f = 0; f < finalists.size(); ++f)
+      launch(finalists[f], params); // Its code and data back in cache.
+    for (int r = 0; r < rounds; ++r)
+      for (size_t f = 0; f < finalists.size(); ++f)
+        samples[f].push_back(sample(finalists[f], params, events, batches[f]));
+    for (size_t f = 0; f < finalists.size(); ++f) {
+      CandidateResult &result = report.candidates[finalists[f]];
+      result.medianMs = median(samples[f]);
+      result.minMs = *std::min_element(samples[f].begin(), samples[f].end());
+      result.maxMs = *std::max_element(samples[f].begin(), samples[f].end());
+      result.samples = rounds;
     }
   }
 
@@ -781,6 +863,22 @@ private:
     }
   }
 
+  /// The time per launch of `batch` back-to-back launches of `v`.
+  double sample(int v, void **params, EventPair &events, int batch) {
+    backend.recordEvent(events.start, stream);
+    for (int r = 0; r < batch; ++r)
+      launch(v, params);
+    backend.recordEvent(events.end, stream);
+    return double(backend.elapsedMs(events.start, events.end)) / batch;
+  }
+
+  /// Launches a sample takes to last about Options::minSampleMs.
+  int batchFor(double launchMs) const {
+    return static_cast<int>(std::clamp(
+        std::ceil(options.minSampleMs / std::max(launchMs, 1e-6)), 1.0,
+        1000.0));
+  }
+
   /// Times variant `v`: warm-up, then samples of `batch` launches each,
   /// for at most `budgetMs` once one sample is taken.
   void measure(int v, void **params, EventPair &events, double bestMedian,
@@ -789,25 +887,14 @@ private:
       launch(v, params);
     backend.synchronize(stream);
 
-    auto sample = [&](int batch) {
-      backend.recordEvent(events.start, stream);
-      for (int r = 0; r < batch; ++r)
-        launch(v, params);
-      backend.recordEvent(events.end, stream);
-      return double(backend.elapsedMs(events.start, events.end)) / batch;
-    };
-    double estimate = sample(1);
-    int batch = static_cast<int>(
-        std::clamp(std::ceil(options.minSampleMs / std::max(estimate, 1e-6)),
-                   1.0, 1000.0));
-
+    int batch = batchFor(sample(v, params, events, 1));
     Clock::time_point start = Clock::now();
     std::vector<double> samples;
     double fastest = INFINITY, slowest = 0;
     double lastMedian = 0;
     result.status = CandidateStatus::Measured;
     for (;;) {
-      samples.push_back(sample(batch));
+      samples.push_back(sample(v, params, events, batch));
       fastest = std::min(fastest, samples.back());
       slowest = std::max(slowest, samples.back());
       double currentMedian = median(samples);
@@ -876,6 +963,8 @@ private:
         std::snprintf(times, sizeof(times), "%.4f ms (median of %d, min %.4f)",
                       result.medianMs, result.samples, result.minMs);
         line += times;
+        if (result.finalist)
+          line += ", finalist";
         if (!result.timedOn.empty())
           line += " on " + result.timedOn;
       } else {

@@ -36,7 +36,8 @@ Json candidateToJson(const CandidateResult &result) {
       {"config", result.config},   {"status", static_cast<int>(result.status)},
       {"reason", result.reason},   {"median_ms", result.medianMs},
       {"min_ms", result.minMs},    {"max_ms", result.maxMs},
-      {"samples", result.samples}, {"timed_on", result.timedOn}};
+      {"samples", result.samples}, {"finalist", result.finalist},
+      {"timed_on", result.timedOn}};
 }
 
 CandidateResult candidateFromJson(const Json &value) {
@@ -51,6 +52,7 @@ CandidateResult candidateFromJson(const Json &value) {
     value.at("min_ms").get_to(result.minMs);
     value.at("max_ms").get_to(result.maxMs);
     value.at("samples").get_to(result.samples);
+    value.at("finalist").get_to(result.finalist);
     value.at("timed_on").get_to(result.timedOn);
     return result;
   } catch (const Json::exception &e) {

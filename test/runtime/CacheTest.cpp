@@ -239,6 +239,22 @@ TEST(CacheTest, DirectoryComesFromTheEnvironment) {
   EXPECT_TRUE(Options{}.cacheDir.empty()) << "no disk cache unless asked";
 }
 
+TEST(CacheTest, FinalistsComeFromTheEnvironment) {
+  ::setenv("TUNA_TUNE_FINALISTS", "0", 1);
+  EXPECT_EQ(Options::fromEnvironment().finalists, 0);
+  ::setenv("TUNA_TUNE_FINALISTS", "2.5", 1);
+  try {
+    Options::fromEnvironment();
+    ADD_FAILURE() << "2.5 finalists accepted";
+  } catch (const Error &e) {
+    EXPECT_EQ(std::string(e.what()),
+              "TUNA_TUNE_FINALISTS='2.5': expected a whole number up to "
+              "1000000");
+  }
+  ::unsetenv("TUNA_TUNE_FINALISTS");
+  EXPECT_EQ(Options::fromEnvironment().finalists, Options{}.finalists);
+}
+
 //===----------------------------------------------------------------------===//
 // The file API the tools use.
 //===----------------------------------------------------------------------===//

@@ -85,7 +85,8 @@ public:
     lastDims = dims;
     ++launches;
     ++static_cast<FakeFunction *>(function)->launches;
-    clockMs += static_cast<FakeFunction *>(function)->costMs;
+    clockMs += static_cast<FakeFunction *>(function)->costMs *
+               (launches > slowFrom && launches <= slowUntil ? slowFactor : 1);
     float *x = *static_cast<float **>(params[1]);
     float *y =
         *static_cast<float **>(params[6]) + *static_cast<int64_t *>(params[7]);
@@ -133,6 +134,10 @@ public:
   int launches = 0;
   int copies[3] = {0, 0, 0};
   double clockMs = 0;
+  /// Launches slowFrom + 1 to slowUntil (counted from 1) take slowFactor
+  /// times their cost: the device slowed down meanwhile.
+  int slowFrom = 0, slowUntil = 0;
+  double slowFactor = 1;
   /// Real time each copy to the host takes (a large output over PCIe).
   double readBackDelayMs = 0;
   /// Simulated stream capture: allocating, copying, synchronizing or timing
@@ -253,6 +258,71 @@ TEST(FakeDeviceTest, GeometryLimitsAndDeterministicPick) {
   EXPECT_EQ(gpu->launches, launches + 1);
   EXPECT_EQ(kernel.reports().size(), 1u);
   EXPECT_EQ(gpu->lastDims.grid[0], 3u);
+}
+
+// Candidates timed one after another see the device at different moments:
+// here it is 8% slower while axpy_b256 is timed, which puts it behind
+// axpy_b1024 (1.05 ms). The final round samples both again, interleaved,
+// and picks axpy_b256.
+TuningReport tuneWhileTheDeviceSlowsDown(int finalists) {
+  auto gpu = std::make_shared<FakeGpu>();
+  gpu->functions.at("axpy_b1024").costMs = 1.05;
+  // The default (axpy_b64) takes launches 1-7: a warm-up, an estimate and
+  // 5 samples; axpy_b256 the next 7.
+  gpu->slowFrom = 7;
+  gpu->slowUntil = 14;
+  gpu->slowFactor = 1.08;
+  Options options;
+  options.minSampleMs = 0;
+  options.finalists = finalists;
+  Module module =
+      Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", options);
+  const int64_t n = 1000;
+  std::vector<float> x(n, 1.0f), y(n, 0.0f);
+  module.kernel("axpy").launch(nullptr, memref(x.data(), {n}),
+                               memref(y.data(), {n}), 3.0f, n);
+  return module.kernel("axpy").reports().at(0);
+}
+
+TEST(FakeDeviceTest, TheFinalRoundUndoesADriftBetweenCandidates) {
+  TuningReport report = tuneWhileTheDeviceSlowsDown(4);
+  EXPECT_EQ(report.chosenName, "axpy_b256");
+  const CandidateResult &b256 = report.candidates[1];
+  const CandidateResult &b1024 = report.candidates[2];
+  EXPECT_TRUE(b256.finalist);
+  EXPECT_TRUE(b1024.finalist);
+  EXPECT_FALSE(report.candidates[0].finalist); // 3 ms: over the 10% margin.
+  EXPECT_DOUBLE_EQ(b256.medianMs, 1.0);
+  EXPECT_NEAR(b1024.medianMs, 1.05, 1e-6);
+  EXPECT_EQ(b256.samples, 7);
+  EXPECT_EQ(b1024.samples, 7);
+}
+
+TEST(FakeDeviceTest, WithoutTheFinalRoundTheDriftDecides) {
+  TuningReport report = tuneWhileTheDeviceSlowsDown(0);
+  EXPECT_EQ(report.chosenName, "axpy_b1024");
+  EXPECT_FALSE(report.candidates[1].finalist);
+  EXPECT_NEAR(report.candidates[1].medianMs, 1.08, 1e-6);
+  EXPECT_EQ(report.candidates[1].samples, 5);
+}
+
+TEST(FakeDeviceTest, OneFinalistIsPickedWithoutAFinalRound) {
+  auto gpu = std::make_shared<FakeGpu>();
+  Options options;
+  options.minSampleMs = 0;
+  Module module =
+      Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", options);
+  const int64_t n = 1000;
+  std::vector<float> x(n, 1.0f), y(n, 0.0f);
+  module.kernel("axpy").launch(nullptr, memref(x.data(), {n}),
+                               memref(y.data(), {n}), 3.0f, n);
+  TuningReport report = module.kernel("axpy").reports().at(0);
+  EXPECT_EQ(report.chosenName, "axpy_b256");
+  EXPECT_TRUE(report.candidates[1].finalist);
+  EXPECT_EQ(report.candidates[1].samples, 5);
+  // A warm-up, an estimate and 5 samples each: axpy_b64, axpy_b256; the
+  // eliminated axpy_b1024 3 samples; the real launch.
+  EXPECT_EQ(gpu->launches, 7 + 7 + 5 + 1);
 }
 
 TEST(FakeDeviceTest, InvalidGeometryIsReported) {

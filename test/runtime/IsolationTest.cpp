@@ -343,6 +343,8 @@ TEST(IsolationTest, IsolatedAndInProcessTuningAgreeOnCorrectness) {
   EXPECT_EQ(candidate(report, "axpy_wrong").status,
             CandidateStatus::WrongResult);
   EXPECT_EQ(kCorrect.count(report.chosenName), 1u) << report.chosenName;
+  // The pick is one of the worker's final round (Options::finalists).
+  EXPECT_TRUE(report.candidates[report.chosen].finalist);
   // The worker's results carry the whole spread of the samples (tuna-tune
   // printed "samples 0.19..-1 ms" when the slowest was lost on the way).
   for (const CandidateResult &result : report.candidates)
@@ -615,10 +617,11 @@ public:
     nlohmann::json options;
     for (const char *name : {"atol", "rtol", "stable_tolerance",
                              "min_sample_ms", "eliminate_factor",
-                             "candidate_budget_ms", "total_budget_ms"})
+                             "candidate_budget_ms", "total_budget_ms",
+                             "final_margin"})
       options[name] = 1.0;
-    for (const char *name :
-         {"warmup_runs", "min_runs", "max_runs", "eliminate_after"})
+    for (const char *name : {"warmup_runs", "min_runs", "max_runs",
+                             "eliminate_after", "finalists", "final_rounds"})
       options[name] = 1;
     options["check"] = false;
     nlohmann::json message = {

@@ -52,6 +52,19 @@ struct Options {
   /// slower than eliminateFactor times the best median so far is dropped.
   int eliminateAfter = 3;
   double eliminateFactor = 2.0;
+  /// The final round: after every candidate is timed, the measured ones
+  /// whose median is within finalMargin (relative) of the best, at most
+  /// `finalists` of them (the fastest), are sampled again round-robin,
+  /// finalRounds samples each, and the pick is the lowest median of that
+  /// round. Candidates timed one after another see the device at different
+  /// moments (clocks, temperature, what ran before); interleaved samples
+  /// see it alike. It runs with two finalists or more, as far as
+  /// totalBudgetMs allows (at least three rounds, or none). finalists = 0
+  /// (TUNA_TUNE_FINALISTS=0): no final round, the pick is the lowest median
+  /// of the first timing.
+  int finalists = 4;
+  double finalMargin = 0.1;
+  int finalRounds = 7;
   /// Time budgets. totalBudgetMs (TUNA_TUNE_BUDGET_MS) covers the warm-ups
   /// and samples of all candidates, not the check, which runs before;
   /// each candidate samples for at most
