@@ -1258,8 +1258,11 @@ TuningReport TunedKernel::Impl::measureLocked(
     StreamHandle stream, const ArgValue *args, size_t count,
     const int64_t *keyValues, const int64_t *signature,
     const std::vector<int> &variants, int samples, WorkerSession *session) {
-  // More samples, each within the usual time per sample.
+  // More samples, each within the usual time per sample. No final round:
+  // a measurement decides nothing (a search re-times its close
+  // configurations itself, search::Options::retimeMax).
   Options options = module.options;
+  options.finalists = 0;
   if (samples > 0) {
     double scale =
         std::max(1.0, double(samples) / std::max(1, options.minRuns));

@@ -306,6 +306,26 @@ TEST(FakeDeviceTest, WithoutTheFinalRoundTheDriftDecides) {
   EXPECT_EQ(report.candidates[1].samples, 5);
 }
 
+TEST(FakeDeviceTest, MeasureHasNoFinalRound) {
+  auto gpu = std::make_shared<FakeGpu>();
+  gpu->functions.at("axpy_b1024").costMs = 1.05;
+  Options options;
+  options.minSampleMs = 0;
+  Module module =
+      Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", options);
+  const int64_t n = 1000;
+  std::vector<float> x(n, 1.0f), y(n, 0.0f);
+  ArgValue args[] = {toArg(memref(x.data(), {n})), toArg(memref(y.data(), {n})),
+                     toArg(3.0f), toArg(n)};
+  TuningReport report = module.kernel("axpy").measure(nullptr, args, 4, {1, 2}, 6);
+  for (int v : {1, 2}) {
+    EXPECT_FALSE(report.candidates[v].finalist) << v;
+    EXPECT_EQ(report.candidates[v].samples, 6) << v;
+  }
+  // A warm-up, an estimate and 6 samples each.
+  EXPECT_EQ(gpu->launches, 2 * 8);
+}
+
 TEST(FakeDeviceTest, OneFinalistIsPickedWithoutAFinalRound) {
   auto gpu = std::make_shared<FakeGpu>();
   Options options;
