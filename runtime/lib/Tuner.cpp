@@ -436,16 +436,9 @@ private:
       spread->time(candidates, report, timeShare);
     else
       timeShare(candidates);
-    // The pick is a measured finalist where there is one.
-    bool anyFinalist = std::any_of(
-        candidates.begin(), candidates.end(), [&](int v) {
-          const CandidateResult &result = report.candidates[v];
-          return result.finalist && result.status == CandidateStatus::Measured;
-        });
     for (int v : candidates) {
       const CandidateResult &result = report.candidates[v];
       if (result.status == CandidateStatus::Measured &&
-          (result.finalist || !anyFinalist) &&
           (report.chosen < 0 ||
            result.medianMs < report.candidates[report.chosen].medianMs))
         report.chosen = v;
