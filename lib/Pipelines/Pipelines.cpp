@@ -112,6 +112,15 @@ TargetArch Target::arch() const {
   return TargetArch::host;
 }
 
+bool Target::controlsGridDependency() const {
+  if (kind != Kind::NVPTX)
+    return false;
+  StringRef number = StringRef(chip).drop_front(3);
+  number.consume_back("a");
+  unsigned sm = 0;
+  return !number.getAsInteger(10, sm) && sm >= 90;
+}
+
 std::string Target::str() const {
   switch (kind) {
   case Kind::NVPTX:
@@ -212,6 +221,8 @@ static void buildNvptxPipeline(OpPassManager &pm, const Target &target) {
   pm.addPass(createGpuNVVMAttachTarget(attach));
 
   OpPassManager &gpu = nestGpuModuleLowering(pm);
+  if (target.controlsGridDependency())
+    gpu.addPass(createTunaGridDependency());
   // Kernel arguments marked tuna.tensor_map (TMA descriptors) become
   // 128-byte grid-constant parameters: their lowered positions are recorded
   // before convert-gpu-to-nvvm, which drops llvm.byval, and the LLVM

@@ -330,8 +330,9 @@ FailureOr<::tuna::Bundle> mlir::tuna::planBundle(ModuleOp module,
                             ? variant.name + "__packed"
                             : variant.name;
           variant.code.push_back(std::move(code));
-          bundle.objects.push_back(
-              {target.str(), format.str(), triple, std::string()});
+          bundle.objects.push_back({target.str(), format.str(), triple,
+                                    std::string(),
+                                    target.controlsGridDependency()});
         }
     }
   }

@@ -401,8 +401,9 @@ static void addGpuObjects(const Target &target,
       variantCode.object = static_cast<int>(bundle.objects.size());
       variantCode.symbol = kernel.getLeafReference().str();
       variantCode.resources = result.resources;
-      bundle.objects.push_back(
-          {target.str(), format.str(), triple.str(), std::move(data)});
+      bundle.objects.push_back({target.str(), format.str(), triple.str(),
+                                std::move(data),
+                                target.controlsGridDependency()});
       code[kernel.getRootReference().getValue()].push_back(variantCode);
     };
     if (!result.binary.empty())

@@ -451,6 +451,7 @@ std::string manifestToJson(const Bundle &bundle,
     objects.push_back({{"target", object.target},
                        {"format", object.format},
                        {"triple", object.triple},
+                       {"grid_dependency", object.gridDependency},
                        {"offset", blobs[i].offset},
                        {"size", blobs[i].size},
                        {"fnv1a64", hex64(blobs[i].hash)}});
@@ -482,6 +483,10 @@ void manifestFromJson(std::string_view text, std::string_view origin,
     object.target = in.string(objects[i], "target", path);
     object.format = in.string(objects[i], "format", path);
     object.triple = in.string(objects[i], "triple", path);
+    // Absent in bundles made before it existed: their kernels do not wait.
+    object.gridDependency =
+        objects[i].contains("grid_dependency") &&
+        in.boolean(objects[i], "grid_dependency", path);
     BlobPlacement blob;
     blob.offset = in.unsignedInteger(objects[i], "offset", path);
     blob.size = in.unsignedInteger(objects[i], "size", path);

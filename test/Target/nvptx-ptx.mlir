@@ -1,7 +1,10 @@
 // RUN: tuna-compile %s --target=nvptx:sm_80 --no-ptxas -o %t.sm80.tuna --emit-dir=%t.sm80 | FileCheck %s --check-prefix=SUMMARY
-// RUN: FileCheck %s --check-prefixes=PTX,SM80 --input-file=%t.sm80/scale.block=64.sm_80.ptx
+// RUN: FileCheck %s --check-prefixes=PTX,SM80 --input-file=%t.sm80/scale.block=64.sm_80.ptx \
+// RUN:   --implicit-check-not=griddepcontrol
+// RUN: grep -ao '"grid_dependency": *[a-z]*' %t.sm80.tuna | FileCheck %s --check-prefix=NOWAIT
 // RUN: tuna-compile %s --target=nvptx:sm_90 --no-ptxas -o %t.sm90.tuna --emit-dir=%t.sm90
 // RUN: FileCheck %s --check-prefixes=PTX,SM90 --input-file=%t.sm90/scale.block=64.sm_90.ptx
+// RUN: grep -ao '"grid_dependency": *[a-z]*' %t.sm90.tuna | FileCheck %s --check-prefix=WAIT
 // RUN: FileCheck %s --check-prefix=PTX128 --input-file=%t.sm90/scale.block=128.sm_90.ptx
 
 // PTX for every variant, one module each; without ptxas no cubin.
@@ -47,7 +50,16 @@ module attributes {gpu.container_module} {
 // PTX-NEXT:      .param .u64 [[ENTRY]]_param_11{{$}}
 // PTX-NEXT:    )
 // PTX-NEXT:    .maxntid 64, 1, 1
+// From sm_90 a kernel first lets the next grid launch, then waits for the
+// one before it (tuna-grid-dependency); its objects say so in the
+// manifest, and the CUDA runtime can launch them with programmatic stream
+// serialization.
+// SM90-NOT:    ld.global
+// SM90:        griddepcontrol.launch_dependents;
+// SM90-NEXT:   griddepcontrol.wait;
 // PTX:         ret;
+// WAIT-COUNT-2:   "grid_dependency": true
+// NOWAIT-COUNT-2: "grid_dependency": false
 
 // PTX128:      .entry scale__v{{[0-9]+}}(
 // PTX128:      .maxntid 128, 1, 1

@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <dlfcn.h>
 #include <limits>
 #include <random>
@@ -181,6 +182,40 @@ TEST_P(CudaGraphCaptureTest, FirstLaunchIsCapturedUntunedAndTunedAfter) {
   ASSERT_EQ(kernel.reports().size(), 1u);
   EXPECT_EQ(kernel.reports()[0].source, DecisionSource::Tuned);
   EXPECT_GE(kernel.chosenVariant({int64_t(1) << 21}), 0);
+}
+
+// The scale bundle tuna-compile makes for sm_90 launches with programmatic
+// stream serialization (docs/runtime-api.md, "Programmatic dependent
+// launch"); captured, a chain of dependent launches replays in order.
+TEST(CudaGraphCaptureDependentTest, DependentLaunchesReplayInOrder) {
+  REQUIRE_GPU();
+  const char *path = std::getenv("TUNA_GPU_BUNDLE");
+  if (!path)
+    GTEST_SKIP() << "TUNA_GPU_BUNDLE is not set (bench/run_gpu.sh sets it "
+                    "to the scale bundle compiled for sm_90)";
+  Module module = Module::load(path, *setup().device, Options());
+  TunedKernel &kernel = module.kernel("scale");
+  const int64_t n = 1 << 20;
+  Vectors v(n);
+  gpu::DeviceBuffer z(backend(), v.bytes());
+  Stream stream;
+  v.launch(kernel, stream.get(), 1.0f); // Tuned outside the capture.
+  EXPECT_CU(cu().cuStreamSynchronize(stream.get()));
+  EXPECT_CU(cu().cuStreamBeginCapture(stream.get(),
+                                      CU_STREAM_CAPTURE_MODE_GLOBAL));
+  const int rounds = 8;
+  for (int i = 0; i < rounds; ++i) {
+    kernel.launch(stream.get(), memref(v.dy.data(), {n}),
+                  memref(z.data(), {n}), 2.0f, n);
+    kernel.launch(stream.get(), memref(z.data(), {n}),
+                  memref(v.dy.data(), {n}), 2.0f, n);
+  }
+  CUgraph graph = nullptr;
+  EXPECT_CU(cu().cuStreamEndCapture(stream.get(), &graph));
+  ASSERT_NE(graph, nullptr) << "the capture was invalidated";
+  replay(graph, stream.get());
+  cu().cuGraphDestroy(graph);
+  EXPECT_EQ(v.wrong(std::ldexp(1.0f, 2 * rounds)), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -56,6 +57,33 @@ TEST(CudaScaleTest, ViewsOffTheVectorSizeAreCorrectInEveryVariant) {
                   c.status != CandidateStatus::Failed)
           << c.name << ": " << c.reason;
   }
+}
+
+// The bundle's sm_90 objects wait for the grid before them
+// (tuna-grid-dependency), so the backend launches them with programmatic
+// stream serialization: each launch may start before the one before it
+// ends. A chain on one stream in which every launch reads what the one
+// before wrote (y = 4^i x, exact in binary floating point) must see every
+// write.
+TEST(CudaScaleTest, DependentLaunchesSeeTheWritesBeforeThem) {
+  REQUIRE_GPU();
+  Module module = Module::load(setup().bundle, *setup().device, Options());
+  Backend &backend = module.device().backend();
+  const int64_t n = 1 << 22;
+  ScaleVectors v(backend, n);
+  DeviceBuffer z(backend, v.bytes());
+  TunedKernel &scale = module.kernel("scale");
+  scale.launch(nullptr, memref(v.dx.data(), {n}), memref(v.dy.data(), {n}),
+               1.0f, n); // Tunes.
+  const int rounds = 40;
+  for (int i = 0; i < rounds; ++i) {
+    scale.launch(nullptr, memref(v.dy.data(), {n}), memref(z.data(), {n}),
+                 2.0f, n);
+    scale.launch(nullptr, memref(z.data(), {n}), memref(v.dy.data(), {n}),
+                 2.0f, n);
+  }
+  backend.synchronize(nullptr);
+  EXPECT_EQ(v.wrong(std::ldexp(1.0f, 2 * rounds)), 0);
 }
 
 TEST(CudaScaleTest, TuningOffLaunchesTheDefault) {

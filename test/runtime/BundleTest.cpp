@@ -24,6 +24,7 @@ Bundle richBundle() {
   ptx.format = "ptx";
   ptx.triple = "nvptx64-nvidia-cuda";
   ptx.data = std::string("ptx\0with\0zeros", 14);
+  ptx.gridDependency = true;
   bundle.objects.push_back(ptx);
   Kernel &kernel = bundle.kernels[0];
   KeySpec bins;
@@ -84,6 +85,8 @@ TEST(BundleTest, RoundTripKeepsEveryField) {
   ASSERT_EQ(read.objects.size(), 2u);
   EXPECT_EQ(read.objects[1].data, original.objects[1].data);
   EXPECT_EQ(read.objects[1].triple, "nvptx64-nvidia-cuda");
+  EXPECT_FALSE(read.objects[0].gridDependency);
+  EXPECT_TRUE(read.objects[1].gridDependency);
   EXPECT_EQ(read.tunaVersion, "test");
   const Kernel &kernel = read.kernels.at(0);
   EXPECT_EQ(kernel.name, "axpy");
@@ -376,14 +379,15 @@ TEST(BundleValidationTest, DuplicateKernels) {
   expectInvalid(bundle, "kernel 'axpy' is defined twice");
 }
 
-TEST(BundleValidationTest, ManifestTypeErrorsNameThePath) {
-  // A syntactically valid bundle whose manifest has a wrong field type.
-  std::string bytes = writeBundle(richBundle());
-  std::string needle = "\"defaultVariant\": 0";
+namespace {
+/// `bytes` (a bundle) with the manifest text `needle` replaced by
+/// `replacement` of the same size and the header's hash made anew.
+std::string editManifest(std::string bytes, const std::string &needle,
+                         const std::string &replacement) {
+  EXPECT_EQ(needle.size(), replacement.size());
   size_t at = bytes.find(needle);
-  ASSERT_NE(at, std::string::npos);
-  bytes.replace(at, needle.size(), "\"defaultVariant\":[]"); // Same size.
-  // Re-hash: rebuild the header around the edited manifest.
+  EXPECT_NE(at, std::string::npos) << needle;
+  bytes.replace(at, needle.size(), replacement);
   uint32_t manifestSize = 0;
   for (int i = 0; i < 4; ++i)
     manifestSize |= uint32_t(static_cast<unsigned char>(bytes[12 + i]))
@@ -391,7 +395,30 @@ TEST(BundleValidationTest, ManifestTypeErrorsNameThePath) {
   uint64_t hash = fnv1a64(std::string_view(bytes).substr(24, manifestSize));
   for (int i = 0; i < 8; ++i)
     bytes[16 + i] = static_cast<char>((hash >> (8 * i)) & 0xff);
+  return bytes;
+}
+} // namespace
+
+TEST(BundleValidationTest, ManifestTypeErrorsNameThePath) {
+  // A syntactically valid bundle whose manifest has a wrong field type.
+  std::string bytes = editManifest(writeBundle(richBundle()),
+                                   "\"defaultVariant\": 0",
+                                   "\"defaultVariant\":[]");
   expectBadBundle(bytes, "kernels[0].defaultVariant: expected an integer");
+}
+
+// Bundles made before objects said whether their kernels wait for the grid
+// before them: such objects are launched as before.
+TEST(BundleValidationTest, AnObjectWithoutGridDependencyDoesNotWait) {
+  std::string field = "\"grid_dependency\": true,";
+  std::string bytes = editManifest(writeBundle(richBundle()), field,
+                                   std::string(field.size(), ' '));
+  Bundle read = readBundle(bytes, "test.tuna");
+  EXPECT_FALSE(read.objects[1].gridDependency);
+  expectBadBundle(editManifest(writeBundle(richBundle()),
+                               "\"grid_dependency\": true",
+                               "\"grid_dependency\": 1   "),
+                  "objects[1].grid_dependency: expected true or false");
 }
 
 TEST(BundleValidationTest, AcceptsTensorMaps) {

@@ -6,6 +6,9 @@
 // RUN:   --tuna-lower-host | FileCheck %s --check-prefix=HOST
 // RUN: tuna-opt %S/../../kernels-mlir/scale.mlir --tuna-expand --tuna-lower-nvptx \
 // RUN:   --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=PIPELINE
+// RUN: tuna-opt %S/../../kernels-mlir/scale.mlir --tuna-expand --tuna-lower-nvptx=chip=sm_80 \
+// RUN:   --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=SM80 \
+// RUN:   --implicit-check-not=tuna-grid-dependency
 // RUN: not tuna-opt %S/../../kernels-mlir/scale.mlir \
 // RUN:   --tuna-lower-nvptx=chip=sm_70 2>&1 | FileCheck %s --check-prefix=BADCHIP
 // RUN: not tuna-opt %S/../../kernels-mlir/scale.mlir \
@@ -16,6 +19,8 @@
 
 // NVPTX: gpu.module @scale__v0 [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
 // NVPTX: llvm.func @scale__v0({{.*}}nvvm.kernel
+// NVPTX: nvvm.griddepcontrol launch_dependents
+// NVPTX-NEXT: nvvm.griddepcontrol wait
 // NVPTX-NOT: gpu.func
 
 // AMDGCN: gpu.module @scale__v0 [#rocdl.target<O = 3, chip = "gfx942">]
@@ -31,6 +36,7 @@
 // PIPELINE-NEXT:     canonicalize{
 // PIPELINE-NEXT:     expand-strided-metadata,
 // PIPELINE-NEXT:     lower-affine,
+// PIPELINE-NEXT:     tuna-grid-dependency,
 // PIPELINE-NEXT:     tuna-tensor-map-args,
 // PIPELINE-NEXT:     convert-nvgpu-to-nvvm,
 // PIPELINE-NEXT:     convert-scf-to-cf{
@@ -39,6 +45,11 @@
 // PIPELINE-NEXT:     convert-nvvm-to-llvm,
 // PIPELINE-NEXT:     reconcile-unrealized-casts
 // PIPELINE-NEXT:   )
+
+// Before sm_90 kernels have no grid dependency control.
+// SM80:      nvvm-attach-target{O=3 chip=sm_80
+// SM80:      lower-affine,
+// SM80-NEXT: tuna-tensor-map-args,
 
 // BADCHIP: unknown target 'nvptx:sm_70': an NVIDIA chip is written sm_XY, XY >= 75
 // BADAMD: unknown target 'amdgcn:sm_90': an AMD chip is written gfxNNN

@@ -32,6 +32,9 @@ struct Target {
   std::string str() const;
   /// The architecture as a space's `targets` names it.
   TargetArch arch() const;
+  /// Whether its kernels wait for the grid before them (tuna-grid-dependency:
+  /// NVPTX sm_90 and later), so that the runtime may launch them early.
+  bool controlsGridDependency() const;
 };
 
 /// The dialects a Tuna kernel may use and the target pipelines lower, with

@@ -152,4 +152,26 @@ def TunaTensorMapArgs : Pass<"tuna-tensor-map-args", "::mlir::gpu::GPUModuleOp">
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def TunaGridDependency
+    : Pass<"tuna-grid-dependency", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make every kernel wait for the grid before it in its stream, "
+                "so that it can be launched before that grid ends";
+  let description = [{
+    Inserts, at the entry of every `gpu.func` kernel of the `gpu.module`,
+    `nvvm.griddepcontrol launch_dependents` (the grid launched after this
+    one may start once every block of this one has started) and
+    `nvvm.griddepcontrol wait` (this grid waits until the grid before it in
+    the stream has completed and its memory operations are visible). A
+    kernel so compiled is correct however it is launched, and a launch with
+    programmatic stream serialization (CUDA's programmatic dependent
+    launch, sm_90 and later) lets its launch and block scheduling overlap
+    the end of the kernel before it. The NVPTX pipeline runs it for sm_90
+    and later and marks the objects (`grid_dependency` in the bundle's
+    manifest), which the CUDA backend launches so with
+    TUNA_GRID_DEPENDENCY=1 (docs/runtime-api.md, "Programmatic dependent
+    launch"). Functions that are not kernels are left alone.
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // TUNA_TRANSFORMS_PASSES_TD

@@ -21,9 +21,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <vector>
 
 namespace tuna {
@@ -43,6 +45,9 @@ struct CudaBackend::Function {
   /// Dynamic shared memory a launch may ask for without raising the
   /// function's limit: 48 KiB less its static shared memory until then.
   std::atomic<uint32_t> sharedLimit{kDefaultSharedLimit};
+  /// Launched with programmatic stream serialization (Object::gridDependency
+  /// on a device and driver that have it).
+  bool dependentLaunch = false;
 };
 
 namespace {
@@ -50,9 +55,11 @@ namespace {
 struct LoadedModule {
   LoadedModule(const Driver &driver, CUcontext context, const Object &object,
                std::string_view what)
-      : module(driver, context, object.data.c_str(), what) {}
+      : module(driver, context, object.data.c_str(), what),
+        gridDependency(object.gridDependency) {}
 
   Module module;
+  bool gridDependency;
   std::mutex mutex; ///< Guards `functions`.
   std::vector<std::unique_ptr<CudaBackend::Function>> functions;
 };
@@ -123,11 +130,28 @@ static_assert(uint64_t(Encoding::OobFill::None) ==
                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA,
               "TensorMapEncoding::OobFill must match CUtensorMapFloatOOBfill");
 
-CUresult launchOnce(const Driver &cu, CUfunction function, CUstream stream,
-                    const LaunchDims &dims, void **params) {
-  return cu.cuLaunchKernel(function, dims.grid[0], dims.grid[1], dims.grid[2],
-                           dims.block[0], dims.block[1], dims.block[2],
-                           dims.sharedBytes, stream, params, nullptr);
+CUresult launchOnce(const Driver &cu, const CudaBackend::Function &f,
+                    CUstream stream, const LaunchDims &dims, void **params) {
+  if (!f.dependentLaunch)
+    return cu.cuLaunchKernel(f.function, dims.grid[0], dims.grid[1],
+                             dims.grid[2], dims.block[0], dims.block[1],
+                             dims.block[2], dims.sharedBytes, stream, params,
+                             nullptr);
+  CUlaunchAttribute serialization = {};
+  serialization.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  serialization.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig config = {};
+  config.gridDimX = dims.grid[0];
+  config.gridDimY = dims.grid[1];
+  config.gridDimZ = dims.grid[2];
+  config.blockDimX = dims.block[0];
+  config.blockDimY = dims.block[1];
+  config.blockDimZ = dims.block[2];
+  config.sharedMemBytes = dims.sharedBytes;
+  config.hStream = stream;
+  config.attrs = &serialization;
+  config.numAttrs = 1;
+  return cu.cuLaunchKernelEx(&config, f.function, params, nullptr);
 }
 
 } // namespace
@@ -162,6 +186,9 @@ CudaBackend::CudaBackend(int ordinal) : cu(loadDriver()) {
   int version = 0;
   TUNA_CU(cu, what, cuDriverGetVersion, &version);
   sm = major * 10 + minor;
+  const char *gridDependency = std::getenv("TUNA_GRID_DEPENDENCY");
+  dependentLaunches = sm >= 90 && cu.cuLaunchKernelEx && gridDependency &&
+                      std::string_view(gridDependency) == "1";
   deviceInfo.platform = "cuda";
   deviceInfo.ordinal = ordinal;
   deviceInfo.name = name;
@@ -277,6 +304,7 @@ FunctionHandle CudaBackend::getFunction(ModuleHandle handle,
                               std::memory_order_relaxed);
     if (sm >= 90)
       allowLargeCluster(*record);
+    record->dependentLaunch = dependentLaunches && module.gridDependency;
   }
   std::lock_guard<std::mutex> lock(module.mutex);
   module.functions.push_back(std::move(record));
@@ -320,7 +348,7 @@ void CudaBackend::launch(FunctionHandle handle, StreamHandle stream,
   if (dims.sharedBytes > f.sharedLimit.load(std::memory_order_relaxed))
     allowSharedBytes(f, dims.sharedBytes);
   auto s = static_cast<CUstream>(stream);
-  CUresult result = launchOnce(cu, f.function, s, dims, params);
+  CUresult result = launchOnce(cu, f, s, dims, params);
   if (result != CUDA_SUCCESS)
     relaunch(f, s, dims, params, result);
 }
@@ -335,10 +363,10 @@ void CudaBackend::relaunch(Function &f, CUstream stream, const LaunchDims &dims,
     // A thread that never used the device: adopt this context, so that its
     // next launches take the fast path.
     TUNA_CU(cu, f.what, cuCtxSetCurrent, ctx);
-    result = launchOnce(cu, f.function, stream, dims, params);
+    result = launchOnce(cu, f, stream, dims, params);
   } else {
     ScopedContext scope(cu, ctx);
-    result = launchOnce(cu, f.function, stream, dims, params);
+    result = launchOnce(cu, f, stream, dims, params);
   }
   if (result != CUDA_SUCCESS)
     launchFailed(f, dims, result);
@@ -347,7 +375,7 @@ void CudaBackend::relaunch(Function &f, CUstream stream, const LaunchDims &dims,
 void CudaBackend::launchFailed(Function &f, const LaunchDims &dims,
                                CUresult result) {
   std::string message =
-      cu.message(result, "cuLaunchKernel",
+      cu.message(result, f.dependentLaunch ? "cuLaunchKernelEx" : "cuLaunchKernel",
                  f.what + gpu::launchGeometry(dims, "shared memory"));
   ScopedContext scope(cu, ctx);
   int maxThreads = 0;

@@ -73,7 +73,9 @@ namespace tuna::cuda {
 /// Entry points Tuna uses where the driver has them: null in a driver that
 /// lacks them (tensor maps: CUDA 12.0 and later), and then what needs them
 /// says so (Backend::tensorMapSupport).
-#define TUNA_CUDA_OPTIONAL_DRIVER_FUNCTIONS(X) X(cuTensorMapEncodeTiled)
+#define TUNA_CUDA_OPTIONAL_DRIVER_FUNCTIONS(X)                                 \
+  X(cuTensorMapEncodeTiled)                                                    \
+  X(cuLaunchKernelEx)
 
 /// The driver's entry points, resolved once per process.
 struct Driver {
