@@ -260,6 +260,21 @@ TEST(FakeDeviceTest, GeometryLimitsAndDeterministicPick) {
   EXPECT_EQ(gpu->lastDims.grid[0], 3u);
 }
 
+// Tunes axpy on `gpu` once (n = 1000, one launch a sample) with
+// Options::finalists = `finalists`; the decision.
+TuningReport tuneAxpyOnce(std::shared_ptr<FakeGpu> gpu, int finalists) {
+  Options options;
+  options.minSampleMs = 0;
+  options.finalists = finalists;
+  Module module =
+      Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", options);
+  const int64_t n = 1000;
+  std::vector<float> x(n, 1.0f), y(n, 0.0f);
+  module.kernel("axpy").launch(nullptr, memref(x.data(), {n}),
+                               memref(y.data(), {n}), 3.0f, n);
+  return module.kernel("axpy").reports().at(0);
+}
+
 // Candidates timed one after another see the device at different moments:
 // here it is 8% slower while axpy_b256 is timed, which puts it behind
 // axpy_b1024 (1.05 ms). The final round samples both again, interleaved,
@@ -272,16 +287,7 @@ TuningReport tuneWhileTheDeviceSlowsDown(int finalists) {
   gpu->slowFrom = 7;
   gpu->slowUntil = 14;
   gpu->slowFactor = 1.08;
-  Options options;
-  options.minSampleMs = 0;
-  options.finalists = finalists;
-  Module module =
-      Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", options);
-  const int64_t n = 1000;
-  std::vector<float> x(n, 1.0f), y(n, 0.0f);
-  module.kernel("axpy").launch(nullptr, memref(x.data(), {n}),
-                               memref(y.data(), {n}), 3.0f, n);
-  return module.kernel("axpy").reports().at(0);
+  return tuneAxpyOnce(gpu, finalists);
 }
 
 TEST(FakeDeviceTest, TheFinalRoundUndoesADriftBetweenCandidates) {
@@ -328,15 +334,7 @@ TEST(FakeDeviceTest, MeasureHasNoFinalRound) {
 
 TEST(FakeDeviceTest, OneFinalistIsPickedWithoutAFinalRound) {
   auto gpu = std::make_shared<FakeGpu>();
-  Options options;
-  options.minSampleMs = 0;
-  Module module =
-      Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", options);
-  const int64_t n = 1000;
-  std::vector<float> x(n, 1.0f), y(n, 0.0f);
-  module.kernel("axpy").launch(nullptr, memref(x.data(), {n}),
-                               memref(y.data(), {n}), 3.0f, n);
-  TuningReport report = module.kernel("axpy").reports().at(0);
+  TuningReport report = tuneAxpyOnce(gpu, Options().finalists);
   EXPECT_EQ(report.chosenName, "axpy_b256");
   EXPECT_TRUE(report.candidates[1].finalist);
   EXPECT_EQ(report.candidates[1].samples, 5);
