@@ -568,7 +568,7 @@ private:
       if (finalists.size() >= 2) {
         scratch.reset();
         finalRound(finalists, lowered->params, events,
-                   plan.budgetMs - msSince(start));
+                   plan.budgetMs - msSince(start), observer);
       }
     } catch (const Error &e) {
       // The finalists ran before: the device failed meanwhile.
@@ -609,9 +609,11 @@ private:
 
   /// Samples `finalists` round-robin, Options::finalRounds samples each,
   /// or as many rounds as `budgetMs` allows (at least three, else none),
-  /// and replaces their times by the round's.
+  /// and replaces their times by the round's. In a worker, `observer`
+  /// hears which finalist runs, so that a crash fails that one.
   void finalRound(const std::vector<int> &finalists, void **params,
-                  EventPair &events, double budgetMs) {
+                  EventPair &events, double budgetMs,
+                  TimingObserver *observer) {
     std::vector<int> batches;
     double roundMs = 0;
     for (int v : finalists) {
@@ -625,12 +627,20 @@ private:
           std::min<double>(rounds, std::floor(budgetMs / roundMs)));
     if (rounds < 3)
       return;
+    auto running = [&](size_t f) {
+      if (observer)
+        observer->starting(finalists[f], /*checking=*/false);
+    };
     std::vector<std::vector<double>> samples(finalists.size());
-    for (size_t f = 0; f < finalists.size(); ++f)
+    for (size_t f = 0; f < finalists.size(); ++f) {
+      running(f);
       launch(finalists[f], params); // Its code and data back in cache.
+    }
     for (int r = 0; r < rounds; ++r)
-      for (size_t f = 0; f < finalists.size(); ++f)
+      for (size_t f = 0; f < finalists.size(); ++f) {
+        running(f);
         samples[f].push_back(sample(finalists[f], params, events, batches[f]));
+      }
     for (size_t f = 0; f < finalists.size(); ++f) {
       CandidateResult &result = report.candidates[finalists[f]];
       result.medianMs = median(samples[f]);
