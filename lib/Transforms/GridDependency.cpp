@@ -24,11 +24,12 @@ struct TunaGridDependencyPass
     for (auto func : getOperation().getOps<gpu::GPUFuncOp>()) {
       if (!func.isKernel())
         continue;
+      // No launch_dependents: the grid after this one then launches as
+      // this one's blocks exit. Triggering it at the entry let it occupy
+      // SMs beside this grid, which slowed the cluster split-K matmuls
+      // (docs/toolchain-notes.md).
       OpBuilder builder = OpBuilder::atBlockBegin(&func.getBody().front());
-      Location loc = func.getLoc();
-      NVVM::GriddepcontrolOp::create(
-          builder, loc, NVVM::GridDepActionKind::launch_dependents);
-      NVVM::GriddepcontrolOp::create(builder, loc,
+      NVVM::GriddepcontrolOp::create(builder, func.getLoc(),
                                      NVVM::GridDepActionKind::wait);
     }
   }

@@ -50,13 +50,12 @@ module attributes {gpu.container_module} {
 // PTX-NEXT:      .param .u64 [[ENTRY]]_param_11{{$}}
 // PTX-NEXT:    )
 // PTX-NEXT:    .maxntid 64, 1, 1
-// From sm_90 a kernel first lets the next grid launch, then waits for the
-// one before it (tuna-grid-dependency); its objects say so in the
-// manifest, and the CUDA runtime can launch them with programmatic stream
-// serialization.
+// From sm_90 a kernel first waits for the grid before it
+// (tuna-grid-dependency); its objects say so in the manifest, and the CUDA
+// runtime launches them with programmatic stream serialization.
 // SM90-NOT:    ld.global
-// SM90:        griddepcontrol.launch_dependents;
-// SM90-NEXT:   griddepcontrol.wait;
+// SM90:        griddepcontrol.wait;
+// SM90-NOT:    griddepcontrol.launch_dependents
 // PTX:         ret;
 // WAIT-COUNT-2:   "grid_dependency": true
 // NOWAIT-COUNT-2: "grid_dependency": false

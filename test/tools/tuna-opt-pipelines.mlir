@@ -19,8 +19,7 @@
 
 // NVPTX: gpu.module @scale__v0 [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
 // NVPTX: llvm.func @scale__v0({{.*}}nvvm.kernel
-// NVPTX: nvvm.griddepcontrol launch_dependents
-// NVPTX-NEXT: nvvm.griddepcontrol wait
+// NVPTX: nvvm.griddepcontrol wait
 // NVPTX-NOT: gpu.func
 
 // AMDGCN: gpu.module @scale__v0 [#rocdl.target<O = 3, chip = "gfx942">]

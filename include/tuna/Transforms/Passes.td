@@ -157,19 +157,19 @@ def TunaGridDependency
   let summary = "Make every kernel wait for the grid before it in its stream, "
                 "so that it can be launched before that grid ends";
   let description = [{
-    Inserts, at the entry of every `gpu.func` kernel of the `gpu.module`,
-    `nvvm.griddepcontrol launch_dependents` (the grid launched after this
-    one may start once every block of this one has started) and
-    `nvvm.griddepcontrol wait` (this grid waits until the grid before it in
-    the stream has completed and its memory operations are visible). A
+    Inserts `nvvm.griddepcontrol wait` at the entry of every `gpu.func`
+    kernel of the `gpu.module`: the kernel waits until the grid before it
+    in the stream has completed and its memory operations are visible. A
     kernel so compiled is correct however it is launched, and a launch with
     programmatic stream serialization (CUDA's programmatic dependent
-    launch, sm_90 and later) lets its launch and block scheduling overlap
-    the end of the kernel before it. The NVPTX pipeline runs it for sm_90
-    and later and marks the objects (`grid_dependency` in the bundle's
-    manifest), which the CUDA backend launches so with
-    TUNA_GRID_DEPENDENCY=1 (docs/runtime-api.md, "Programmatic dependent
-    launch"). Functions that are not kernels are left alone.
+    launch, sm_90 and later) may begin as the grid before it ends, instead
+    of after. No `launch_dependents` is inserted: the next grid then
+    launches as this one's blocks exit (an explicit trigger at the entry
+    let it take SMs beside this grid and slowed split-K kernels). The
+    NVPTX pipeline runs it for sm_90 and later and marks the objects
+    (`grid_dependency` in the bundle's manifest), which the CUDA backend
+    launches so (docs/runtime-api.md, "Programmatic dependent launch").
+    Functions that are not kernels are left alone.
   }];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }

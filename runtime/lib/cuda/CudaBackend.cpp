@@ -187,8 +187,9 @@ CudaBackend::CudaBackend(int ordinal) : cu(loadDriver()) {
   TUNA_CU(cu, what, cuDriverGetVersion, &version);
   sm = major * 10 + minor;
   const char *gridDependency = std::getenv("TUNA_GRID_DEPENDENCY");
-  dependentLaunches = sm >= 90 && cu.cuLaunchKernelEx && gridDependency &&
-                      std::string_view(gridDependency) == "1";
+  dependentLaunches =
+      sm >= 90 && cu.cuLaunchKernelEx &&
+      !(gridDependency && std::string_view(gridDependency) == "0");
   deviceInfo.platform = "cuda";
   deviceInfo.ordinal = ordinal;
   deviceInfo.name = name;

@@ -83,8 +83,7 @@ private:
   int sm = 0;
   /// Functions of an Object::gridDependency module are launched with
   /// programmatic stream serialization: sm_90 or later, a driver with
-  /// cuLaunchKernelEx, and TUNA_GRID_DEPENDENCY=1 (off by default: it
-  /// slows some kernels down, docs/runtime-api.md).
+  /// cuLaunchKernelEx, and TUNA_GRID_DEPENDENCY not 0.
   bool dependentLaunches = false;
   DeviceInfo deviceInfo;
   std::string mapSupport; ///< tensorMapSupport().

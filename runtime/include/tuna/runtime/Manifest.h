@@ -84,10 +84,9 @@ struct Object {
   std::string data;   ///< The bytes.
   /// Its kernels wait for the grid before them in the stream
   /// (griddepcontrol.wait) before they touch memory, so the CUDA backend
-  /// may launch them with programmatic stream serialization: a kernel's
-  /// launch and set-up overlap the end of the one before it
-  /// (TUNA_GRID_DEPENDENCY=1; docs/runtime-api.md, "Programmatic dependent
-  /// launch").
+  /// launches them with programmatic stream serialization: a kernel's
+  /// launch overlaps the end of the one before it (docs/runtime-api.md,
+  /// "Programmatic dependent launch").
   bool gridDependency = false;
 };
 
