@@ -434,11 +434,14 @@ E4M3_WS_HEADER = """\
 
 """
 
-def kmajor_copies(operand, first, bound, copies):
-    """The cp.async copy loop of a K-major e4m3 operand's tile (`operand`
-    a or b): `copies` 16-byte chunks a producer thread, chunk ptid mod 8 of
-    rows ptid / 8 + 16 i, the tile's rows from `first`, rows at or past
-    `bound` zero-filled."""
+def kmajor_copies(operand, first, bound, copies, element="i8", chunk=16):
+    """The cp.async copy loop of a K-major operand's tile (`operand` a or
+    b), 128-byte rows of 16-byte chunks of `chunk` `element`s (16 e4m3 or
+    8 halfs): `copies` chunks a producer thread, chunk ptid mod 8 of rows
+    ptid / 8 + 16 i, the tile's rows from `first`, rows at or past `bound`
+    zero-filled. With halfs it is the fp16 ws kernel's A loop, which
+    E4M3_WS_EDITS replaces."""
+    row = 8 * chunk
     return ("""\
                 scf.for %i = %c0 to COPIES step %c1 {
                   %ri = arith.muli %i, %c16 : index
@@ -449,13 +452,15 @@ def kmajor_copies(operand, first, bound, copies):
                   %gro = arith.muli %gr, %k : index
                   %gi0 = arith.addi %gro, %gk : index
                   %gi = arith.select %in, %gi0, %c0 : index
-                  %nsrc = arith.select %in, %c16, %c0 : index
-                  %so0 = arith.muli %ri, %c128 : index
+                  %nsrc = arith.select %in, %cCHUNK, %c0 : index
+                  %so0 = arith.muli %ri, %cROW : index
                   %so1 = arith.addi %sX_base, %so0 : index
                   %si = arith.addi %so1, %a_soff : index
-                  %tok = nvgpu.device_async_copy %X[%gi], %sX[%si], 16, %nsrc {bypassL1} : memref<?xi8> to memref<?xi8, #gpu.address_space<workgroup>>
+                  %tok = nvgpu.device_async_copy %X[%gi], %sX[%si], CHUNK, %nsrc {bypassL1} : memref<?xELEM> to memref<?xELEM, #gpu.address_space<workgroup>>
                 } {tuna.unroll}
 """.replace("COPIES", copies).replace("FIRST", first).replace("BOUND", bound)
+            .replace("CHUNK", str(chunk)).replace("ROW", str(row))
+            .replace("ELEM", element)
             .replace("%sX", "%s" + operand).replace("%X", "%" + operand))
 
 
@@ -587,22 +592,7 @@ E4M3_WS_EDITS = [
 %map_b, %fp, box[%nx32, %ka32]""",
      """\
 %map_b, %fp, box[%ka32, %nx32]""", 2),
-    ("""\
-                scf.for %i = %c0 to %c8 step %c1 {
-                  %ri = arith.muli %i, %c16 : index
-                  %r = arith.addi %a_r, %ri : index
-                  %gr = arith.addi %row0, %r : index
-                  %row_in = arith.cmpi ult, %gr, %m : index
-                  %in = arith.andi %row_in, %ak_in : i1
-                  %gro = arith.muli %gr, %k : index
-                  %gi0 = arith.addi %gro, %gk : index
-                  %gi = arith.select %in, %gi0, %c0 : index
-                  %nsrc = arith.select %in, %c8, %c0 : index
-                  %so0 = arith.muli %ri, %c64 : index
-                  %so1 = arith.addi %sa_base, %so0 : index
-                  %si = arith.addi %so1, %a_soff : index
-                  %tok = nvgpu.device_async_copy %a[%gi], %sa[%si], 8, %nsrc {bypassL1} : memref<?xf16> to memref<?xf16, #gpu.address_space<workgroup>>
-                } {tuna.unroll}
+    (kmajor_copies("a", "%row0", "%m", "%c8", element="f16", chunk=8) + """\
                 scf.for %i = %c0 to %b_copies step %c1 {
                   %ci = arith.muli %i, %c128 : index
                   %chunk = arith.addi %ci, %ptid : index
