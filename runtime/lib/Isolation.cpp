@@ -71,6 +71,7 @@
 #include "Scratch.h"
 #include "TuningJson.h"
 #include "tuna/runtime/Bundle.h"
+#include "tuna/runtime/Options.h"
 #include "tuna/runtime/PhaseTimes.h"
 #include "tuna/runtime/ScalarType.h"
 
@@ -1044,8 +1045,7 @@ public:
 /// mapped here; throws NotImported when it cannot be, or when
 /// TUNA_IMPORT_BUFFERS=0 says not to try.
 void *importBuffer(Backend &backend, const json &exported) {
-  if (const char *import = std::getenv("TUNA_IMPORT_BUFFERS");
-      import && std::string_view(import) == "0")
+  if (!environmentFlag("TUNA_IMPORT_BUFFERS", true))
     throw NotImported("TUNA_IMPORT_BUFFERS=0");
   try {
     std::vector<uint8_t> handle =

@@ -12,12 +12,10 @@
 
 namespace tuna {
 
-namespace {
-/// The boolean value of the variable `name`, or `current` when unset.
-bool readFlag(const char *name, bool current) {
+bool environmentFlag(const char *name, bool unset) {
   const char *text = std::getenv(name);
   if (!text || !*text)
-    return current;
+    return unset;
   std::string value = text;
   if (value == "1" || value == "true" || value == "on" || value == "yes")
     return true;
@@ -27,6 +25,7 @@ bool readFlag(const char *name, bool current) {
               std::string(name) + "='" + value + "': expected 0 or 1");
 }
 
+namespace {
 /// The numeric value of the variable `name`, or `current` when unset.
 double readNumber(const char *name, double current) {
   const char *text = std::getenv(name);
@@ -54,12 +53,12 @@ int readCount(const char *name, int current) {
 
 Options Options::fromEnvironment() {
   Options options;
-  if (readFlag("TUNA_ALWAYS_TUNE", false))
+  if (environmentFlag("TUNA_ALWAYS_TUNE", false))
     options.mode = TuneMode::Always;
-  if (!readFlag("TUNA_AUTOTUNE", true)) // Off wins over Always.
+  if (!environmentFlag("TUNA_AUTOTUNE", true)) // Off wins over Always.
     options.mode = TuneMode::Off;
-  options.verbose = readFlag("TUNA_PRINT_AUTOTUNING", options.verbose);
-  options.check = readFlag("TUNA_CHECK", options.check);
+  options.verbose = environmentFlag("TUNA_PRINT_AUTOTUNING", options.verbose);
+  options.check = environmentFlag("TUNA_CHECK", options.check);
   options.cacheDir = defaultCacheDirectory();
   if (const char *list = std::getenv("TUNA_TUNING_DB"))
     for (std::string_view rest = list; !rest.empty();) {
@@ -68,12 +67,12 @@ Options Options::fromEnvironment() {
         options.databases.emplace_back(rest.substr(0, colon));
       rest.remove_prefix(std::min(colon + 1, rest.size()));
     }
-  options.versionCheck = readFlag("TUNA_VERSION_CHECK", options.versionCheck);
+  options.versionCheck = environmentFlag("TUNA_VERSION_CHECK", options.versionCheck);
   options.atol = readNumber("TUNA_CHECK_ATOL", options.atol);
   options.rtol = readNumber("TUNA_CHECK_RTOL", options.rtol);
-  options.isolate = readFlag("TUNA_ISOLATE", options.isolate);
-  options.prune = readFlag("TUNA_PRUNE", options.prune);
-  options.useShortlists = readFlag("TUNA_SHORTLISTS", options.useShortlists);
+  options.isolate = environmentFlag("TUNA_ISOLATE", options.isolate);
+  options.prune = environmentFlag("TUNA_PRUNE", options.prune);
+  options.useShortlists = environmentFlag("TUNA_SHORTLISTS", options.useShortlists);
   if (const char *worker = std::getenv("TUNA_WORKER"))
     options.workerPath = worker;
   options.tuneTimeoutMs =
@@ -85,7 +84,7 @@ Options Options::fromEnvironment() {
   options.agreeTimeoutMs =
       readNumber("TUNA_AGREE_TIMEOUT_MS", options.agreeTimeoutMs);
   options.spreadOverRanks =
-      readFlag("TUNA_SPREAD_TUNING", options.spreadOverRanks);
+      environmentFlag("TUNA_SPREAD_TUNING", options.spreadOverRanks);
   return options;
 }
 

@@ -255,6 +255,28 @@ TEST(CacheTest, FinalistsComeFromTheEnvironment) {
   EXPECT_EQ(Options::fromEnvironment().finalists, Options{}.finalists);
 }
 
+// The flags read outside Options (TUNA_GRID_DEPENDENCY,
+// TUNA_IMPORT_BUFFERS) parse as Options' own: off is off, a typo is an
+// error, not "on".
+TEST(CacheTest, FlagsOutsideOptionsParseAsOptionsFlags) {
+  ::unsetenv("TUNA_GRID_DEPENDENCY");
+  EXPECT_TRUE(environmentFlag("TUNA_GRID_DEPENDENCY", true));
+  for (const char *off : {"0", "off", "false", "no"}) {
+    ::setenv("TUNA_GRID_DEPENDENCY", off, 1);
+    EXPECT_FALSE(environmentFlag("TUNA_GRID_DEPENDENCY", true)) << off;
+  }
+  ::setenv("TUNA_GRID_DEPENDENCY", "2", 1);
+  try {
+    environmentFlag("TUNA_GRID_DEPENDENCY", true);
+    ADD_FAILURE() << "TUNA_GRID_DEPENDENCY=2 accepted";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_EQ(std::string(e.what()),
+              "TUNA_GRID_DEPENDENCY='2': expected 0 or 1");
+  }
+  ::unsetenv("TUNA_GRID_DEPENDENCY");
+}
+
 //===----------------------------------------------------------------------===//
 // The file API the tools use.
 //===----------------------------------------------------------------------===//

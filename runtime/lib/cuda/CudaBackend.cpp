@@ -17,6 +17,7 @@
 #include "GpuBackend.h"
 #include "TensorMapRules.h"
 
+#include "tuna/runtime/Options.h"
 #include "tuna/runtime/PhaseTimes.h"
 
 #include <algorithm>
@@ -186,10 +187,8 @@ CudaBackend::CudaBackend(int ordinal) : cu(loadDriver()) {
   int version = 0;
   TUNA_CU(cu, what, cuDriverGetVersion, &version);
   sm = major * 10 + minor;
-  const char *gridDependency = std::getenv("TUNA_GRID_DEPENDENCY");
-  dependentLaunches =
-      sm >= 90 && cu.cuLaunchKernelEx &&
-      !(gridDependency && std::string_view(gridDependency) == "0");
+  dependentLaunches = sm >= 90 && cu.cuLaunchKernelEx &&
+                      environmentFlag("TUNA_GRID_DEPENDENCY", true);
   deviceInfo.platform = "cuda";
   deviceInfo.ordinal = ordinal;
   deviceInfo.name = name;

@@ -155,6 +155,13 @@ struct Options {
 
 const char *tuneModeName(TuneMode mode);
 
+/// The boolean value of the environment variable `name` (1, true, on, yes;
+/// 0, false, off, no), or `unset` when it is unset or empty; any other value
+/// is a tuna::Error naming the variable. Options::fromEnvironment() reads its
+/// flags so, and so do the variables read elsewhere (TUNA_GRID_DEPENDENCY
+/// when the CUDA backend opens a device, TUNA_IMPORT_BUFFERS in a worker).
+bool environmentFlag(const char *name, bool unset);
+
 } // namespace tuna
 
 #endif // TUNA_RUNTIME_OPTIONS_H
