@@ -723,6 +723,68 @@ def e4m3_ws(text):
     return text
 
 
+# matmul_e4m3_wgmma_ws_n192's edits of matmul_e4m3_wgmma_ws: 128 x 192
+# tiles of C, for shapes whose 128 x 256 tiles leave SMs idle (1000 x 3008:
+# 96 tiles for 132 SMs, 128 of 128 x 192). (text, replacement, count).
+E4M3_WS_N192_EDITS = [
+    ("!acc = !llvm.struct<(" + ", ".join(["f32"] * 128) + ")>",
+     "!acc = !llvm.struct<(" + ", ".join(["f32"] * 96) + ")>", 1),
+    ("n = 256, k = 32", "n = 192, k = 32", 8),
+    # A stage: A's 16 KiB, B's 192 rows of 128 bytes (24 KiB), 16 bytes of
+    # mbarriers; 4 stages at most (5 would need 238,672 bytes).
+    ("-> (stages * 49168 + 33792)>", "-> (stages * 40976 + 33792)>", 1),
+    # B's TMA boxes: three of 64 rows (one 128-row box would leave half of
+    # the second outside the tile), loaded j mod mc == rm as before.
+    ("""#tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (128, 128)>""",
+     """#tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (128, 64)>""", 1),
+    ("      %c128 = arith.constant 128 : index\n",
+     "      %c128 = arith.constant 128 : index\n"
+     "      %c3 = arith.constant 3 : index\n"
+     "      %c12 = arith.constant 12 : index\n", 1),
+    ("%bn = arith.constant 256 : index", "%bn = arith.constant 192 : index", 1),
+    ("%b_stage = arith.constant 32768 : index", "%b_stage = arith.constant 24576 : index", 1),
+    ("%b_stage_bytes = arith.constant 32768 : index",
+     "%b_stage_bytes = arith.constant 24576 : index", 1),
+    ("%tx = arith.constant 49152 : i32", "%tx = arith.constant 40960 : i32", 1),
+    ("%b_atoms = arith.constant 2 : index", "%b_atoms = arith.constant 3 : index", 1),
+    ("%jo = arith.muli %j, %c16384 : index", "%jo = arith.muli %j, %c8192 : index", 1),
+    ("%nj = arith.muli %j, %c128 : index", "%nj = arith.muli %j, %c64 : index", 1),
+    # cp.async: B's 192 rows in 12 passes of 16.
+    ("""                scf.for %i = %c0 to %c16 step %c1 {
+                  %ri = arith.muli %i, %c16 : index
+                  %r = arith.addi %a_r, %ri : index
+                  %gr = arith.addi %col0, %r : index""",
+     """                scf.for %i = %c0 to %c12 step %c1 {
+                  %ri = arith.muli %i, %c16 : index
+                  %r = arith.addi %a_r, %ri : index
+                  %gr = arith.addi %col0, %r : index""", 1),
+    # The epilogue: three 64-column chunks (TMA), 24 groups of 8 columns.
+    ("scf.for %ch = %c0 to %c4 step %c1 {", "scf.for %ch = %c0 to %c3 step %c1 {", 1),
+    ("%col_groups = arith.constant 32 : index", "%col_groups = arith.constant 24 : index", 1),
+]
+
+E4M3_WS_N192_NOTE = (
+    "// 128 x 192 tiles (E4M3_WS_N192_EDITS): where the comments below say\n"
+    "// 256 columns (m64n256k32, 128 accumulator floats a thread, B's 256\n"
+    "// rows in two 128-row TMA boxes or 16 cp.async passes, a 32 KiB B stage\n"
+    "// and 48 KiB a stage, four 64-column epilogue chunks, 32 groups of 8\n"
+    "// columns), read 192 (m64n192k32, 96 floats, three 64-row boxes or 12\n"
+    "// passes, 24 KiB and 40 KiB, three chunks, 24 groups).\n")
+
+
+def e4m3_ws_n192(text):
+    """matmul_e4m3_wgmma_ws_n192's rewrite: e4m3_ws, then
+    E4M3_WS_N192_EDITS (128 x 192 tiles)."""
+    text = e4m3_ws(text)
+    for old, new, count in E4M3_WS_N192_EDITS:
+        if text.count(old) != count:
+            sys.exit("wgmma_types.py: %r found %d times, not %d"
+                     % (old.split("\n")[0], text.count(old), count))
+        text = text.replace(old, new)
+    text = re.sub(r"matmul_e4m3_wgmma_ws\b", "matmul_e4m3_wgmma_ws_n192", text)
+    return E4M3_WS_N192_NOTE + text
+
+
 def bf16_n_tile_128(text):
     """matmul_bf16_wgmma_n128's rewrite: bf16 element types, then
     128-column tiles (the two touch different text)."""
@@ -780,6 +842,8 @@ KERNELS = {
                              bf16_inputs, BF16_PROSE),
     "matmul_e4m3_wgmma_ws": ("matmul_wgmma_ws.mlir", "matmul_f16_wgmma_ws",
                              e4m3_ws, []),
+    "matmul_e4m3_wgmma_ws_n192": ("matmul_wgmma_ws.mlir", "matmul_f16_wgmma_ws",
+                                  e4m3_ws_n192, []),
     "matmul_e4m3_wgmma_f16out": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
                                  fp16_output, FP16_OUTPUT_PROSE),
     "matmul_e4m3_wgmma_n64": ("matmul_wgmma_fp8.mlir", "matmul_e4m3_wgmma",
@@ -809,7 +873,7 @@ FAMILIES = {
                                 "matmul_bf16_wgmma_n64", "matmul_bf16_wgmma_n192",
                                 "matmul_bf16_wgmma_ws"],
     "matmul_e4m3_wgmma_tiles": ["matmul_e4m3_wgmma", "matmul_e4m3_wgmma_n64",
-                                "matmul_e4m3_wgmma_ws"],
+                                "matmul_e4m3_wgmma_ws", "matmul_e4m3_wgmma_ws_n192"],
 }
 
 # The kernels written by hand, and their files.
