@@ -17,8 +17,13 @@ Each side, at each shape:
    statistic for every side:
      warm: SAMPLES samples of WARM_BATCH back-to-back calls between two
            events (L2 keeps what the previous call left);
-     cold: SAMPLES single calls, each after a write of a buffer of at least
-           twice the L2 size, an event pair around the call alone.
+     cold: SAMPLES single calls, each after a write of a buffer of at
+           least twice the L2 size (as triton.testing.do_bench flushes),
+           an event pair around the call alone. The L2 is then full of
+           dirty lines, whose write-back the measured call pays; --flush
+           read reads the buffer instead, which leaves it none of the
+           call's data and no dirty lines (docs/benchmarks.md, "What bounds
+           row_sum cold").
    Before each sample a spin kernel (torch.cuda._sleep) holds the GPU while
    the host enqueues the sample, so that host launch cost (Triton's is ten
    times Tuna's) is not counted as device time.
@@ -49,7 +54,7 @@ tk = None  # triton_kernels: the twins.
 
 SAMPLES = 25
 WARM_BATCH = 20
-FLUSH_MIN_BYTES = 128 << 20  # The L2 flush writes max(2 L2, this).
+FLUSH_MIN_BYTES = 128 << 20  # The L2 flush touches max(2 L2, this).
 # Where tensors live and Tuna's kernels run (bench/gpu/test_compare.py runs
 # the harness on the CPU, with the host kernels "KERNEL_host").
 DEVICE = "cuda"
@@ -193,11 +198,12 @@ class Stat:
 
 
 class Timer:
-    def __init__(self):
+    def __init__(self, flush="write"):
         props = torch.cuda.get_device_properties(0)
         self.l2_bytes = getattr(props, "L2_cache_size", 0) or 50 << 20
         self.flush_bytes = max(2 * self.l2_bytes, FLUSH_MIN_BYTES)
-        self.flush = torch.empty(self.flush_bytes, dtype=torch.uint8,
+        self.flush_mode = flush
+        self.flush = torch.zeros(self.flush_bytes // 8, dtype=torch.int64,
                                  device=DEVICE)
         self.sleep = getattr(torch.cuda, "_sleep", None)
         self.cycles_per_ms = 0.0
@@ -209,6 +215,13 @@ class Timer:
             end.record()
             torch.cuda.synchronize()
             self.cycles_per_ms = 10_000_000 / start.elapsed_time(end)
+
+    def evict(self):
+        """Empties the L2 of the measured call's data (see the header)."""
+        if self.flush_mode == "read":
+            self.flush.max()
+        else:
+            self.flush.zero_()
 
     @staticmethod
     def events(n):
@@ -232,7 +245,7 @@ class Timer:
         calls = WARM_BATCH if mode == "warm" else 1
         for s in range(SAMPLES):
             if mode == "cold":
-                self.flush.zero_()
+                self.evict()
             self.hold(2 * calls * host_ms + 0.05)
             starts[s].record()
             for _ in range(calls):
@@ -683,6 +696,9 @@ def main():
                         help="only the kernels whose name starts with this "
                         "(or with one of several, separated by commas)")
     parser.add_argument("--dry-run", action="store_true")
+    parser.add_argument("--flush", choices=("write", "read"), default="write",
+                        help="how a cold sample empties the L2: write "
+                        "(default) or read a buffer of twice its size")
     args = parser.parse_args()
     cases = [c for c in CASES if selected(c[0], args.only)]
     if args.dry_run:
@@ -698,12 +714,12 @@ def main():
     # fp32 means fp32, for cuBLAS (no TF32) as for Triton (ieee dots).
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.cuda.init()
-    timer = Timer()
+    timer = Timer(args.flush)
     runtime = tc.Runtime(args.lib)  # After torch: Tuna uses its context.
-    print("device: %s, torch %s, triton %s, L2 %d MiB, flush %d MiB, "
+    print("device: %s, torch %s, triton %s, L2 %d MiB, flush: %s %d MiB, "
           "spin kernel %s" % (
               torch.cuda.get_device_name(0), torch.__version__,
-              triton.__version__, timer.l2_bytes >> 20,
+              triton.__version__, timer.l2_bytes >> 20, timer.flush_mode,
               timer.flush_bytes >> 20,
               "%.0f cycles/ms" % timer.cycles_per_ms
               if timer.cycles_per_ms else "missing (torch.cuda._sleep)"),
