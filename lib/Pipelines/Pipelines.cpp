@@ -113,12 +113,8 @@ TargetArch Target::arch() const {
 }
 
 bool Target::controlsGridDependency() const {
-  if (kind != Kind::NVPTX)
-    return false;
-  StringRef number = StringRef(chip).drop_front(3);
-  number.consume_back("a");
-  unsigned sm = 0;
-  return !number.getAsInteger(10, sm) && sm >= 90;
+  std::optional<unsigned> sm = nvidiaVersion(chip);
+  return kind == Kind::NVPTX && sm && *sm >= 90;
 }
 
 std::string Target::str() const {

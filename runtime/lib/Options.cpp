@@ -67,12 +67,14 @@ Options Options::fromEnvironment() {
         options.databases.emplace_back(rest.substr(0, colon));
       rest.remove_prefix(std::min(colon + 1, rest.size()));
     }
-  options.versionCheck = environmentFlag("TUNA_VERSION_CHECK", options.versionCheck);
+  options.versionCheck =
+      environmentFlag("TUNA_VERSION_CHECK", options.versionCheck);
   options.atol = readNumber("TUNA_CHECK_ATOL", options.atol);
   options.rtol = readNumber("TUNA_CHECK_RTOL", options.rtol);
   options.isolate = environmentFlag("TUNA_ISOLATE", options.isolate);
   options.prune = environmentFlag("TUNA_PRUNE", options.prune);
-  options.useShortlists = environmentFlag("TUNA_SHORTLISTS", options.useShortlists);
+  options.useShortlists =
+      environmentFlag("TUNA_SHORTLISTS", options.useShortlists);
   if (const char *worker = std::getenv("TUNA_WORKER"))
     options.workerPath = worker;
   options.tuneTimeoutMs =

@@ -22,7 +22,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -375,7 +374,8 @@ void CudaBackend::relaunch(Function &f, CUstream stream, const LaunchDims &dims,
 void CudaBackend::launchFailed(Function &f, const LaunchDims &dims,
                                CUresult result) {
   std::string message =
-      cu.message(result, f.dependentLaunch ? "cuLaunchKernelEx" : "cuLaunchKernel",
+      cu.message(result,
+                 f.dependentLaunch ? "cuLaunchKernelEx" : "cuLaunchKernel",
                  f.what + gpu::launchGeometry(dims, "shared memory"));
   ScopedContext scope(cu, ctx);
   int maxThreads = 0;

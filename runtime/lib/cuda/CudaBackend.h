@@ -83,7 +83,7 @@ private:
   int sm = 0;
   /// Functions of an Object::gridDependency module are launched with
   /// programmatic stream serialization: sm_90 or later, a driver with
-  /// cuLaunchKernelEx, and TUNA_GRID_DEPENDENCY not 0.
+  /// cuLaunchKernelEx, and TUNA_GRID_DEPENDENCY not off.
   bool dependentLaunches = false;
   DeviceInfo deviceInfo;
   std::string mapSupport; ///< tensorMapSupport().

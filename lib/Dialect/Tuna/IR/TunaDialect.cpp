@@ -72,8 +72,7 @@ LogicalResult KeyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // TargetAttr
 //===----------------------------------------------------------------------===//
 
-/// The XY of an NVIDIA chip `sm_XY[a]`, if `chip` is spelled so.
-static std::optional<unsigned> nvidiaVersion(StringRef chip) {
+std::optional<unsigned> mlir::tuna::nvidiaVersion(StringRef chip) {
   unsigned version;
   if (!chip.consume_front("sm_"))
     return std::nullopt;

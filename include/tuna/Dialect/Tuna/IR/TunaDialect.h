@@ -10,6 +10,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <optional>
+
 #include "tuna/Dialect/Tuna/IR/TunaOpsDialect.h.inc"
 
 #include "tuna/Dialect/Tuna/IR/TunaEnums.h.inc"
@@ -25,6 +27,9 @@ namespace mlir::tuna {
 /// (`sm_XY[a]` with XY >= 75, an AMDGPU processor such as `gfx942`), or an
 /// empty string when it is one. The host has no chips.
 std::string checkChip(TargetArch arch, llvm::StringRef chip);
+
+/// The XY of an NVIDIA chip `sm_XY[a]`, if `chip` is spelled so.
+std::optional<unsigned> nvidiaVersion(llvm::StringRef chip);
 
 /// Whether a kernel whose space declares `targets` (none: every target)
 /// supports chip `chip` of `arch`.
