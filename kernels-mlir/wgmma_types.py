@@ -715,7 +715,13 @@ def e4m3_ws(text):
     one TMA box for B, the cp.async copies, K-major B descriptors, k32
     wgmma on e4m3, the scaled bf16 epilogue."""
     text = E4M3_WS_HEADER + text[text.index("#shapes = "):]
-    for old, new, count in E4M3_WS_EDITS:
+    return apply_edits(text, E4M3_WS_EDITS)
+
+
+def apply_edits(text, edits):
+    """`text` with each (old, new, count) of `edits` replaced in order,
+    `old` found exactly `count` times."""
+    for old, new, count in edits:
         if text.count(old) != count:
             sys.exit("wgmma_types.py: %r found %d times, not %d"
                      % (old.split("\n")[0], text.count(old), count))
@@ -724,8 +730,9 @@ def e4m3_ws(text):
 
 
 # matmul_e4m3_wgmma_ws_n192's edits of matmul_e4m3_wgmma_ws: 128 x 192
-# tiles of C, for shapes whose 128 x 256 tiles leave SMs idle (1000 x 3008:
-# 96 tiles for 132 SMs, 128 of 128 x 192). (text, replacement, count).
+# tiles of C, for shapes whose 128 x 256 tiles divide unevenly among the
+# SMs (4000 x 4016 x 3984 picks it; docs/kernels.md has where it loses).
+# (text, replacement, count).
 E4M3_WS_N192_EDITS = [
     ("!acc = !llvm.struct<(" + ", ".join(["f32"] * 128) + ")>",
      "!acc = !llvm.struct<(" + ", ".join(["f32"] * 96) + ")>", 1),
@@ -768,12 +775,7 @@ E4M3_WS_N192_NOTE = (
 def e4m3_ws_n192(text):
     """matmul_e4m3_wgmma_ws_n192's rewrite: e4m3_ws, then
     E4M3_WS_N192_EDITS (128 x 192 tiles)."""
-    text = e4m3_ws(text)
-    for old, new, count in E4M3_WS_N192_EDITS:
-        if text.count(old) != count:
-            sys.exit("wgmma_types.py: %r found %d times, not %d"
-                     % (old.split("\n")[0], text.count(old), count))
-        text = text.replace(old, new)
+    text = apply_edits(e4m3_ws(text), E4M3_WS_N192_EDITS)
     text = re.sub(r"matmul_e4m3_wgmma_ws\b", "matmul_e4m3_wgmma_ws_n192", text)
     return E4M3_WS_N192_NOTE + text
 
