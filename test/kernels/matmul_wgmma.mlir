@@ -128,6 +128,7 @@
 // and after a cluster barrier sums its 8 rows of the tile from the 8 blocks'
 // shared memory (mapa, ld.shared::cluster), then meets the others once more
 // before it exits.
+// SPLIT-NOT:     split_sums
 // SPLIT:         .explicitcluster
 // SPLIT-NEXT:    .reqnctapercluster 1, 1, 8
 // SPLIT:         mov.u32 {{.*}}, %ctaid.z;
@@ -141,17 +142,32 @@
 // SPLIT-NEXT:    barrier.cluster.wait.aligned;
 // SPLIT-NOT:     .local
 
-// split = 16: a cluster of 16, over the portable 8 (the runtime allows it
-// when it loads the function); each block sums 4 rows of the 16 blocks'
-// tiles.
-// SPLIT16:          .explicitcluster
-// SPLIT16-NEXT:     .reqnctapercluster 1, 1, 16
-// SPLIT16:          barrier.cluster.arrive.aligned;
-// SPLIT16-NEXT:     barrier.cluster.wait.aligned;
-// SPLIT16-COUNT-16: mapa.shared::cluster.u64
+// split = 16: no cluster. The kernel's module holds the fp32 sums and the
+// arrival counts (zero-initialized globals); each block adds its fp32 tile
+// to the sums, one bulk reduction a row, waits for them to complete, and
+// counts its arrival at the tile; the last block to arrive reads the sums
+// (volatile: from the L2), zeroes them, and stores the rounded tile.
+// SPLIT16:          .global .align 16 .b8 split_sums[4194304];
+// SPLIT16:          .global .align 4 .b8 split_arrivals[16384];
+// SPLIT16-NOT:      .reqnctapercluster
+// SPLIT16:          wgmma.wait_group.sync.aligned {{[[:space:]]*}}0
+// SPLIT16-NOT:      barrier.cluster
+// SPLIT16:          fence.proxy.async.shared::cta;
+// SPLIT16:          cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%rd{{[0-9]+}}], [%r{{[0-9]+}}], %r{{[0-9]+}};
+// SPLIT16:          cp.async.bulk.commit_group;
+// SPLIT16-NEXT:     cp.async.bulk.wait_group {{[[:space:]]*}}0;
+// SPLIT16-NEXT:     fence.proxy.async.global;
+// SPLIT16:          membar.gl;
+// SPLIT16:          atom.global.add.u32 {{.*}}, 1;
+// SPLIT16:          st.global.b32 [%rd{{[0-9]+}}], 0;
+// SPLIT16:          membar.gl;
+// SPLIT16:          ld.volatile.global.v4.b32
+// SPLIT16-NEXT:     ld.volatile.global.v4.b32
+// SPLIT16-NEXT:     st.global.v4.b32 [%rd{{[0-9]+}}], {0f00000000, 0f00000000, 0f00000000, 0f00000000};
+// SPLIT16-NEXT:     st.global.v4.b32 [%rd{{[0-9]+}}+16], {0f00000000, 0f00000000, 0f00000000, 0f00000000};
+// SPLIT16:          cvt.rn.f16x2.f32
 // SPLIT16:          st.global.v4.b32
-// SPLIT16:          barrier.cluster.arrive.aligned;
-// SPLIT16-NEXT:     barrier.cluster.wait.aligned;
+// SPLIT16-NOT:      barrier.cluster
 // SPLIT16-NOT:      .local
 
 // wgmma exists on sm_90a only, and the kernel says so: sm_90 (no `a`) and

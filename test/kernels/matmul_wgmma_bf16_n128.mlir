@@ -19,7 +19,7 @@
 // SRC: 128-column tiles
 // SRC: C = A B for row-major bf16 matrices
 // SRC: fp32 accumulation, bf16 output.
-// SRC: #split = {{.*}}, 16 mod split == 0
+// SRC: #split = {{.*}}, 64 - split >= 0, (16 mod split) * (1 - (split floordiv 16 + 3) floordiv 4) == 0
 // SRC: !acc = !llvm.struct<({{(f32, ){63}f32}})>
 // SRC: gpu.func @matmul_bf16_wgmma_n128(%a: memref<?xbf16>, %b: memref<?xbf16>, %c: memref<?xbf16>,
 // SRC: grid = affine_map<{{.*}} -> (n ceildiv 128, m ceildiv bm, split)>
