@@ -29,13 +29,16 @@
 //    the next column block is 128 bm (A) or 32 KiB (B) bytes on.
 //  - The epilogue multiplies by scale_a scale_b before the bf16 rounding.
 // split > 1 (split-K, for skinny M and K-heavy shapes) is matmul_f16_wgmma's
-// scheme, unchanged (see its header): `split` blocks (grid z) form one
-// thread block cluster (the `cluster` map, 1 x 1 x split) and share a tile
-// of C, block z taking k tiles [z T / split, (z + 1) T / split); after a
-// cluster barrier block z sums its bm / split rows of every block's fp32
-// tile through distributed shared memory (mapa, ld.shared::cluster), in
-// block order. The scale multiplies that sum, once, before the rounding.
-// Constraints: K > (split - 1) bk and split divides 16 (a cluster's most).
+// scheme, unchanged (see its header): `split` blocks (grid z) share a tile
+// of C, block z taking k tiles [z T / split, (z + 1) T / split). With split
+// <= 8 they form one thread block cluster (the `cluster` map, 1 x 1 x
+// split); with split >= 16 they add their fp32 tiles in the module's
+// workspace and the last to arrive scales, rounds and stores them (M, N
+// <= 1024). In a cluster, after a cluster barrier block z sums its
+// bm / split rows of every block's fp32 tile through distributed shared
+// memory (mapa, ld.shared::cluster), in block order. The scale multiplies
+// that sum, once, before the rounding. Constraints: K > (split - 1) bk,
+// split <= 8 dividing 16 or 16 <= split <= 64.
 // Shapes: mask = 0 variants need M, N and K multiples of bm, 256 and bk;
 // mask = 1 variants take any M, any N multiple of 8 and any K multiple of 16
 // (a 16-byte copy never straddles the end of a row): rows past M or N and
@@ -47,15 +50,19 @@
 // 256 x 256 x 65536.
 
 #tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, split] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 8 == 0, k mod 16 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
-// split > 1: every block of a cluster has at least one k tile, and the
-// epilogue's 16 passes of 2 bm chunks divide among the cluster's blocks.
-#split = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, split] : (k - (split - 1) * bk - 1 >= 0, 16 mod split == 0)>
+// split > 1: as matmul_f16_wgmma's (its header and #split).
+#split = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, split] : (k - (split - 1) * bk - 1 >= 0, 64 - split >= 0, (16 mod split) * (1 - (split floordiv 16 + 3) floordiv 4) == 0, ((split floordiv 16 + 3) floordiv 4) * (1024 - m) >= 0, ((split floordiv 16 + 3) floordiv 4) * (1024 - n) >= 0)>
 // The epilogue's fp32 tile (bm rows of 264 floats) reuses the stages' bytes.
 #epilogue = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, split] : (stages * (bm + 256) * bk - bm * 1056 >= 0)>
 !acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
+    // split >= 16: the blocks' sums of C (M x N fp32, M and N up to 1024)
+    // and each tile's arrivals (below); both zero between launches.
+    llvm.mlir.global internal @split_sums(dense<0.0> : tensor<1048576xf32>) {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<1048576 x f32>
+    llvm.mlir.global internal @split_arrivals(dense<0> : tensor<4096xi32>) {addr_space = 1 : i32, alignment = 4 : i64} : !llvm.array<4096 x i32>
+    // sm_90a only (`targets`): wgmma exists nowhere else.
     gpu.func @matmul_e4m3_wgmma(%a: memref<?xi8>, %b: memref<?xi8>, %c: memref<?xbf16>,
                                 %m: index, %n: index, %k: index,
                                 %scale_a: f32, %scale_b: f32) kernel attributes {
@@ -87,7 +94,7 @@ module attributes {gpu.container_module} {
         grid = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, split] -> (n ceildiv 256, m ceildiv bm, split)>,
         block = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, split] -> (bm * 2)>,
         smem = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, split] -> (stages * (bm + 256) * bk + 1024)>,
-        cluster = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, split] -> (1, 1, split)>,
+        cluster = affine_map<(m, n, k)[bm, bk, stages, gm, deep, mask, split] -> (1, 1, split - ((split floordiv 16 + 3) floordiv 4) * (split - 1))>,
         targets = [#tuna.target<arch = nvptx, chips = ["sm_90a"]>]
       >} {
       %bm = tuna.param "bm" : index
@@ -180,6 +187,11 @@ module attributes {gpu.container_module} {
       %ktiles_all = arith.ceildivui %k, %bk : index
       %bz = gpu.block_id z
       %splitting = arith.cmpi ne, %split, %c1 : index
+      // The blocks of a tile meet in a cluster (split <= 8) or add their
+      // tiles in global memory (split >= 16), in the epilogue.
+      %summing = arith.cmpi uge, %split, %c16 : index
+      %clustering = arith.cmpi ult, %split, %c16 : index
+      %clustered = arith.andi %splitting, %clustering : i1
       %kfirst0 = arith.muli %bz, %ktiles_all : index
       %kfirst1 = arith.divui %kfirst0, %split : index
       %klast0 = arith.addi %kfirst0, %ktiles_all : index
@@ -484,21 +496,23 @@ module attributes {gpu.container_module} {
       // the split tiles through distributed shared memory, in block order,
       // a partial last pass where split does not divide the passes
       // (matmul_f16_wgmma's reduction); the scale multiplies the sum.
-      scf.if %splitting {
+      scf.if %clustered {
         nvvm.cluster.arrive {aligned}
         nvvm.cluster.wait {aligned}
       }
       %scale = arith.mulf %scale_a, %scale_b : f32
       %scale8 = vector.broadcast %scale : f32 to vector<8xf32>
       %out_chunks = arith.muli %bm, %c32 : index
-      %out_share = arith.divui %out_chunks, %split : index
+      %out_blocks = arith.select %clustered, %split, %c1 : index
+      %out_share = arith.divui %out_chunks, %out_blocks : index
       %out_round = arith.addi %out_share, %nthreads : index
       %out_round1 = arith.subi %out_round, %c1 : index
-      %out_iters = arith.divui %out_round1, %nthreads : index
+      %out_passes = arith.divui %out_round1, %nthreads : index
+      %out_iters = arith.select %summing, %c0, %out_passes : index
       %out_part = arith.remui %out_share, %nthreads : index
       %out_whole = arith.cmpi eq, %out_part, %c0 : index
       %out_first0 = arith.muli %bz, %out_share : index
-      %out_first = arith.select %splitting, %out_first0, %c0 : index
+      %out_first = arith.select %clustered, %out_first0, %c0 : index
       %zero8 = arith.constant dense<0.0> : vector<8xf32>
       scf.for %i = %c0 to %out_iters step %c1 {
         %ci = arith.muli %i, %nthreads : index
@@ -513,7 +527,7 @@ module attributes {gpu.container_module} {
         %cc = arith.remui %ch, %c32 : index
         %col = arith.muli %cc, %c8 : index
         %col4 = arith.addi %col, %c4 : index
-        %v = scf.if %splitting -> (vector<8xf32>) {
+        %v = scf.if %clustered -> (vector<8xf32>) {
           %ro = arith.muli %r, %c264 : index
           %eo = arith.addi %ro, %col : index
           %bo = arith.muli %eo, %c4 : index
@@ -554,9 +568,107 @@ module attributes {gpu.container_module} {
       } {tuna.unroll}
       // No block of the cluster leaves (and frees its shared memory) while
       // another may still read its tile.
-      scf.if %splitting {
+      scf.if %clustered {
         nvvm.cluster.arrive {aligned}
         nvvm.cluster.wait {aligned}
+      }
+      // split >= 16: no cluster. Each block adds its fp32 tile, row by row,
+      // to @split_sums (cp.reduce.async.bulk .add.f32: the L2 adds 4-byte
+      // words at once, no thread issues an atomic per element), waits for
+      // the additions to complete, and counts its arrival at the tile
+      // (after membar.gl and a barrier: every row's addition precedes the
+      // count). The block that arrives last rounds the tile's sums, stores
+      // them to C, and leaves zeros behind, and its count at 0, for the next
+      // launch. The sums are fp32 and added in arrival order: the rounding
+      // of a split >= 16 variant may differ between runs in the last bits.
+      %is_t0 = arith.cmpi eq, %tid, %c0 : index
+      scf.if %summing {
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+        gpu.barrier
+        %rows_left = arith.subi %m, %row0 : index
+        %rows_here = arith.minui %rows_left, %bm : index
+        %cols_left = arith.subi %n, %col0 : index
+        %cols_here = arith.minui %cols_left, %bn : index
+        %sums = llvm.mlir.addressof @split_sums : !llvm.ptr<1>
+        %row_mine = arith.cmpi ult, %tid, %rows_here : index
+        scf.if %row_mine {
+          %grow = arith.addi %row0, %tid : index
+          %grow_n = arith.muli %grow, %n : index
+          %row_first = arith.addi %grow_n, %col0 : index
+          %row_first64 = arith.index_cast %row_first : index to i64
+          %gp = llvm.getelementptr %sums[%row_first64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+          %srow = arith.muli %tid, %c264 : index
+          %srow_bytes = arith.muli %srow, %c4 : index
+          %srow_addr = arith.addi %saddr, %srow_bytes : index
+          %srow64 = arith.index_cast %srow_addr : index to i64
+          %sp = llvm.inttoptr %srow64 : i64 to !llvm.ptr<3>
+          %row_bytes = arith.muli %cols_here, %c4 : index
+          %row_bytes32 = arith.index_cast %row_bytes : index to i32
+          nvvm.inline_ptx "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], $2;" ro(%gp, %sp, %row_bytes32 : !llvm.ptr<1>, !llvm.ptr<3>, i32)
+          nvvm.cp.async.bulk.commit.group
+          nvvm.cp.async.bulk.wait_group 0
+          nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.global>}
+        }
+        nvvm.memory.barrier #nvvm.mem_scope<gpu>
+        gpu.barrier
+        %last_flag = memref.view %smem[%shift][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi32, #gpu.address_space<workgroup>>
+        scf.if %is_t0 {
+          %tile_row = arith.muli %pm, %gx : index
+          %tile = arith.addi %tile_row, %pn : index
+          %tile64 = arith.index_cast %tile : index to i64
+          %arrivals = llvm.mlir.addressof @split_arrivals : !llvm.ptr<1>
+          %ap = llvm.getelementptr %arrivals[%tile64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+          %one32 = arith.constant 1 : i32
+          %before32 = llvm.atomicrmw add %ap, %one32 monotonic : !llvm.ptr<1>, i32
+          %before = arith.index_cast %before32 : i32 to index
+          %others = arith.subi %split, %c1 : index
+          %last = arith.cmpi eq, %before, %others : index
+          scf.if %last {
+            %zero32 = arith.constant 0 : i32
+            llvm.store %zero32, %ap {alignment = 4 : i64} : i32, !llvm.ptr<1>
+          }
+          %last32 = arith.extui %last : i1 to i32
+          memref.store %last32, %last_flag[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+        }
+        gpu.barrier
+        %last_seen = memref.load %last_flag[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+        %zero_seen = arith.constant 0 : i32
+        %finish = arith.cmpi ne, %last_seen, %zero_seen : i32
+        scf.if %finish {
+          nvvm.memory.barrier #nvvm.mem_scope<gpu>
+          // bm rows of bn / 8 chunks of 8 floats, nthreads chunks a pass.
+          %row_chunks = arith.divui %bn, %c8 : index
+          %tile_chunks = arith.muli %bm, %row_chunks : index
+          %tile_passes = arith.divui %tile_chunks, %nthreads : index
+          %zero4 = arith.constant dense<0.0> : vector<4xf32>
+          scf.for %fi = %c0 to %tile_passes step %c1 {
+            %fci = arith.muli %fi, %nthreads : index
+            %fch = arith.addi %fci, %tid : index
+            %fr = arith.divui %fch, %row_chunks : index
+            %fcc = arith.remui %fch, %row_chunks : index
+            %fcol = arith.muli %fcc, %c8 : index
+            %fgr = arith.addi %row0, %fr : index
+            %fgc = arith.addi %col0, %fcol : index
+            %frow_in = arith.cmpi ult, %fgr, %m : index
+            %fcol_in = arith.cmpi ult, %fgc, %n : index
+            %fin = arith.andi %frow_in, %fcol_in : i1
+            scf.if %fin {
+              %fgro = arith.muli %fgr, %n : index
+              %fgi = arith.addi %fgro, %fgc : index
+              %fgi64 = arith.index_cast %fgi : index to i64
+              %fp = llvm.getelementptr %sums[%fgi64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+              %fp4 = llvm.getelementptr %fp[4] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+              %u0 = llvm.load volatile %fp {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+              %u1 = llvm.load volatile %fp4 {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+              llvm.store %zero4, %fp {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+              llvm.store %zero4, %fp4 {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+              %u = vector.shuffle %u0, %u1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
+              %us = arith.mulf %u, %scale8 : vector<8xf32>
+              %uh = arith.truncf %us : vector<8xf32> to vector<8xbf16>
+              vector.store %uh, %c[%fgi] {alignment = 16} : memref<?xbf16>, vector<8xbf16>
+            }
+          }
+        }
       }
       gpu.return
     }

@@ -244,9 +244,8 @@ def n_tile(text, cols, configs, default, note, e4m3=False):
         sub(r"128x264xf32", "128x72xf32", 4)
         sub(r"\[264, 1\]", "[72, 1]", 3)
         sub(r"bm \* 1056 >= 0", "bm * 288 >= 0")
-        if not e4m3:
-            # The rows split >= 16 adds to the workspace.
-            sub(r"%srow = arith\.muli %tid, %c264", "%srow = arith.muli %tid, %c72")
+        # The rows split >= 16 adds to the workspace.
+        sub(r"%srow = arith\.muli %tid, %c264", "%srow = arith.muli %tid, %c72")
     sub(r"configs = \[\{[^]]*\}\],",
         "configs = [" + ",\n                   ".join(
             config_text(c) for c in configs) + "],")

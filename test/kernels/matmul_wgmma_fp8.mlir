@@ -127,16 +127,20 @@
 // SPLIT4-NEXT: barrier.cluster.wait.aligned;
 // SPLIT4-NOT:  .local
 
-// split = 16: a cluster of 16 (over the portable 8); the scale still
-// multiplies the whole sum, once.
-// SPLIT16:          .reqnctapercluster 1, 1, 16
-// SPLIT16:          barrier.cluster.arrive.aligned;
-// SPLIT16-NEXT:     barrier.cluster.wait.aligned;
+// split = 16: no cluster; the blocks add their unscaled fp32 tiles in the
+// workspace, and the last to arrive scales the whole sum, once, rounds and
+// stores it.
+// SPLIT16:          .global .align 16 .b8 split_sums[4194304];
+// SPLIT16-NOT:      .reqnctapercluster
+// SPLIT16-NOT:      barrier.cluster
 // SPLIT16-NOT:      mul.rn.f32
-// SPLIT16-COUNT-16: mapa.shared::cluster.u64
+// SPLIT16:          cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32
 // SPLIT16-NOT:      mul.rn.f32
-// SPLIT16:          add.rn.f32
-// SPLIT16:          mul.rn.f32
+// SPLIT16:          atom.global.add.u32
+// SPLIT16:          ld.volatile.global.v4.b32
+// SPLIT16-NEXT:     ld.volatile.global.v4.b32
+// SPLIT16-COUNT-8:  mul.rn.f32
 // SPLIT16:          cvt.rn.bf16x2.f32
 // SPLIT16:          st.global.v4.b32
+// SPLIT16-NOT:      barrier.cluster
 // SPLIT16-NOT:      .local
