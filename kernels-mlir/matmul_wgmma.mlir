@@ -75,8 +75,8 @@
 //    cluster barrier keeps every block's shared memory alive until the
 //    others have read it. No workspace and no atomics: the sum is
 //    deterministic. split divides 16 (the epilogue's passes).
-//  - split >= 16 (up to 64): no cluster (clusters of 16 fit on the H100's
-//    GPCs only seven or eight at a time, so a grid of them runs in waves).
+//  - split >= 16 (up to 64): no cluster (only a few clusters of 16 fit on
+//    the H100's GPCs at a time, so a grid of them runs in waves).
 //    The module holds a workspace: the fp32 sums of C (M x N floats, so M
 //    and N are at most 1024) and an arrival count a tile, zero-initialized
 //    globals (@split_sums, @split_arrivals). Each block adds its fp32 tile
@@ -88,8 +88,9 @@
 //    and a count of 0 for the next launch. Sums added in arrival order: the
 //    last bits of a split >= 16 variant's C may differ between runs. The
 //    workspace belongs to the loaded module, so launches of one such
-//    variant must not overlap (two streams running it at once share it);
-//    Tuna's tuning and dispatch launch a kernel on one stream in order.
+//    variant must not overlap: Tuna's tuning launches its candidates on
+//    one stream, in order; an application that runs the kernel on two
+//    streams at once must order those launches itself.
 // Constraints: every block has a k tile (K > (split - 1) bk), split <= 64,
 // and one of the two cases above.
 // tma = 1 (Hopper's tensor memory accelerator, docs/tma-design.md) loads
@@ -948,7 +949,7 @@ module attributes {gpu.container_module} {
       // chunks of 8 columns (rows [z bm / split, (z + 1) bm / split)) of
       // the split tiles, reading the others' shared memory (mapa), in
       // block order, nthreads chunks a pass: where split does not divide
-      // the passes (the narrower tiles' kernels, split up to 16), a block's
+      // the passes (the narrower tiles' kernels, split up to 8), a block's
       // last pass is partial.
       scf.if %clustered {
         nvvm.cluster.arrive {aligned}
