@@ -8,6 +8,11 @@
 // RUN: FileCheck %s --check-prefix=SRC --input-file=%t.mlir
 // RUN: tuna-opt %t.mlir --tuna-expand="max-shared-memory=232448" | FileCheck %s
 
+// The split >= 16 workspace of matmul_wgmma_fp8.mlir's kernels, once.
+// SRC:     gpu.module @kernels {
+// SRC-NEXT:  llvm.mlir.global internal @split_sums(
+// SRC-NEXT:  llvm.mlir.global internal @split_arrivals(
+// SRC-NOT:   llvm.mlir.global
 // SRC: tuna.family @matmul_e4m3_wgmma_tiles kernels ["matmul_e4m3_wgmma", "matmul_e4m3_wgmma_n64", "matmul_e4m3_wgmma_ws", "matmul_e4m3_wgmma_ws_n192"]
 
 // CHECK:           tuna.dispatch @matmul_e4m3_wgmma_tiles attributes {{{.*}}params = ["kernel", "bm", "bk", "stages", "gm", "deep", "mask", "split", "tma", "mc", "nc", "ctas"]

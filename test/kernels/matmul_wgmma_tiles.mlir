@@ -13,6 +13,12 @@
 // SRC: !acc_matmul_f16_wgmma_n64 = !llvm.struct<({{(f32, ){31}f32}})>
 // SRC: !acc_matmul_f16_wgmma_n192 = !llvm.struct<({{(f32, ){95}f32}})>
 // SRC: !acc_matmul_f16_wgmma_ws = !llvm.struct<({{(f32, ){127}f32}})>
+// The kernels' split >= 16 workspace, once in the module (the kernels
+// derived from matmul_wgmma.mlir all read the same two globals).
+// SRC:     gpu.module @kernels {
+// SRC-NEXT:  llvm.mlir.global internal @split_sums(
+// SRC-NEXT:  llvm.mlir.global internal @split_arrivals(
+// SRC-NOT:   llvm.mlir.global
 // SRC: tuna.family @matmul_f16_wgmma_tiles kernels ["matmul_f16_wgmma", "matmul_f16_wgmma_n128", "matmul_f16_wgmma_n64", "matmul_f16_wgmma_n192", "matmul_f16_wgmma_ws"]
 
 // CHECK:           tuna.dispatch @matmul_f16_wgmma_tiles attributes {{{.*}}params = ["kernel", "bm", "bk", "stages", "gm", "deep", "mask", "order", "l1", "split", "tma", "mc", "nc", "ctas"]
