@@ -572,15 +572,9 @@ module attributes {gpu.container_module} {
         nvvm.cluster.arrive {aligned}
         nvvm.cluster.wait {aligned}
       }
-      // split >= 16: no cluster. Each block adds its fp32 tile, row by row,
-      // to @split_sums (cp.reduce.async.bulk .add.f32: the L2 adds 4-byte
-      // words at once, no thread issues an atomic per element), waits for
-      // the additions to complete, and counts its arrival at the tile
-      // (after membar.gl and a barrier: every row's addition precedes the
-      // count). The block that arrives last rounds the tile's sums, stores
-      // them to C, and leaves zeros behind, and its count at 0, for the next
-      // launch. The sums are fp32 and added in arrival order: the rounding
-      // of a split >= 16 variant may differ between runs in the last bits.
+      // split >= 16: matmul_f16_wgmma's workspace sum (its header has the
+      // protocol); the last block to arrive scales the tile's sums, once,
+      // before it rounds them.
       %is_t0 = arith.cmpi eq, %tid, %c0 : index
       scf.if %summing {
         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
