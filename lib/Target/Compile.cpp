@@ -298,6 +298,23 @@ mlir::tuna::compileBundle(ModuleOp module, const CompileOptions &options,
   return bundle;
 }
 
+/// Object::moduleState of the objects planned for `dispatch`: with no
+/// `variant`, the planned kernel's if the table is planned (its variants do
+/// not exist yet, so a kernel that can use module state marks them all),
+/// else nothing; with one, that instantiated variant's, before lowering.
+static std::optional<bool> plannedModuleState(DispatchOp dispatch,
+                                              SymbolRefAttr variant) {
+  if (!variant)
+    variant = dispatch->getAttrOfType<SymbolRefAttr>(
+        TunaDialect::getPlannedKernelAttrName());
+  if (!variant)
+    return std::nullopt;
+  Operation *kernel = SymbolTable::lookupNearestSymbolFrom(dispatch, variant);
+  auto gpuModule =
+      kernel ? kernel->getParentOfType<gpu::GPUModuleOp>() : nullptr;
+  return gpuModule && compiler::holdsModuleState(gpuModule);
+}
+
 FailureOr<::tuna::Bundle> mlir::tuna::planBundle(ModuleOp module,
                                                  const CompileOptions &options,
                                                  CompileReport &report) {
@@ -321,8 +338,13 @@ FailureOr<::tuna::Bundle> mlir::tuna::planBundle(ModuleOp module,
     for (size_t i = 0; i < dispatches.ops.size(); ++i) {
       if (!dispatches.compiles(target, i))
         continue;
+      std::optional<bool> kernelState =
+          plannedModuleState(dispatches.ops[i], nullptr);
       for (auto [variant, ref] : llvm::zip_equal(
-               dispatches.kernels[i].variants, dispatches.variantKernels[i]))
+               dispatches.kernels[i].variants, dispatches.variantKernels[i])) {
+        bool moduleState = kernelState
+                               ? *kernelState
+                               : *plannedModuleState(dispatches.ops[i], ref);
         for (StringRef format : formats) {
           ::tuna::VariantCode code;
           code.object = static_cast<int>(bundle.objects.size());
@@ -332,8 +354,10 @@ FailureOr<::tuna::Bundle> mlir::tuna::planBundle(ModuleOp module,
           variant.code.push_back(std::move(code));
           bundle.objects.push_back({target.str(), format.str(), triple,
                                     std::string(),
-                                    target.controlsGridDependency()});
+                                    target.controlsGridDependency(),
+                                    moduleState});
         }
+      }
     }
   }
   if (failed(keepKernelsWithCode(module, dispatches, options, bundle, report)))

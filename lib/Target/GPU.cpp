@@ -12,6 +12,8 @@
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/ROCDL/Utils.h"
 
@@ -253,6 +255,7 @@ struct GpuCode {
   std::string assembly; ///< PTX or AMDGCN assembly.
   std::string binary;   ///< cubin or HSA code object; empty without tools.
   ::tuna::Resources resources;
+  bool moduleState = false;
 };
 } // namespace
 
@@ -385,6 +388,40 @@ static LogicalResult compileVariant(gpu::GPUModuleOp gpuModule,
   return success();
 }
 
+/// Generic (0) and global (1) memory: what outlives a launch, on NVPTX and
+/// AMDGPU alike (shared memory, constants and the stack are 3, 4 and 5).
+static bool isDeviceMemory(unsigned addressSpace) { return addressSpace <= 1; }
+
+bool compiler::holdsModuleState(gpu::GPUModuleOp gpuModule) {
+  SymbolTableCollection symbols;
+  auto usesState = [&](Operation *op) {
+    if (auto address = dyn_cast<LLVM::AddressOfOp>(op)) {
+      LLVM::GlobalOp global = address.getGlobal(symbols);
+      return global && !global.getConstant() &&
+             isDeviceMemory(global.getAddrSpace());
+    }
+    if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+      auto global = symbols.lookupNearestSymbolFrom<memref::GlobalOp>(
+          get, get.getNameAttr());
+      if (!global || global.getConstant())
+        return false;
+      Attribute space = global.getType().getMemorySpace();
+      if (!space)
+        return true;
+      if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space))
+        return gpuSpace.getValue() == gpu::AddressSpace::Global;
+      auto number = dyn_cast<IntegerAttr>(space);
+      return number && isDeviceMemory(number.getInt());
+    }
+    return false;
+  };
+  return gpuModule
+      ->walk([&](Operation *op) {
+        return usesState(op) ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Adds the objects of every variant to `bundle` (binary first) and records
 /// them in `code`.
 static void addGpuObjects(const Target &target,
@@ -403,7 +440,8 @@ static void addGpuObjects(const Target &target,
       variantCode.resources = result.resources;
       bundle.objects.push_back({target.str(), format.str(), triple.str(),
                                 std::move(data),
-                                target.controlsGridDependency()});
+                                target.controlsGridDependency(),
+                                result.moduleState});
       code[kernel.getRootReference().getValue()].push_back(variantCode);
     };
     if (!result.binary.empty())
@@ -442,6 +480,7 @@ LogicalResult compiler::compileGpu(ModuleOp module, const Target &target,
         if (failed(lowered))
           return failure();
         auto gpuModule = *(*lowered)->getOps<gpu::GPUModuleOp>().begin();
+        results[i].moduleState = holdsModuleState(gpuModule);
         return compileVariant(gpuModule,
                               kernels[i].getLeafReference().getValue(),
                               target, tools, results[i]);

@@ -11,6 +11,7 @@
 #include "tuna/Dialect/Tuna/IR/TunaDialect.h"
 #include "tuna/Target/Compile.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -75,6 +76,10 @@ LogicalResult compileGpu(ModuleOp module, const Target &target,
                          const CompileOptions &options, ::tuna::Bundle &bundle,
                          CodeMap &code, CompileReport &report,
                          VariantDiagnostics &diagnostics);
+
+/// Whether the code of `gpuModule` uses a mutable global outside shared
+/// memory: state that outlives a launch (Object::moduleState).
+bool holdsModuleState(gpu::GPUModuleOp gpuModule);
 
 /// The formats of the objects compileGpu makes of each variant for `target`,
 /// in the order it adds them (binary first, when the tools are there).

@@ -452,6 +452,7 @@ std::string manifestToJson(const Bundle &bundle,
                        {"format", object.format},
                        {"triple", object.triple},
                        {"grid_dependency", object.gridDependency},
+                       {"module_state", object.moduleState},
                        {"offset", blobs[i].offset},
                        {"size", blobs[i].size},
                        {"fnv1a64", hex64(blobs[i].hash)}});
@@ -487,6 +488,10 @@ void manifestFromJson(std::string_view text, std::string_view origin,
     object.gridDependency =
         objects[i].contains("grid_dependency") &&
         in.boolean(objects[i], "grid_dependency", path);
+    // Absent in bundles made before it existed: their launches are not
+    // ordered.
+    object.moduleState = objects[i].contains("module_state") &&
+                         in.boolean(objects[i], "module_state", path);
     BlobPlacement blob;
     blob.offset = in.unsignedInteger(objects[i], "offset", path);
     blob.size = in.unsignedInteger(objects[i], "size", path);

@@ -831,6 +831,25 @@ TEST(Jit, LazyNvptxPlansCubinAndPtxOrPtx) {
   EXPECT_EQ(compiled->compiledVariants(), 2u);
 }
 
+// Object::moduleState: compiled, each variant's own lowered code says
+// (test/kernels/module-state.mlir: state = 0 uses no global, state = 1
+// its counter); planned, the kernel's source says for every variant,
+// since the variants do not exist yet.
+TEST(Jit, ModuleStateComesFromTheCodeOrForAPlanFromTheSource) {
+  for (bool lazy : {false, true}) {
+    CompilerOptions options;
+    options.targets = {"nvptx:sm_90"};
+    options.noPtxas = true;
+    options.lazy = lazy;
+    Compiler jit(options);
+    auto compiled =
+        jit.compileFile(TUNA_SOURCE_DIR "/test/kernels/module-state.mlir");
+    ASSERT_EQ(compiled->bundle.objects.size(), 2u);
+    EXPECT_EQ(compiled->bundle.objects[0].moduleState, lazy);
+    EXPECT_TRUE(compiled->bundle.objects[1].moduleState);
+  }
+}
+
 TEST(Jit, LazyAmdgcnForAHipDevicePlansCodeObjectsItLoads) {
   // A HIP device (the fake HIP runtime of test/runtime) with a gfx942 whose
   // target ID has features: the JIT compiles for the processor, and the HIP

@@ -25,6 +25,7 @@ Bundle richBundle() {
   ptx.triple = "nvptx64-nvidia-cuda";
   ptx.data = std::string("ptx\0with\0zeros", 14);
   ptx.gridDependency = true;
+  ptx.moduleState = true;
   bundle.objects.push_back(ptx);
   Kernel &kernel = bundle.kernels[0];
   KeySpec bins;
@@ -87,6 +88,8 @@ TEST(BundleTest, RoundTripKeepsEveryField) {
   EXPECT_EQ(read.objects[1].triple, "nvptx64-nvidia-cuda");
   EXPECT_FALSE(read.objects[0].gridDependency);
   EXPECT_TRUE(read.objects[1].gridDependency);
+  EXPECT_FALSE(read.objects[0].moduleState);
+  EXPECT_TRUE(read.objects[1].moduleState);
   EXPECT_EQ(read.tunaVersion, "test");
   const Kernel &kernel = read.kernels.at(0);
   EXPECT_EQ(kernel.name, "axpy");
@@ -419,6 +422,20 @@ TEST(BundleValidationTest, AnObjectWithoutGridDependencyDoesNotWait) {
                                "\"grid_dependency\": true",
                                "\"grid_dependency\": 1   "),
                   "objects[1].grid_dependency: expected true or false");
+}
+
+// Bundles made before objects said whether their kernels keep state in the
+// module: such objects' launches are not ordered.
+TEST(BundleValidationTest, AnObjectWithoutModuleStateIsNotOrdered) {
+  std::string field = "\"module_state\": true,";
+  std::string bytes = editManifest(writeBundle(richBundle()), field,
+                                   std::string(field.size(), ' '));
+  Bundle read = readBundle(bytes, "test.tuna");
+  EXPECT_FALSE(read.objects[1].moduleState);
+  expectBadBundle(editManifest(writeBundle(richBundle()),
+                               "\"module_state\": true",
+                               "\"module_state\": \"on\""),
+                  "objects[1].module_state: expected true or false");
 }
 
 TEST(BundleValidationTest, AcceptsTensorMaps) {

@@ -88,6 +88,11 @@ struct Object {
   /// launch overlaps the end of the one before it (docs/runtime-api.md,
   /// "Programmatic dependent launch").
   bool gridDependency = false;
+  /// Its kernels keep state in the module's global memory from one launch
+  /// to the next (a split-K workspace, docs/kernels.md), so two launches of
+  /// them must not run at once: the GPU backends order its launches on
+  /// different streams (docs/runtime-api.md, "Kernels with module state").
+  bool moduleState = false;
 };
 
 /// Where one variant's code is, for one target.
