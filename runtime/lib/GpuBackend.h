@@ -11,6 +11,7 @@
 
 #include "tuna/runtime/Backend.h"
 
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -83,6 +84,41 @@ std::string launchGeometry(const LaunchDims &dims,
 /// else "": which limit a failed launch broke, where the API does not say.
 std::string blockLimitExceeded(const LaunchDims &dims, int maxThreads,
                                std::string_view device);
+
+/// The launches of one module whose kernels keep state in its globals
+/// (Object::moduleState), so that no two run at once: a launch into another
+/// stream than the module's last one first waits for an event recorded
+/// after that one. A launch into a capturing stream is neither ordered nor
+/// recorded (a graph's replays are the application's to order;
+/// docs/runtime-api.md, "Kernels with module state"). `Stream` and `Event`
+/// are the API's handles; the event belongs to the caller.
+template <typename Stream, typename Event> class LaunchOrder {
+public:
+  explicit LaunchOrder(Event event) : event(event) {}
+
+  /// Launches into `stream` in order. `calls` has `bool capturing(Stream)`,
+  /// `void wait(Stream, Event)`, `void launch()` and `void record(Event,
+  /// Stream)`, which throw when the API fails.
+  template <typename Calls> void launch(Stream stream, Calls &&calls) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (calls.capturing(stream)) {
+      calls.launch();
+      return;
+    }
+    if (recorded && stream != last)
+      calls.wait(stream, event);
+    calls.launch();
+    calls.record(event, stream);
+    last = stream;
+    recorded = true;
+  }
+
+private:
+  std::mutex mutex;
+  Event event;
+  Stream last{};
+  bool recorded = false; ///< `event` follows the last launch, into `last`.
+};
 
 } // namespace tuna::gpu
 

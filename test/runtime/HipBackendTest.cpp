@@ -49,6 +49,7 @@ struct FakeHip {
     resolve(lastLaunch, "tunaFakeHipLastLaunch");
     resolve(currentDevice, "tunaFakeHipCurrentDevice");
     resolve(setVersions, "tunaFakeHipSetVersions");
+    resolve(lastWait, "tunaFakeHipLastWait");
   }
   template <typename F> void resolve(F &f, const char *name) {
     f = reinterpret_cast<F>(dlsym(handle, name));
@@ -67,6 +68,7 @@ struct FakeHip {
   void (*lastLaunch)(unsigned *, void **, int *);
   int (*currentDevice)();
   void (*setVersions)(int, int);
+  void (*lastWait)(void **, void **);
 };
 
 FakeHip &rocm6() {
@@ -608,6 +610,73 @@ TEST_F(HipBackendTest, LaunchPacksArgumentsAndGeometry) {
             "and 40000 static exceed the 65536 bytes a workgroup has on "
             "gfx942:sramecc+:xnack-");
   hip->unloadModule(module);
+}
+
+// A module with state (Object::moduleState): a launch into another stream
+// than its module's last one waits for an event recorded after that one;
+// launches into a capturing stream are neither ordered nor recorded; a
+// module without state makes neither call.
+TEST_F(HipBackendTest, LaunchesOfAModuleWithStateAreOrderedAcrossStreams) {
+  auto hip = backend();
+  Object stateful = hsacoObject();
+  stateful.moduleState = true;
+  ModuleHandle module = hip->loadModule(stateful, "axpy");
+  FunctionHandle f = hip->getFunction(module, "axpy_b64", "axpy");
+  FunctionHandle g = hip->getFunction(module, "axpy_b256", "axpy");
+  std::vector<float> x(1), y(1);
+  MemRefView xv = memref(x.data(), {1}), yv = memref(y.data(), {1});
+  float alpha = 1;
+  int64_t n = 1;
+  void *params[] = {&xv.allocated, &xv.aligned, &xv.offset, &xv.sizes[0],
+                    &xv.strides[0], &yv.allocated, &yv.aligned, &yv.offset,
+                    &yv.sizes[0], &yv.strides[0], &alpha, &n};
+  auto a = reinterpret_cast<StreamHandle>(0xa), b =
+      reinterpret_cast<StreamHandle>(0xb);
+  auto waits = [&] { return fake().calls("hipStreamWaitEvent"); };
+  auto records = [&] { return fake().calls("hipEventRecord"); };
+
+  hip->launch(f, a, LaunchDims(), params);
+  hip->launch(f, a, LaunchDims(), params);
+  EXPECT_EQ(waits(), 0) << "one stream needs no wait";
+  EXPECT_EQ(records(), 2);
+  hip->launch(g, b, LaunchDims(), params);
+  EXPECT_EQ(waits(), 1) << "another function of the same module";
+  void *waiting = nullptr, *recordedOn = nullptr;
+  fake().lastWait(&waiting, &recordedOn);
+  EXPECT_EQ(waiting, b);
+  EXPECT_EQ(recordedOn, a);
+  hip->launch(f, b, LaunchDims(), params);
+  EXPECT_EQ(waits(), 1);
+  hip->launch(f, a, LaunchDims(), params);
+  EXPECT_EQ(waits(), 2);
+  fake().lastWait(&waiting, &recordedOn);
+  EXPECT_EQ(waiting, a);
+  EXPECT_EQ(recordedOn, b);
+
+  fake().setCapturing(1);
+  hip->launch(f, b, LaunchDims(), params);
+  fake().setCapturing(0);
+  EXPECT_EQ(fake().callsDuringCapture(), 0);
+  EXPECT_EQ(waits(), 2);
+  EXPECT_EQ(records(), 5) << "the captured launch is not recorded";
+  hip->launch(f, b, LaunchDims(), params);
+  EXPECT_EQ(waits(), 3) << "still after the last launch recorded, into a";
+
+  fake().fail("hipStreamWaitEvent", 1, 0);
+  EXPECT_EQ(errorOf([&] { hip->launch(f, a, LaunchDims(), params); }),
+            "axpy: waiting for its module's last launch: hipStreamWaitEvent "
+            "failed: hipErrorInvalidValue (1): invalid argument");
+  hip->unloadModule(module);
+
+  Object stateless = hsacoObject();
+  ModuleHandle plain = hip->loadModule(stateless, "axpy");
+  FunctionHandle h = hip->getFunction(plain, "axpy_b64", "axpy");
+  int before = records();
+  hip->launch(h, a, LaunchDims(), params);
+  hip->launch(h, b, LaunchDims(), params);
+  EXPECT_EQ(records(), before);
+  EXPECT_EQ(waits(), 4) << "only the failed wait above";
+  hip->unloadModule(plain);
 }
 
 TEST_F(HipBackendTest, LaunchFromAnotherDevicesThreadSwitchesAndRestores) {

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct CudaBackend::Function {
   /// Launched with programmatic stream serialization (Object::gridDependency
   /// on a device and driver that have it).
   bool dependentLaunch = false;
+  /// Its module's, which orders its launches (Object::moduleState); null
+  /// when the module keeps no state.
+  LaunchOrder *order = nullptr;
 };
 
 namespace {
@@ -56,10 +60,17 @@ struct LoadedModule {
   LoadedModule(const Driver &driver, CUcontext context, const Object &object,
                std::string_view what)
       : module(driver, context, object.data.c_str(), what),
-        gridDependency(object.gridDependency) {}
+        gridDependency(object.gridDependency) {
+    if (object.moduleState) {
+      lastLaunch.emplace(driver, context, CU_EVENT_DISABLE_TIMING);
+      order = std::make_unique<CudaBackend::LaunchOrder>(lastLaunch->get());
+    }
+  }
 
   Module module;
   bool gridDependency;
+  std::optional<Event> lastLaunch;
+  std::unique_ptr<CudaBackend::LaunchOrder> order;
   std::mutex mutex; ///< Guards `functions`.
   std::vector<std::unique_ptr<CudaBackend::Function>> functions;
 };
@@ -304,6 +315,7 @@ FunctionHandle CudaBackend::getFunction(ModuleHandle handle,
     if (sm >= 90)
       allowLargeCluster(*record);
     record->dependentLaunch = dependentLaunches && module.gridDependency;
+    record->order = module.order.get();
   }
   std::lock_guard<std::mutex> lock(module.mutex);
   module.functions.push_back(std::move(record));
@@ -347,9 +359,41 @@ void CudaBackend::launch(FunctionHandle handle, StreamHandle stream,
   if (dims.sharedBytes > f.sharedLimit.load(std::memory_order_relaxed))
     allowSharedBytes(f, dims.sharedBytes);
   auto s = static_cast<CUstream>(stream);
+  if (f.order) {
+    launchInOrder(f, s, dims, params);
+    return;
+  }
   CUresult result = launchOnce(cu, f, s, dims, params);
   if (result != CUDA_SUCCESS)
     relaunch(f, s, dims, params, result);
+}
+
+void CudaBackend::launchInOrder(Function &f, CUstream stream,
+                                const LaunchDims &dims, void **params) {
+  struct Calls {
+    CudaBackend &backend;
+    Function &f;
+    CUstream stream;
+    const LaunchDims &dims;
+    void **params;
+
+    bool capturing(CUstream s) { return backend.isCapturing(s); }
+    void wait(CUstream s, CUevent lastLaunch) {
+      TUNA_CU(backend.cu, f.what + ": waiting for its module's last launch",
+              cuStreamWaitEvent, s, lastLaunch, 0);
+    }
+    void launch() {
+      CUresult result = launchOnce(backend.cu, f, stream, dims, params);
+      if (result != CUDA_SUCCESS)
+        backend.launchFailed(f, dims, result);
+    }
+    void record(CUevent lastLaunch, CUstream s) {
+      TUNA_CU(backend.cu, f.what + ": recording its launch", cuEventRecord,
+              lastLaunch, s);
+    }
+  };
+  ScopedContext scope(cu, ctx);
+  f.order->launch(stream, Calls{*this, f, stream, dims, params});
 }
 
 void CudaBackend::relaunch(Function &f, CUstream stream, const LaunchDims &dims,

@@ -15,6 +15,7 @@
 #define TUNA_RUNTIME_LIB_CUDA_CUDABACKEND_H
 
 #include "CudaDriver.h"
+#include "GpuBackend.h"
 
 #include "tuna/runtime/Backend.h"
 
@@ -62,6 +63,8 @@ public:
 
   /// What a FunctionHandle of this backend points to.
   struct Function;
+  /// The launches of a module with state (Object::moduleState).
+  using LaunchOrder = gpu::LaunchOrder<CUstream, CUevent>;
 
 private:
   int attribute(CUdevice_attribute which, const std::string &what) const;
@@ -75,6 +78,10 @@ private:
                 void **params, CUresult result);
   [[noreturn]] void launchFailed(Function &function, const LaunchDims &dims,
                                  CUresult result);
+  /// Launches a function of a module with state after its module's last
+  /// launch (LaunchOrder).
+  void launchInOrder(Function &function, CUstream stream,
+                     const LaunchDims &dims, void **params);
 
   const Driver &cu;
   CUdevice device = 0;

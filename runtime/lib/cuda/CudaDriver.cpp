@@ -132,11 +132,10 @@ Module::~Module() {
   driver.cuModuleUnload(module);
 }
 
-Event::Event(const Driver &driver, CUcontext context)
+Event::Event(const Driver &driver, CUcontext context, unsigned flags)
     : driver(driver), context(context) {
   ScopedContext scope(driver, context);
-  TUNA_CU(driver, "creating a timing event", cuEventCreate, &event,
-          CU_EVENT_DEFAULT);
+  TUNA_CU(driver, "creating an event", cuEventCreate, &event, flags);
 }
 
 Event::~Event() {

@@ -54,6 +54,7 @@ namespace tuna::cuda {
   X(cuLaunchKernel)                                                            \
   X(cuStreamSynchronize)                                                       \
   X(cuStreamIsCapturing)                                                       \
+  X(cuStreamWaitEvent)                                                         \
   X(cuThreadExchangeStreamCaptureMode)                                         \
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
@@ -159,10 +160,11 @@ private:
   CUmodule module = nullptr;
 };
 
-/// Owns one CUevent, created in `context`.
+/// Owns one CUevent, created in `context` with `flags`.
 class Event {
 public:
-  Event(const Driver &driver, CUcontext context);
+  Event(const Driver &driver, CUcontext context,
+        unsigned flags = CU_EVENT_DEFAULT);
   ~Event();
   Event(const Event &) = delete;
   Event &operator=(const Event &) = delete;

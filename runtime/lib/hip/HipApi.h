@@ -105,6 +105,7 @@ constexpr size_t kDevicePropBufferSize = 16384;
     void **)                                                                   \
   X(hipStreamSynchronize, hipError_t, hipStream_t)                             \
   X(hipStreamIsCapturing, hipError_t, hipStream_t, hipStreamCaptureStatus *)   \
+  X(hipStreamWaitEvent, hipError_t, hipStream_t, hipEvent_t, unsigned)         \
   X(hipThreadExchangeStreamCaptureMode, hipError_t, hipStreamCaptureMode *)    \
   X(hipMalloc, hipError_t, void **, size_t)                                    \
   X(hipFree, hipError_t, void *)                                               \

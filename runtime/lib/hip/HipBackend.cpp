@@ -26,6 +26,9 @@ namespace hip {
 struct HipBackend::Function {
   hipFunction_t function = nullptr;
   std::string what; ///< "kernel 'scale' variant 'scale__v3'", for messages.
+  /// Its module's, which orders its launches (Object::moduleState); null
+  /// when the module keeps no state.
+  LaunchOrder *order = nullptr;
 };
 
 namespace {
@@ -37,11 +40,15 @@ struct LoadedModule {
     ScopedDevice scope(api, device, std::nothrow);
     if (module)
       api.hipModuleUnload(module);
+    if (lastLaunch)
+      api.hipEventDestroy(lastLaunch);
   }
 
   const Api &api;
   int device;
   hipModule_t module = nullptr;
+  hipEvent_t lastLaunch = nullptr; ///< For `order`.
+  std::unique_ptr<HipBackend::LaunchOrder> order;
   std::mutex mutex; ///< Guards `functions`.
   std::vector<std::unique_ptr<HipBackend::Function>> functions;
 };
@@ -229,6 +236,11 @@ ModuleHandle HipBackend::loadModule(const Object &object,
                 hip.message(result, "hipModuleLoadData", what) +
                     " (code object for " + object.target + ", device " +
                     deviceInfo.arch + ")");
+  if (object.moduleState) {
+    TUNA_HIP(hip, std::string(what) + ": creating its launch order's event",
+             hipEventCreate, &module->lastLaunch);
+    module->order = std::make_unique<LaunchOrder>(module->lastLaunch);
+  }
   return module.release();
 }
 
@@ -249,6 +261,7 @@ FunctionHandle HipBackend::getFunction(ModuleHandle handle,
              hipModuleGetFunction, &record->function, module.module,
              symbol.c_str());
   }
+  record->order = module.order.get();
   std::lock_guard<std::mutex> lock(module.mutex);
   module.functions.push_back(std::move(record));
   return module.functions.back().get();
@@ -283,6 +296,10 @@ int HipBackend::residentBlocksPerMultiprocessor(FunctionHandle handle,
 void HipBackend::launch(FunctionHandle handle, StreamHandle stream,
                         const LaunchDims &dims, void **params) {
   auto &f = *static_cast<Function *>(handle);
+  if (f.order) {
+    launchInOrder(f, static_cast<hipStream_t>(stream), dims, params);
+    return;
+  }
   hipError_t result;
   {
     // Switches only when the calling thread's device is another one.
@@ -292,6 +309,35 @@ void HipBackend::launch(FunctionHandle handle, StreamHandle stream,
   }
   if (result != hipSuccess)
     launchFailed(f, dims, result);
+}
+
+void HipBackend::launchInOrder(const Function &f, hipStream_t stream,
+                               const LaunchDims &dims, void **params) {
+  struct Calls {
+    HipBackend &backend;
+    const Function &f;
+    hipStream_t stream;
+    const LaunchDims &dims;
+    void **params;
+
+    bool capturing(hipStream_t s) { return backend.isCapturing(s); }
+    void wait(hipStream_t s, hipEvent_t lastLaunch) {
+      TUNA_HIP(backend.hip, f.what + ": waiting for its module's last launch",
+               hipStreamWaitEvent, s, lastLaunch, 0);
+    }
+    void launch() {
+      hipError_t result =
+          launchOnce(backend.hip, f.function, stream, dims, params);
+      if (result != hipSuccess)
+        backend.launchFailed(f, dims, result);
+    }
+    void record(hipEvent_t lastLaunch, hipStream_t s) {
+      TUNA_HIP(backend.hip, f.what + ": recording its launch", hipEventRecord,
+               lastLaunch, s);
+    }
+  };
+  ScopedDevice scope(hip, ordinal, f.what);
+  f.order->launch(stream, Calls{*this, f, stream, dims, params});
 }
 
 void HipBackend::launchFailed(const Function &f, const LaunchDims &dims,

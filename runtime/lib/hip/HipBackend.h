@@ -21,6 +21,7 @@
 #ifndef TUNA_RUNTIME_LIB_HIP_HIPBACKEND_H
 #define TUNA_RUNTIME_LIB_HIP_HIPBACKEND_H
 
+#include "GpuBackend.h"
 #include "HipApi.h"
 
 #include "tuna/runtime/Backend.h"
@@ -69,12 +70,18 @@ public:
 
   /// What a FunctionHandle of this backend points to.
   struct Function;
+  /// The launches of a module with state (Object::moduleState).
+  using LaunchOrder = gpu::LaunchOrder<hipStream_t, hipEvent_t>;
 
 private:
   int attribute(hipDeviceAttribute_t which, const std::string &what) const;
   std::string readTargetId(const std::string &what) const;
   [[noreturn]] void launchFailed(const Function &function,
                                  const LaunchDims &dims, hipError_t result);
+  /// Launches a function of a module with state after its module's last
+  /// launch (LaunchOrder).
+  void launchInOrder(const Function &function, hipStream_t stream,
+                     const LaunchDims &dims, void **params);
 
   const Api &hip;
   int ordinal;

@@ -602,6 +602,13 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
                                  reinterpret_cast<CUstream>(stream)));
 }
 
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event,
+                              unsigned flags) {
+  TUNA_SHIM_ENTER(cu)
+  return toHip(cu->cuStreamWaitEvent(reinterpret_cast<CUstream>(stream),
+                                     reinterpret_cast<CUevent>(event), flags));
+}
+
 hipError_t hipEventSynchronize(hipEvent_t event) {
   TUNA_SHIM_ENTER(cu)
   return toHip(cu->cuEventSynchronize(reinterpret_cast<CUevent>(event)));

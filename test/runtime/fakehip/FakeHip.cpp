@@ -111,6 +111,13 @@ struct Module {
 
 struct Event {
   double ms = -1;
+  void *stream = nullptr; ///< Where it was last recorded.
+};
+
+/// A hipStreamWaitEvent: the stream that waits, and where the event it
+/// waits for was recorded then.
+struct Wait {
+  void *stream = nullptr, *eventStream = nullptr;
 };
 
 struct Launch {
@@ -137,6 +144,7 @@ struct State {
   /// call -> {error, calls to let through first}.
   std::map<std::string, std::pair<hipError_t, int>> failures;
   Launch last = {};
+  Wait lastWait = {};
 };
 
 State &state() {
@@ -547,9 +555,18 @@ hipError_t hipEventDestroy(void *event) {
   return hipSuccess;
 }
 
-hipError_t hipEventRecord(void *event, void *) {
+hipError_t hipEventRecord(void *event, void *stream) {
   FAKE_ENTER_FORBIDDEN("hipEventRecord");
   static_cast<Event *>(event)->ms = state().clockMs;
+  static_cast<Event *>(event)->stream = stream;
+  return hipSuccess;
+}
+
+hipError_t hipStreamWaitEvent(void *stream, void *event, unsigned flags) {
+  FAKE_ENTER_FORBIDDEN("hipStreamWaitEvent");
+  if (!event || flags != 0)
+    return hipErrorInvalidValue;
+  state().lastWait = {stream, static_cast<Event *>(event)->stream};
   return hipSuccess;
 }
 
@@ -588,6 +605,7 @@ void tunaFakeHipReset(const char *arch, int deviceCount, int ldsBytes,
   s.calls.clear();
   s.failures.clear();
   s.last = {};
+  s.lastWait = {};
   currentDevice = 0;
 }
 
@@ -641,6 +659,14 @@ void tunaFakeHipLastLaunch(unsigned *geometry, void **stream, int *device) {
   geometry[6] = l.sharedBytes;
   *stream = l.stream;
   *device = l.device;
+}
+
+/// The latest hipStreamWaitEvent: the stream that waits and the one where
+/// its event was recorded.
+void tunaFakeHipLastWait(void **stream, void **eventStream) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  *stream = state().lastWait.stream;
+  *eventStream = state().lastWait.eventStream;
 }
 
 /// The calling thread's current device.
