@@ -64,6 +64,10 @@ derived matmul_e4m3_wgmma_tiles matmul_wgmma_fp8_tiles
 # tensor map the runtime encodes).
 "$build/bin/tuna-compile" "$root/test/kernels/tma-prototype.mlir" --target=nvptx:sm_90a \
   -o "$root/bench/out/bundles/tma_tile.tuna" | tail -1
+# The kernel whose module keeps a counter, which CudaModuleStateTest
+# launches into two streams.
+"$build/bin/tuna-compile" "$root/test/kernels/module-state.mlir" --target=nvptx:sm_90 \
+  -o "$root/bench/out/bundles/module_state.tuna" | tail -1
 # The mma.sync ceiling that matmul_f16 is compared with.
 "$build/bin/tuna-compile" "$root/bench/gpu/mma_peak.mlir" --target=nvptx:sm_90 \
   -o "$root/bench/out/bundles/mma_peak.tuna" | tail -1

@@ -39,6 +39,11 @@ fi
 if [ -f "$bundles/tma_tile.tuna" ]; then
   export TUNA_GPU_TMA_BUNDLE=$bundles/tma_tile.tuna
 fi
+# The kernel with module state (test/kernels/module-state.mlir) for
+# CudaModuleStateTest.
+if [ -f "$bundles/module_state.tuna" ]; then
+  export TUNA_GPU_STATE_BUNDLE=$bundles/module_state.tuna
+fi
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$logs/gpu.txt"
 date -u +"%Y-%m-%d %H:%M UTC" | tee -a "$logs/gpu.txt"

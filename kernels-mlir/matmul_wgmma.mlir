@@ -87,10 +87,10 @@
 //    loads, after a membar.gl), rounds and stores them, and leaves zeros
 //    and a count of 0 for the next launch. Sums added in arrival order: the
 //    last bits of a split >= 16 variant's C may differ between runs. The
-//    workspace belongs to the loaded module, so launches of one such
-//    variant must not overlap: Tuna's tuning launches its candidates on
-//    one stream, in order; an application that runs the kernel on two
-//    streams at once must order those launches itself.
+//    workspace belongs to the loaded module, so two launches of one such
+//    variant must not run at once: the variant's object is marked as
+//    having module state, and the runtime orders its launches on
+//    different streams (docs/runtime-api.md, "Kernels with module state").
 // Constraints: every block has a k tile (K > (split - 1) bk), split <= 64,
 // and one of the two cases above.
 // tma = 1 (Hopper's tensor memory accelerator, docs/tma-design.md) loads
