@@ -163,7 +163,9 @@ if grep -q '^tables:' "$logs/kernels.log"; then
   sed -n '/^tables:/,$p' "$logs/kernels.log"
   grep 'FAILED' "$logs/kernels.log"
 else
-  tail -30 "$logs/kernels.log"
+  # Stopped (TUNA_KERNELS_TIMEOUT) before its tables: those of its cases.
+  tail -5 "$logs/kernels.log"
+  python3 "$root/bench/gpu/compare.py" --tables-from "$logs/kernels.log"
 fi
 echo "kernels rc=$kernels_rc"
 [ $scale_ok -eq 0 ] && [ $kernels_rc -eq 0 ]

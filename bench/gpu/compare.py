@@ -35,8 +35,13 @@ Prints one `COMPARE {json}` line per kernel, shape and mode, then the tables
 a case fails. --dry-run imports nothing CUDA: it lists the plan, checks the
 bundles exist and, with --lib, that the library has the C API.
 
+--tables-from LOG prints the tables of the COMPARE lines of an earlier
+run's output (one that a time bound stopped before its tables), with no
+CUDA and no bundles.
+
 usage: compare.py --bundles DIR --lib LIBTUNA_RUNTIME_SHARED [--only PREFIX,...]
                   [--dry-run]
+       compare.py --tables-from LOG
 """
 
 import argparse
@@ -675,6 +680,14 @@ def print_tables(records):
                   r["default"]))
 
 
+def read_records(log):
+    """The records of the `COMPARE {json}` lines of `log`."""
+    prefix = "COMPARE "
+    with open(log) as f:
+        return [json.loads(line[len(prefix):]) for line in f
+                if line.startswith(prefix)]
+
+
 def dry_run(args, cases):
     print("dry run: no CUDA; %d samples, warm batch %d, modes %s" % (
         SAMPLES, WARM_BATCH, ", ".join(MODES)))
@@ -690,7 +703,9 @@ def dry_run(args, cases):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bundles", required=True)
+    parser.add_argument("--bundles")
+    parser.add_argument("--tables-from", metavar="LOG",
+                        help="print the tables of LOG's COMPARE lines")
     parser.add_argument("--lib", help="libtuna_runtime_shared.so")
     parser.add_argument("--only", default="",
                         help="only the kernels whose name starts with this "
@@ -700,6 +715,15 @@ def main():
                         help="how a cold sample empties the L2: write "
                         "(default) or read a buffer of twice its size")
     args = parser.parse_args()
+    if args.tables_from:
+        records = read_records(args.tables_from)
+        print_tables(records)
+        print("\n%d cases from %s, %d wrong" % (
+            len(records), args.tables_from,
+            sum(1 - r["ok"] for r in records)))
+        return 0
+    if not args.bundles:
+        parser.error("--bundles is required")
     cases = [c for c in CASES if selected(c[0], args.only)]
     if args.dry_run:
         dry_run(args, cases)
