@@ -34,20 +34,14 @@ namespace {
 constexpr int kLaunches = 64;
 constexpr int64_t kWaitNs = 20000;
 
-/// $TUNA_GPU_STATE_BUNDLE, else the bundle compiled with the tests.
-const char *bundlePath() {
-  if (const char *path = std::getenv("TUNA_GPU_STATE_BUNDLE"))
-    return path;
-#ifdef TUNA_GPU_STATE_TEST_BUNDLE
-  return TUNA_GPU_STATE_TEST_BUNDLE;
-#else
-  return nullptr;
+#ifndef TUNA_GPU_STATE_TEST_BUNDLE
+#define TUNA_GPU_STATE_TEST_BUNDLE nullptr
 #endif
-}
 
 const BundleSetup &setup() {
   static const BundleSetup s = openBundleAndDevice(
-      bundlePath(),
+      bundleFromEnvironment("TUNA_GPU_STATE_BUNDLE",
+                            TUNA_GPU_STATE_TEST_BUNDLE),
       "TUNA_GPU_STATE_BUNDLE is not set (bench/run_gpu.sh sets it to "
       "test/kernels/module-state.mlir compiled for sm_90)",
       "no CUDA device: ", [] { return Device::cuda(0); });

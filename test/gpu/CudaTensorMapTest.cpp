@@ -32,20 +32,13 @@ namespace {
 
 constexpr int64_t kBoxRows = 32, kBoxCols = 64;
 
-/// $TUNA_GPU_TMA_BUNDLE, else the bundle compiled with the tests.
-const char *bundlePath() {
-  if (const char *path = std::getenv("TUNA_GPU_TMA_BUNDLE"))
-    return path;
-#ifdef TUNA_GPU_TMA_TEST_BUNDLE
-  return TUNA_GPU_TMA_TEST_BUNDLE;
-#else
-  return nullptr;
+#ifndef TUNA_GPU_TMA_TEST_BUNDLE
+#define TUNA_GPU_TMA_TEST_BUNDLE nullptr
 #endif
-}
 
 const BundleSetup &setup() {
   static const BundleSetup s = openBundleAndDevice(
-      bundlePath(),
+      bundleFromEnvironment("TUNA_GPU_TMA_BUNDLE", TUNA_GPU_TMA_TEST_BUNDLE),
       "TUNA_GPU_TMA_BUNDLE is not set (bench/run_gpu.sh sets it to "
       "test/kernels/tma-prototype.mlir compiled for sm_90a)",
       "no CUDA device: ", [] { return Device::cuda(0); });

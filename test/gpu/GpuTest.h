@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <random>
@@ -85,6 +86,14 @@ BundleSetup openBundleAndDevice(const char *path, const std::string &noBundle,
   }
   setup.bundle = path;
   return setup;
+}
+
+/// $`variable` when set, else `builtIn`: the bundle compiled with the tests
+/// (null where the compiler was not built).
+inline const char *bundleFromEnvironment(const char *variable,
+                                         const char *builtIn) {
+  const char *path = std::getenv(variable);
+  return path ? path : builtIn;
 }
 
 /// Device memory on `backend` that frees itself.

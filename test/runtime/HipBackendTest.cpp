@@ -195,6 +195,18 @@ std::string lastGeometry(FakeHip &fake, void **stream = nullptr,
          std::to_string(g[6]);
 }
 
+/// The arguments of a one-element axpy launch, packed as a launch takes
+/// them.
+struct OneElementAxpy {
+  std::vector<float> x = std::vector<float>(1), y = std::vector<float>(1);
+  MemRefView xv = memref(x.data(), {1}), yv = memref(y.data(), {1});
+  float alpha = 1;
+  int64_t n = 1;
+  void *params[12] = {&xv.allocated, &xv.aligned, &xv.offset, &xv.sizes[0],
+                      &xv.strides[0], &yv.allocated, &yv.aligned, &yv.offset,
+                      &yv.sizes[0], &yv.strides[0], &alpha, &n};
+};
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -623,15 +635,10 @@ TEST_F(HipBackendTest, LaunchesOfAModuleWithStateAreOrderedAcrossStreams) {
   ModuleHandle module = hip->loadModule(stateful, "axpy");
   FunctionHandle f = hip->getFunction(module, "axpy_b64", "axpy");
   FunctionHandle g = hip->getFunction(module, "axpy_b256", "axpy");
-  std::vector<float> x(1), y(1);
-  MemRefView xv = memref(x.data(), {1}), yv = memref(y.data(), {1});
-  float alpha = 1;
-  int64_t n = 1;
-  void *params[] = {&xv.allocated, &xv.aligned, &xv.offset, &xv.sizes[0],
-                    &xv.strides[0], &yv.allocated, &yv.aligned, &yv.offset,
-                    &yv.sizes[0], &yv.strides[0], &alpha, &n};
-  auto a = reinterpret_cast<StreamHandle>(0xa), b =
-      reinterpret_cast<StreamHandle>(0xb);
+  OneElementAxpy axpy;
+  void **params = axpy.params;
+  auto a = reinterpret_cast<StreamHandle>(0xa);
+  auto b = reinterpret_cast<StreamHandle>(0xb);
   auto waits = [&] { return fake().calls("hipStreamWaitEvent"); };
   auto records = [&] { return fake().calls("hipEventRecord"); };
 
@@ -686,13 +693,8 @@ TEST_F(HipBackendTest, LaunchFromAnotherDevicesThreadSwitchesAndRestores) {
   ModuleHandle module = hip->loadModule(object, "axpy");
   FunctionHandle f = hip->getFunction(module, "axpy_b64", "axpy");
   EXPECT_EQ(fake().currentDevice(), 0) << "restored after loading";
-  std::vector<float> x(1), y(1);
-  MemRefView xv = memref(x.data(), {1}), yv = memref(y.data(), {1});
-  float alpha = 1;
-  int64_t n = 1;
-  void *params[] = {&xv.allocated, &xv.aligned, &xv.offset, &xv.sizes[0],
-                    &xv.strides[0], &yv.allocated, &yv.aligned, &yv.offset,
-                    &yv.sizes[0], &yv.strides[0], &alpha, &n};
+  OneElementAxpy axpy;
+  void **params = axpy.params;
   hip->launch(f, nullptr, LaunchDims(), params);
   int device = -1;
   lastGeometry(fake(), nullptr, &device);
