@@ -91,10 +91,13 @@ std::string blockLimitExceeded(const LaunchDims &dims, int maxThreads,
 /// after that one. A launch into a capturing stream is neither ordered nor
 /// recorded (a graph's replays are the application's to order;
 /// docs/runtime-api.md, "Kernels with module state"). `Stream` and `Event`
-/// are the API's handles; the event belongs to the caller.
+/// are the API's handles; the event belongs to the caller. `perThread` is
+/// the API's handle of the calling thread's default stream, which names
+/// another stream in each thread: a launch into it always waits.
 template <typename Stream, typename Event> class LaunchOrder {
 public:
-  explicit LaunchOrder(Event event) : event(event) {}
+  LaunchOrder(Event event, Stream perThread)
+      : event(event), perThread(perThread) {}
 
   /// Launches into `stream` in order. `calls` has `bool capturing(Stream)`,
   /// `void wait(Stream, Event)`, `void launch()` and `void record(Event,
@@ -105,7 +108,7 @@ public:
       calls.launch();
       return;
     }
-    if (recorded && stream != last)
+    if (recorded && (stream != last || stream == perThread))
       calls.wait(stream, event);
     calls.launch();
     calls.record(event, stream);
@@ -116,6 +119,7 @@ public:
 private:
   std::mutex mutex;
   Event event;
+  Stream perThread;
   Stream last{};
   bool recorded = false; ///< `event` follows the last launch, into `last`.
 };

@@ -686,6 +686,22 @@ TEST_F(HipBackendTest, LaunchesOfAModuleWithStateAreOrderedAcrossStreams) {
   hip->unloadModule(plain);
 }
 
+// hipStreamPerThread (2) is another stream in each thread that names it:
+// a launch into it always waits for the module's last launch.
+TEST_F(HipBackendTest, LaunchesIntoThePerThreadStreamAlwaysWait) {
+  auto hip = backend();
+  Object stateful = hsacoObject();
+  stateful.moduleState = true;
+  ModuleHandle module = hip->loadModule(stateful, "axpy");
+  FunctionHandle f = hip->getFunction(module, "axpy_b64", "axpy");
+  OneElementAxpy axpy;
+  auto perThread = reinterpret_cast<StreamHandle>(2);
+  for (int i = 0; i < 3; ++i)
+    hip->launch(f, perThread, LaunchDims(), axpy.params);
+  EXPECT_EQ(fake().calls("hipStreamWaitEvent"), 2);
+  hip->unloadModule(module);
+}
+
 TEST_F(HipBackendTest, LaunchFromAnotherDevicesThreadSwitchesAndRestores) {
   fake().reset("gfx942:sramecc+:xnack-", 2, 65536, 64);
   auto hip = backend(1);

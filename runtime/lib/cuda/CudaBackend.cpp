@@ -63,7 +63,8 @@ struct LoadedModule {
         gridDependency(object.gridDependency) {
     if (object.moduleState) {
       lastLaunch.emplace(driver, context, CU_EVENT_DISABLE_TIMING);
-      order = std::make_unique<CudaBackend::LaunchOrder>(lastLaunch->get());
+      order = std::make_unique<CudaBackend::LaunchOrder>(lastLaunch->get(),
+                                                         CU_STREAM_PER_THREAD);
     }
   }
 

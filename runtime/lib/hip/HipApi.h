@@ -20,6 +20,7 @@
 #define TUNA_RUNTIME_LIB_HIP_HIPAPI_H
 
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <string>
 #include <string_view>
@@ -38,6 +39,11 @@ using hipFunction_attribute = int;
 using hipStreamCaptureStatus = int;
 using hipStreamCaptureMode = int;
 using hipMemcpyKind = int;
+
+/// hip_runtime_api.h's hipStreamPerThread: the calling thread's default
+/// stream, another one in each thread.
+inline const hipStream_t hipStreamPerThread =
+    reinterpret_cast<hipStream_t>(uintptr_t(2));
 
 constexpr hipError_t hipSuccess = 0;
 constexpr hipError_t hipErrorStreamCaptureImplicit = 906;

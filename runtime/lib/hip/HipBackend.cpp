@@ -239,7 +239,8 @@ ModuleHandle HipBackend::loadModule(const Object &object,
   if (object.moduleState) {
     TUNA_HIP(hip, std::string(what) + ": creating its launch order's event",
              hipEventCreate, &module->lastLaunch);
-    module->order = std::make_unique<LaunchOrder>(module->lastLaunch);
+    module->order =
+        std::make_unique<LaunchOrder>(module->lastLaunch, hipStreamPerThread);
   }
   return module.release();
 }
