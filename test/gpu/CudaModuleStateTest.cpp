@@ -8,7 +8,9 @@
 // overlap read the same count and the counter loses increments. The same
 // code launched straight through the driver loses some (so the kernel sees
 // overlaps); launched through Tuna, whose manifest marks the object with
-// module state, it loses none: the CUDA backend orders the launches.
+// module state, it loses none: the CUDA backend orders the launches. The
+// same with two threads launching into their per-thread default streams
+// (CU_STREAM_PER_THREAD: one handle, another stream in each thread).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +25,9 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace tuna;
@@ -96,63 +100,102 @@ int32_t readBack(Backend &backend, DeviceBuffer &out) {
 
 } // namespace
 
-TEST(CudaModuleStateTest, LaunchesIntoTwoStreamsLoseNoIncrement) {
-  const BundleSetup &s = setup();
-  if (!s.skip.empty())
-    GTEST_SKIP() << s.skip;
-  auto &backend = dynamic_cast<cuda::CudaBackend &>(s.device->backend());
-  Bundle bundle = readBundleFile(s.bundle);
-  const Kernel &kernel = bundle.kernels.at(0);
-  const Variant &counting = kernel.variants.at(kernel.defaultVariant);
-  ASSERT_EQ(counting.config.at(0).second, 1) << "the default keeps state";
-  const VariantCode *code = nullptr;
-  for (const VariantCode &candidate : counting.code)
-    if (backend.objectScore(bundle.objects[candidate.object]) >= 0)
-      code = &candidate;
-  ASSERT_NE(code, nullptr) << "no object of " << s.bundle << " runs here";
-  ASSERT_TRUE(bundle.objects[code->object].moduleState);
-
-  Streams streams(backend);
-  DeviceBuffer out(backend, sizeof(int32_t));
-  int64_t n = 1, wait = kWaitNs;
-
-  // Straight through the driver, from a module of its own (its own
-  // counter): launches of the two streams overlap.
-  {
+/// The counting variant of the bundle, a raw launch of its code straight
+/// through the driver (from a module of its own: its own counter), and the
+/// same variant through Tuna; `out` receives the counts.
+class CudaModuleStateTest : public testing::Test {
+protected:
+  void SetUp() override {
+    const BundleSetup &s = setup();
+    if (!s.skip.empty())
+      GTEST_SKIP() << s.skip;
+    backend = &dynamic_cast<cuda::CudaBackend &>(s.device->backend());
+    bundle = readBundleFile(s.bundle);
+    const Kernel &kernel = bundle.kernels.at(0);
+    const Variant &counting = kernel.variants.at(kernel.defaultVariant);
+    ASSERT_EQ(counting.config.at(0).second, 1) << "the default keeps state";
+    const VariantCode *code = nullptr;
+    for (const VariantCode &candidate : counting.code)
+      if (backend->objectScore(bundle.objects[candidate.object]) >= 0)
+        code = &candidate;
+    ASSERT_NE(code, nullptr) << "no object of " << s.bundle << " runs here";
     const Object &object = bundle.objects[code->object];
-    const cuda::Driver &cu = backend.driver();
-    cuda::ScopedContext scope(cu, backend.context());
-    cuda::Module raw(cu, backend.context(), object.data.c_str(), "raw");
-    CUfunction function = nullptr;
-    TUNA_CU(cu, "raw", cuModuleGetFunction, &function, raw.get(),
+    ASSERT_TRUE(object.moduleState);
+
+    out = std::make_unique<DeviceBuffer>(*backend, sizeof(int32_t));
+    const cuda::Driver &cu = backend->driver();
+    raw = std::make_unique<cuda::Module>(cu, backend->context(),
+                                         object.data.c_str(), "raw");
+    TUNA_CU(cu, "raw", cuModuleGetFunction, &rawFunction, raw->get(),
             code->symbol.c_str());
-    void *allocated = out.data(), *aligned = out.data();
-    int64_t offset = 0, size = 1, stride = 1;
+    Options options;
+    options.mode = TuneMode::Off;
+    module = std::make_unique<Module>(Module::fromBundle(
+        bundle, *s.device, "module-state.tuna", options));
+    count = &module->kernel(kernel.name);
+  }
+
+public:
+  /// A launch of the counting kernel into `stream`: straight through the
+  /// driver, or through Tuna.
+  void launchRaw(CUstream stream) {
+    cuda::ScopedContext scope(backend->driver(), backend->context());
+    void *allocated = out->data(), *aligned = out->data();
+    int64_t offset = 0, size = 1, stride = 1, n = 1, wait = kWaitNs;
     void *params[] = {&allocated, &aligned, &offset, &size,
                       &stride,    &n,       &wait};
-    for (int i = 0; i <= kLaunches; ++i) {
-      if (i == kLaunches)
-        streams.synchronize();
-      TUNA_CU(cu, "raw", cuLaunchKernel, function, 1, 1, 1, 1, 1, 1, 0,
-              streams[i], params, nullptr);
-    }
-    streams.synchronize();
-    EXPECT_LT(readBack(backend, out), kLaunches + 1)
-        << "the driver's launches did not overlap: this test cannot tell";
+    TUNA_CU(backend->driver(), "raw", cuLaunchKernel, rawFunction, 1, 1, 1, 1,
+            1, 1, 0, stream, params, nullptr);
+  }
+  void launchTuna(CUstream stream) {
+    MemRefView view = memref(reinterpret_cast<int32_t *>(out->data()), {1});
+    count->launch(stream, view, int64_t(1), kWaitNs);
   }
 
-  // Through Tuna: the default variant, ordered by the backend.
-  Options options;
-  options.mode = TuneMode::Off;
-  Module module =
-      Module::fromBundle(bundle, *s.device, "module-state.tuna", options);
-  TunedKernel &count = module.kernel(kernel.name);
-  MemRefView view = memref(reinterpret_cast<int32_t *>(out.data()), {1});
-  for (int i = 0; i <= kLaunches; ++i) {
-    if (i == kLaunches)
-      streams.synchronize();
-    count.launch(streams[i], view, n, wait);
-  }
-  streams.synchronize();
-  EXPECT_EQ(readBack(backend, out), kLaunches + 1);
+protected:
+  cuda::CudaBackend *backend = nullptr;
+  Bundle bundle;
+  std::unique_ptr<DeviceBuffer> out;
+  std::unique_ptr<cuda::Module> raw;
+  CUfunction rawFunction = nullptr;
+  std::unique_ptr<Module> module;
+  TunedKernel *count = nullptr;
+};
+
+TEST_F(CudaModuleStateTest, LaunchesIntoTwoStreamsLoseNoIncrement) {
+  Streams streams(*backend);
+  // kLaunches alternately into the two streams, then one more after both
+  // finished: its count is the number of increments kept.
+  auto counted = [&](void (CudaModuleStateTest::*launch)(CUstream)) {
+    for (int i = 0; i < kLaunches; ++i)
+      (this->*launch)(streams[i]);
+    streams.synchronize();
+    (this->*launch)(streams[0]);
+    streams.synchronize();
+    return readBack(*backend, *out);
+  };
+  EXPECT_LT(counted(&CudaModuleStateTest::launchRaw), kLaunches + 1)
+      << "the driver's launches did not overlap: this test cannot tell";
+  EXPECT_EQ(counted(&CudaModuleStateTest::launchTuna), kLaunches + 1);
+}
+
+// CU_STREAM_PER_THREAD is another stream in each thread: two threads that
+// launch into theirs at once overlap, unless the backend orders them.
+TEST_F(CudaModuleStateTest, PerThreadStreamsOfTwoThreadsLoseNoIncrement) {
+  auto counted = [&](void (CudaModuleStateTest::*launch)(CUstream)) {
+    auto work = [&] {
+      for (int i = 0; i < kLaunches / 2; ++i)
+        (this->*launch)(CU_STREAM_PER_THREAD);
+      backend->synchronize(CU_STREAM_PER_THREAD);
+    };
+    std::thread first(work), second(work);
+    first.join();
+    second.join();
+    (this->*launch)(CU_STREAM_PER_THREAD);
+    backend->synchronize(CU_STREAM_PER_THREAD);
+    return readBack(*backend, *out);
+  };
+  EXPECT_LT(counted(&CudaModuleStateTest::launchRaw), kLaunches + 1)
+      << "the two threads' launches did not overlap: this test cannot tell";
+  EXPECT_EQ(counted(&CudaModuleStateTest::launchTuna), kLaunches + 1);
 }
