@@ -117,6 +117,14 @@ Object hsacoObject(const std::string &target = "gfx942") {
   return object;
 }
 
+/// hsacoObject() marked as keeping state in its module
+/// (Object::moduleState).
+Object hsacoObjectWithState() {
+  Object object = hsacoObject();
+  object.moduleState = true;
+  return object;
+}
+
 /// axpy with BLOCK and dynamic LDS as parameters, one hsaco for `target`.
 Bundle hipBundle(const std::string &target = "gfx942") {
   Bundle bundle;
@@ -630,9 +638,7 @@ TEST_F(HipBackendTest, LaunchPacksArgumentsAndGeometry) {
 // module without state makes neither call.
 TEST_F(HipBackendTest, LaunchesOfAModuleWithStateAreOrderedAcrossStreams) {
   auto hip = backend();
-  Object stateful = hsacoObject();
-  stateful.moduleState = true;
-  ModuleHandle module = hip->loadModule(stateful, "axpy");
+  ModuleHandle module = hip->loadModule(hsacoObjectWithState(), "axpy");
   FunctionHandle f = hip->getFunction(module, "axpy_b64", "axpy");
   FunctionHandle g = hip->getFunction(module, "axpy_b256", "axpy");
   OneElementAxpy axpy;
@@ -690,9 +696,7 @@ TEST_F(HipBackendTest, LaunchesOfAModuleWithStateAreOrderedAcrossStreams) {
 // a launch into it always waits for the module's last launch.
 TEST_F(HipBackendTest, LaunchesIntoThePerThreadStreamAlwaysWait) {
   auto hip = backend();
-  Object stateful = hsacoObject();
-  stateful.moduleState = true;
-  ModuleHandle module = hip->loadModule(stateful, "axpy");
+  ModuleHandle module = hip->loadModule(hsacoObjectWithState(), "axpy");
   FunctionHandle f = hip->getFunction(module, "axpy_b64", "axpy");
   OneElementAxpy axpy;
   auto perThread = reinterpret_cast<StreamHandle>(2);
