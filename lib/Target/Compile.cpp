@@ -298,20 +298,12 @@ mlir::tuna::compileBundle(ModuleOp module, const CompileOptions &options,
   return bundle;
 }
 
-/// Object::moduleState of the objects planned for `dispatch`: with no
-/// `variant`, the planned kernel's if the table is planned (its variants do
-/// not exist yet, so a kernel that can use module state marks them all),
-/// else nothing; with one, that instantiated variant's, before lowering.
-static std::optional<bool> plannedModuleState(DispatchOp dispatch,
-                                              SymbolRefAttr variant) {
-  if (!variant)
-    variant = dispatch->getAttrOfType<SymbolRefAttr>(
-        TunaDialect::getPlannedKernelAttrName());
-  if (!variant)
-    return std::nullopt;
-  Operation *kernel = SymbolTable::lookupNearestSymbolFrom(dispatch, variant);
-  auto gpuModule =
-      kernel ? kernel->getParentOfType<gpu::GPUModuleOp>() : nullptr;
+/// Object::moduleState of a kernel that `dispatch` names (a variant, or
+/// the kernel a planned table was made from), from its code before
+/// lowering.
+static bool sourceModuleState(DispatchOp dispatch, SymbolRefAttr kernel) {
+  Operation *op = SymbolTable::lookupNearestSymbolFrom(dispatch, kernel);
+  auto gpuModule = op ? op->getParentOfType<gpu::GPUModuleOp>() : nullptr;
   return gpuModule && compiler::holdsModuleState(gpuModule);
 }
 
@@ -338,13 +330,16 @@ FailureOr<::tuna::Bundle> mlir::tuna::planBundle(ModuleOp module,
     for (size_t i = 0; i < dispatches.ops.size(); ++i) {
       if (!dispatches.compiles(target, i))
         continue;
-      std::optional<bool> kernelState =
-          plannedModuleState(dispatches.ops[i], nullptr);
+      // A planned table's variants do not exist yet: a kernel that can use
+      // module state marks them all.
+      DispatchOp dispatch = dispatches.ops[i];
+      auto planned = dispatch->getAttrOfType<SymbolRefAttr>(
+          TunaDialect::getPlannedKernelAttrName());
+      bool plannedState = planned && sourceModuleState(dispatch, planned);
       for (auto [variant, ref] : llvm::zip_equal(
                dispatches.kernels[i].variants, dispatches.variantKernels[i])) {
-        bool moduleState = kernelState
-                               ? *kernelState
-                               : *plannedModuleState(dispatches.ops[i], ref);
+        bool moduleState =
+            planned ? plannedState : sourceModuleState(dispatch, ref);
         for (StringRef format : formats) {
           ::tuna::VariantCode code;
           code.object = static_cast<int>(bundle.objects.size());

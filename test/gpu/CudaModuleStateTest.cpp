@@ -3,7 +3,7 @@
 // test/kernels/module-state.mlir compiled by tuna-compile (the bundle named
 // by TUNA_GPU_STATE_BUNDLE, which bench/run_gpu.sh sets, else the one
 // compiled with the tests): its default variant reads a counter in its
-// module's global memory, waits 20 us, and writes the count plus one back
+// module's global memory, waits 200 us, and writes the count plus one back
 // and into out[0]. Launched alternately into two streams, launches that
 // overlap read the same count and the counter loses increments. The same
 // code launched straight through the driver loses some (so the kernel sees
@@ -36,7 +36,9 @@ using namespace tuna::gpu;
 namespace {
 
 constexpr int kLaunches = 64;
-constexpr int64_t kWaitNs = 20000;
+// Long against a launch's host cost (a few us), so that launches made one
+// after another overlap on the GPU however slowly the host enqueues them.
+constexpr int64_t kWaitNs = 200000;
 
 #ifndef TUNA_GPU_STATE_TEST_BUNDLE
 #define TUNA_GPU_STATE_TEST_BUNDLE nullptr
