@@ -12,7 +12,11 @@ Each side, at each shape:
    the relative L2 error against a float64 torch reference (transpose:
    exact). The first call of Tuna's tuned kernel at a shape tunes (the cache
    is fresh in bench/run_gpu.sh); its wall time is the first-call time, and
-   tunaKernelLastChoice() the pick. Triton's first call autotunes.
+   tunaKernelLastChoice() the pick. Tuna tunes twice, as an application
+   that runs the kernel each way would: back to back for the warm rows,
+   and with TUNA_TUNE_COLD=1 (each candidate launch after an L2 eviction)
+   for the cold rows, whose pick is checked the same way. Triton's first
+   call autotunes (its autotuner times with an L2 flush).
  - device time, in two modes, with the same CUDA events, sample count and
    statistic for every side:
      warm: SAMPLES samples of WARM_BATCH back-to-back calls between two
@@ -550,23 +554,44 @@ def rel_error(got, want):
     return ((got - want).norm() / want.norm()).item()
 
 
+class ByMode:
+    """The tuned kernel of the current timing mode: warm (tuned back to
+    back) or cold (tuned with TUNA_TUNE_COLD=1: each launch after evicting
+    the L2), as an application that runs the kernel that way tunes it."""
+
+    def __init__(self, kernels):
+        self.kernels, self.mode = kernels, "warm"
+
+    def launch(self, args, stream=None):
+        self.kernels[self.mode].launch(args, stream)
+
+    def last_choice(self):
+        return self.kernels[self.mode].last_choice()
+
+
 class TunaPair:
-    """The kernel from a module that tunes and from one that does not (the
-    default variant: TUNA_AUTOTUNE=0 while it loads)."""
+    """The kernel from modules that tune (ByMode: one timing warm, one
+    cold) and from one that does not (the default variant: TUNA_AUTOTUNE=0
+    while it loads)."""
 
     def __init__(self, runtime, bundle, kernel):
-        self.modules = [runtime.load(bundle, TUNA_DEVICE)]
-        saved = os.environ.get("TUNA_AUTOTUNE")
-        os.environ["TUNA_AUTOTUNE"] = "0"
-        try:
-            self.modules.append(runtime.load(bundle, TUNA_DEVICE))
-        finally:
-            if saved is None:
-                del os.environ["TUNA_AUTOTUNE"]
-            else:
-                os.environ["TUNA_AUTOTUNE"] = saved
-        self.tuned, self.fixed = (m.kernel(kernel + TUNA_KERNEL_SUFFIX)
-                                  for m in self.modules)
+        self.modules = []
+
+        def load(variable, value):
+            saved = os.environ.get(variable)
+            os.environ[variable] = value
+            try:
+                self.modules.append(runtime.load(bundle, TUNA_DEVICE))
+            finally:
+                if saved is None:
+                    del os.environ[variable]
+                else:
+                    os.environ[variable] = saved
+            return self.modules[-1].kernel(kernel + TUNA_KERNEL_SUFFIX)
+
+        self.tuned = ByMode({"warm": load("TUNA_TUNE_COLD", "0"),
+                             "cold": load("TUNA_TUNE_COLD", "1")})
+        self.fixed = load("TUNA_AUTOTUNE", "0")
 
     def free(self):
         torch.cuda.synchronize()
@@ -579,6 +604,7 @@ def run_case(runtime, timer, bundles, kernel, bundle, params):
     pair = TunaPair(runtime, os.path.join(bundles, bundle + ".tuna"), kernel)
     try:
         c = make_case(kernel, params, pair.tuned, pair.fixed)
+        cold_first_ms = cold_err = None
         for side in c.sides:
             t0 = time.perf_counter()
             # Tuna's and Triton's first call tunes.
@@ -587,19 +613,35 @@ def run_case(runtime, timer, bundles, kernel, bundle, params):
             side.first_ms = (time.perf_counter() - t0) * 1e3
             if side.check is not None:
                 side.err = rel_error(got, side.want)
-                side.check = side.want = None  # Frees the reference.
-        pick = ": ".join(pair.tuned.last_choice())
+            if side.name == "tuna":
+                # The cold rows' Tuna: its first call tunes cold.
+                pair.tuned.mode = "cold"
+                t0 = time.perf_counter()
+                got = side.run() if side.check is None else side.check()
+                torch.cuda.synchronize()
+                cold_first_ms = (time.perf_counter() - t0) * 1e3
+                if side.check is not None:
+                    cold_err = rel_error(got, side.want)
+                pair.tuned.mode = "warm"
+            side.check = side.want = None  # Frees the reference.
+        pick = ": ".join(pair.tuned.kernels["warm"].last_choice())
+        cold_pick = ": ".join(pair.tuned.kernels["cold"].last_choice())
         default = ": ".join(pair.fixed.last_choice())
         for mode in MODES:
+            pair.tuned.mode = mode
             for side in c.sides:
                 side.stats[mode] = timer.measure(side.run, mode)
         record = dict(kernel=c.kernel, shape=c.shape, unit=c.unit,
-                      pick=pick, default=default, tolerance=c.tolerance)
-        record["ok"] = int(all(s.err is None or s.err <= c.tolerance
-                               for s in c.sides))
+                      pick=pick, cold_pick=cold_pick, default=default,
+                      tolerance=c.tolerance)
         record["err"] = {s.name: s.err for s in c.sides if s.err is not None}
+        if cold_err is not None:
+            record["err"]["tuna_cold"] = cold_err
+        record["ok"] = int(all(e <= c.tolerance
+                               for e in record["err"].values()))
         record["first_call_ms"] = {s.name: round(s.first_ms, 1)
                                    for s in c.sides if s.first_ms is not None}
+        record["first_call_ms"]["tuna_cold"] = round(cold_first_ms, 1)
         scale = 1e9 if c.unit == "TFLOP/s" else 1e6
         for mode in MODES:
             record[mode] = {s.name: dict(
@@ -669,7 +711,7 @@ def print_tables(records):
                           max(v["spread_pct"] for v in s.values()),
                           "yes" if r["ok"] else "NO"))
     print("\npicks, first calls (tuna tunes, triton autotunes) and max "
-          "errors:")
+          "errors; tuned cold (TUNA_TUNE_COLD=1) for the cold rows:")
     for r in records:
         first = r["first_call_ms"]
         print("  %-24s %-21s tuna %-58s first call tuna %7.1f ms, triton %s "
@@ -678,6 +720,10 @@ def print_tables(records):
                   first.get("triton", "-"),
                   "%.1e" % max(r["err"].values()) if r["err"] else "-",
                   r["default"]))
+        # Records of runs before cold tuning have no cold pick.
+        if "cold_pick" in r:
+            print("  %-46s cold %-58s first call tuna %7.1f ms" % (
+                "", r["cold_pick"], first.get("tuna_cold", 0)))
 
 
 def read_records(log):

@@ -35,6 +35,12 @@ void *Backend::importMemory(const std::string & /*handle*/) {
                   " backend cannot");
 }
 
+void Backend::evictCache(StreamHandle /*stream*/) {
+  throw Error(ErrorCode::Unsupported,
+              "evicting the device's cache: the " + info().platform +
+                  " backend cannot");
+}
+
 std::string Backend::tensorMapSupport() const {
   return tensorMapsUnsupported(info().platform + " devices have none");
 }

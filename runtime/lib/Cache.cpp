@@ -122,6 +122,8 @@ json toJson(const CacheEntry &entry) {
                 {"signature", key.signature}, {"variant", entry.variant},
                 {"config", config},           {"tuning_ms", entry.tuningMs},
                 {"time", entry.time},         {"candidates", candidates}};
+  if (key.coldTiming)
+    value["timing"] = "cold";
   if (!entry.failed.empty()) {
     json failed = json::object();
     for (const auto &[name, reason] : entry.failed)
@@ -238,6 +240,13 @@ CacheEntry fromJson(const json &value) {
   for (size_t k = 0; k < signature.size(); ++k)
     key.signature.push_back(
         integer(signature[k], "signature[" + std::to_string(k) + "]"));
+  if (value.contains("timing")) {
+    const json &timing = value["timing"];
+    if (timing != "cold")
+      throw BadField{"timing: expected \"cold\" (or no field: timed back "
+                     "to back), got " + timing.dump()};
+    key.coldTiming = true;
+  }
   entry.variant = text(value, "variant");
   entry.config = configOf(value, "");
   if (value.contains("tuning_ms"))
@@ -521,7 +530,7 @@ void updateLocked(
 bool CacheKey::matches(const CacheKey &other, bool versionCheck) const {
   return device == other.device && arch == other.arch &&
          kernel == other.kernel && sourceHash == other.sourceHash &&
-         signature == other.signature &&
+         signature == other.signature && coldTiming == other.coldTiming &&
          (!versionCheck ||
           (driver == other.driver && tunaVersion == other.tunaVersion));
 }
@@ -555,7 +564,7 @@ CacheEntry makeCacheEntry(const DeviceInfo &device, const Kernel &kernel,
   CacheEntry entry;
   entry.key = {device.name,     device.arch, device.driverVersion,
                tunaVersion(),   kernel.name, kernel.sourceHash,
-               report.signature};
+               report.signature, report.coldTiming};
   entry.variant = report.chosenName;
   entry.config = kernel.variants[report.chosen].config;
   entry.tuningMs = report.wallMs;

@@ -34,6 +34,7 @@ template <typename Attribute> struct LimitAttributes {
   Attribute maxBlockDim[3];
   Attribute maxThreadsPerMultiprocessor;
   Attribute sharedBytesPerMultiprocessor;
+  Attribute cacheBytes;
 };
 
 /// Sets the limits of `info` that `attributes` names, each read by
@@ -53,6 +54,14 @@ void readLimits(DeviceInfo &info, const LimitAttributes<Attribute> &attributes,
       read(attributes.maxThreadsPerMultiprocessor);
   info.sharedBytesPerMultiprocessor =
       read(attributes.sharedBytesPerMultiprocessor);
+  info.cacheBytes = read(attributes.cacheBytes);
+}
+
+/// What Backend::evictCache writes: twice the device's L2 (as
+/// bench/gpu/compare.py's cold samples do), 64 MiB where the device does not
+/// say how large its L2 is.
+inline size_t evictionBytes(const DeviceInfo &info) {
+  return info.cacheBytes > 0 ? size_t(info.cacheBytes) * 2 : size_t(64) << 20;
 }
 
 /// The threads of one block of `dims`.

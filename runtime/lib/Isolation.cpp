@@ -184,6 +184,7 @@ void forEachWorkerOption(OptionsT &options, Fn fn) {
   fn("max_runs", options.maxRuns);
   fn("stable_tolerance", options.stableTolerance);
   fn("min_sample_ms", options.minSampleMs);
+  fn("cold_timing", options.coldTiming);
   fn("eliminate_after", options.eliminateAfter);
   fn("eliminate_factor", options.eliminateFactor);
   fn("finalists", options.finalists);

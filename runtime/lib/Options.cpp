@@ -73,6 +73,7 @@ Options Options::fromEnvironment() {
   options.rtol = readNumber("TUNA_CHECK_RTOL", options.rtol);
   options.isolate = environmentFlag("TUNA_ISOLATE", options.isolate);
   options.prune = environmentFlag("TUNA_PRUNE", options.prune);
+  options.coldTiming = environmentFlag("TUNA_TUNE_COLD", options.coldTiming);
   options.useShortlists =
       environmentFlag("TUNA_SHORTLISTS", options.useShortlists);
   if (const char *worker = std::getenv("TUNA_WORKER"))

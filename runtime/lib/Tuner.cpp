@@ -50,6 +50,7 @@ public:
     report.keyValues.assign(keyValues, keyValues + keySize);
     report.signature.assign(signature, signature + kernel.signatureSize);
     report.mode = options.mode;
+    report.coldTiming = options.coldTiming && backend.evictsCache();
   }
 
   /// Decides; `persisted` is what the disk cache remembers: its pick, or
@@ -866,8 +867,20 @@ private:
     }
   }
 
-  /// The time per launch of `batch` back-to-back launches of `v`.
+  /// The time per launch of `v` over `batch` launches: back to back, or
+  /// with report.coldTiming each alone after an eviction of the L2.
   double sample(int v, void **params, EventPair &events, int batch) {
+    if (report.coldTiming) {
+      double ms = 0;
+      for (int r = 0; r < batch; ++r) {
+        backend.evictCache(stream);
+        backend.recordEvent(events.start, stream);
+        launch(v, params);
+        backend.recordEvent(events.end, stream);
+        ms += backend.elapsedMs(events.start, events.end);
+      }
+      return ms / batch;
+    }
     backend.recordEvent(events.start, stream);
     for (int r = 0; r < batch; ++r)
       launch(v, params);
@@ -954,6 +967,11 @@ private:
         "tuna: " + where() + " (key values " +
         formatSignature(report.keyValues.data(), report.keyValues.size()) +
         "), mode " + tuneModeName(report.mode) + ", on " + info.name;
+    if (report.coldTiming)
+      header += ", each launch timed after evicting the L2";
+    else if (options.coldTiming)
+      header += ", timed back to back: the " + info.platform +
+                " backend cannot evict its cache";
     std::fprintf(stderr, "%s\n", header.c_str());
     for (const CandidateResult &result : report.candidates) {
       // Nothing was benchmarked: list only the variants that could not run.
@@ -1133,7 +1151,8 @@ TunedKernel::Impl::persisted(const int64_t *signature, bool wait) const {
                   tunaVersion(),
                   spec.name,
                   spec.sourceHash,
-                  std::vector<int64_t>(signature, signature + signatureSize)};
+                  std::vector<int64_t>(signature, signature + signatureSize),
+                  options.coldTiming && backend.evictsCache()};
   std::optional<CacheEntry> entry;
   std::string file;
   if (!options.cacheDir.empty()) {

@@ -17,6 +17,7 @@ Json reportJson(const TuningReport &report) {
           {"mode", static_cast<int>(report.mode)},
           {"chosen", report.chosen},
           {"chosen_name", report.chosenName},
+          {"cold_timing", report.coldTiming},
           {"checked", report.checked},
           {"checked_against", report.checkedAgainst},
           {"default_rejected", report.defaultRejected},
@@ -84,6 +85,7 @@ TuningReport reportFromJson(const Json &value) {
     report.mode = static_cast<TuneMode>(value.at("mode").get<int>());
     value.at("chosen").get_to(report.chosen);
     value.at("chosen_name").get_to(report.chosenName);
+    value.at("cold_timing").get_to(report.coldTiming);
     value.at("checked").get_to(report.checked);
     value.at("checked_against").get_to(report.checkedAgainst);
     value.at("default_rejected").get_to(report.defaultRejected);

@@ -86,6 +86,36 @@ TEST(CudaScaleTest, DependentLaunchesSeeTheWritesBeforeThem) {
   EXPECT_EQ(v.wrong(std::ldexp(1.0f, 2 * rounds)), 0);
 }
 
+// Vectors that fit in the L2 together stay there between back-to-back
+// launches; cold timing (Options::coldTiming) evicts them before each timed
+// launch, so the same kernel must read them from memory: slower. The cold
+// decision is checked like any other.
+TEST(CudaScaleTest, ColdTimingEvictsTheL2BeforeEachTimedLaunch) {
+  REQUIRE_GPU();
+  Backend &backend = setup().device->backend();
+  ASSERT_TRUE(backend.evictsCache());
+  ASSERT_GT(backend.info().cacheBytes, 0);
+  const int64_t n = backend.info().cacheBytes / 4 / sizeof(float);
+  ScaleVectors v(backend, n);
+  auto pickMs = [&](bool cold) {
+    Options options;
+    options.coldTiming = cold;
+    options.check = true;
+    Module module = Module::load(setup().bundle, *setup().device, options);
+    TunedKernel &scale = module.kernel("scale");
+    scale.launch(nullptr, memref(v.dx.data(), {n}), memref(v.dy.data(), {n}),
+                 2.0f, n);
+    backend.synchronize(nullptr);
+    TuningReport report = scale.reports().back();
+    EXPECT_EQ(report.coldTiming, cold);
+    EXPECT_FALSE(report.defaultRejected);
+    return report.candidates[report.chosen].medianMs;
+  };
+  double warmMs = pickMs(false), coldMs = pickMs(true);
+  EXPECT_GT(coldMs, 1.2 * warmMs) << "warm " << warmMs << " ms";
+  EXPECT_EQ(v.wrong(2.0f), 0);
+}
+
 TEST(CudaScaleTest, TuningOffLaunchesTheDefault) {
   REQUIRE_GPU();
   Options options;

@@ -390,6 +390,63 @@ TEST(CacheFileTest, ExportedFilesReadBack) {
   EXPECT_EQ(entries[1].variant, "b");
 }
 
+TEST(CacheFileTest, ColdTimingIsPartOfTheKey) {
+  TempDir dir;
+  std::string path = dir.path + "/db.json";
+  CacheEntry cold = makeEntry(7, "cold", 3);
+  cold.key.coldTiming = true;
+  writeCacheFile(path, {makeEntry(7, "warm", 3), cold});
+  json doc = json::parse(std::ifstream(path));
+  EXPECT_FALSE(doc["entries"][0].contains("timing"));
+  EXPECT_EQ(doc["entries"][1]["timing"], "cold");
+  std::vector<CacheEntry> entries = readCacheFile(path);
+  ASSERT_EQ(entries.size(), 2u) << "two keys";
+  EXPECT_FALSE(entries[0].key.coldTiming);
+  EXPECT_TRUE(entries[1].key.coldTiming);
+  EXPECT_FALSE(entries[0].key == entries[1].key);
+  TuningCache cache(path);
+  EXPECT_EQ(cache.lookup(cold.key, true)->variant, "cold");
+  EXPECT_EQ(cache.lookup(makeEntry(7, "", 0).key, true)->variant, "warm");
+
+  doc["entries"][1]["timing"] = "warm";
+  std::ofstream(path) << doc.dump();
+  try {
+    readCacheFile(path);
+    ADD_FAILURE() << "no error for timing \"warm\"";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "entries[1]: timing: expected \"cold\" (or no field: "
+                  "timed back to back), got \"warm\""),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(CacheTest, ColdTimingComesFromTheEnvironment) {
+  ::setenv("TUNA_TUNE_COLD", "1", 1);
+  EXPECT_TRUE(Options::fromEnvironment().coldTiming);
+  ::unsetenv("TUNA_TUNE_COLD");
+  EXPECT_FALSE(Options::fromEnvironment().coldTiming);
+}
+
+TEST(CacheTest, ColdTimingOnTheHostTimesWarmAndSaysSo) {
+  TempDir dir;
+  Options options = cachedOptions(dir.path);
+  options.coldTiming = true;
+  options.verbose = true;
+  ::testing::internal::CaptureStderr();
+  TuningReport report = decideOnce(options, 4096);
+  std::string printed = ::testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(report.coldTiming);
+  EXPECT_NE(printed.find(", timed back to back: the host backend cannot "
+                         "evict its cache"),
+            std::string::npos)
+      << printed;
+  // The decision is an ordinary one, found again without tuning.
+  EXPECT_FALSE(TuningCache::inDirectory(dir.path).entries().at(0).key.coldTiming);
+  EXPECT_EQ(decideOnce(options, 4096).source, DecisionSource::Cache);
+}
+
 TEST(CacheFileTest, ForeignFilesAreErrorsForTools) {
   TempDir dir;
   std::string path = dir.path + "/x.json";

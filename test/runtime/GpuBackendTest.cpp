@@ -19,20 +19,21 @@ using namespace tuna;
 namespace {
 
 TEST(GpuBackendTest, ReadLimitsAsksForEveryAttributeByItsId) {
-  gpu::LimitAttributes<int> ids{1, 2, 3, 4, {10, 11, 12}, {20, 21, 22}, 5, 6};
+  gpu::LimitAttributes<int> ids{1, 2, 3, 4, {10, 11, 12}, {20, 21, 22}, 5, 6, 7};
   std::map<int, int> asked;
   DeviceInfo info;
   gpu::readLimits(info, ids, [&](int id) {
     ++asked[id];
     return id * 100;
   });
-  EXPECT_EQ(asked.size(), 12u);
+  EXPECT_EQ(asked.size(), 13u);
   EXPECT_EQ(info.maxThreadsPerBlock, 100);
   EXPECT_EQ(info.maxSharedBytesPerBlock, 200);
   EXPECT_EQ(info.multiProcessors, 300);
   EXPECT_EQ(info.warpSize, 400);
   EXPECT_EQ(info.maxThreadsPerMultiprocessor, 500);
   EXPECT_EQ(info.sharedBytesPerMultiprocessor, 600);
+  EXPECT_EQ(info.cacheBytes, 700);
   for (int d = 0; d < 3; ++d) {
     EXPECT_EQ(info.maxGridDim[d], (10 + d) * 100);
     EXPECT_EQ(info.maxBlockDim[d], (20 + d) * 100);

@@ -50,6 +50,7 @@ struct FakeHip {
     resolve(currentDevice, "tunaFakeHipCurrentDevice");
     resolve(setVersions, "tunaFakeHipSetVersions");
     resolve(lastWait, "tunaFakeHipLastWait");
+    resolve(lastMemset, "tunaFakeHipLastMemset");
   }
   template <typename F> void resolve(F &f, const char *name) {
     f = reinterpret_cast<F>(dlsym(handle, name));
@@ -69,6 +70,7 @@ struct FakeHip {
   int (*currentDevice)();
   void (*setVersions)(int, int);
   void (*lastWait)(void **, void **);
+  void (*lastMemset)(size_t *, void **);
 };
 
 FakeHip &rocm6() {
@@ -878,6 +880,63 @@ TEST_F(HipBackendTest, TunesPicksAndLaunchesTheWinner) {
   launchAxpy(kernel, stream);
   EXPECT_EQ(fake().calls("hipModuleLaunchKernel"), launches + 1);
   EXPECT_EQ(fake().calls("hipEventRecord"), events);
+}
+
+TEST_F(HipBackendTest, EvictingTheCacheWritesTwiceTheL2OnTheStream) {
+  auto hip = backend();
+  EXPECT_EQ(hip->info().cacheBytes, 4 << 20);
+  ASSERT_TRUE(hip->evictsCache());
+  auto stream = reinterpret_cast<StreamHandle>(0xabc);
+  hip->evictCache(stream);
+  hip->evictCache(stream);
+  EXPECT_EQ(fake().calls("hipMemsetAsync"), 2);
+  EXPECT_EQ(fake().calls("hipMalloc"), 1) << "one buffer, kept";
+  EXPECT_EQ(fake().calls("hipStreamSynchronize"), 0) << "nothing waits";
+  size_t bytes = 0;
+  void *on = nullptr;
+  fake().lastMemset(&bytes, &on);
+  EXPECT_EQ(bytes, size_t(8) << 20);
+  EXPECT_EQ(on, stream);
+  fake().fail("hipMemsetAsync", 1, 0);
+  EXPECT_EQ(errorOf([&] { hip->evictCache(stream); }),
+            "evicting the L2 cache: hipMemsetAsync failed: "
+            "hipErrorInvalidValue (1): invalid argument");
+}
+
+TEST_F(HipBackendTest, ColdTimingEvictsBeforeEachTimedLaunchAndIsCachedApart) {
+  TempDir dir;
+  Options cold = simulatedClock();
+  cold.cacheDir = dir.path;
+  cold.coldTiming = true;
+  auto stream = reinterpret_cast<StreamHandle>(0xabc);
+  {
+    Module module =
+        Module::fromBundle(hipBundle(), Device(backend()), "hip.tuna", cold);
+    launchAxpy(module.kernel("axpy"), stream);
+    TuningReport report = module.kernel("axpy").reports().at(0);
+    EXPECT_TRUE(report.coldTiming);
+    EXPECT_EQ(report.chosenName, "axpy_b256");
+  }
+  // One eviction before each timed launch, each timed alone.
+  EXPECT_GT(fake().calls("hipMemsetAsync"), 0);
+  EXPECT_EQ(fake().calls("hipMemsetAsync"), fake().calls("hipEventElapsedTime"));
+  std::vector<CacheEntry> entries =
+      TuningCache::inDirectory(dir.path).entries();
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_TRUE(entries[0].key.coldTiming);
+
+  // A process that times back to back does not take the cold decision.
+  Options warm = cold;
+  warm.coldTiming = false;
+  int evictions = fake().calls("hipMemsetAsync");
+  Module module =
+      Module::fromBundle(hipBundle(), Device(backend()), "hip.tuna", warm);
+  launchAxpy(module.kernel("axpy"), stream);
+  EXPECT_FALSE(module.kernel("axpy").reports().at(0).coldTiming);
+  EXPECT_EQ(module.kernel("axpy").reports().at(0).source,
+            DecisionSource::Tuned);
+  EXPECT_EQ(fake().calls("hipMemsetAsync"), evictions);
+  EXPECT_EQ(TuningCache::inDirectory(dir.path).entries().size(), 2u);
 }
 
 TEST_F(HipBackendTest, LaunchesOverTheLimitsNeverReachHipAndSayWhy) {

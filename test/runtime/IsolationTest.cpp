@@ -627,6 +627,7 @@ public:
                              "eliminate_after", "finalists", "final_rounds"})
       options[name] = 1;
     options["check"] = false;
+    options["cold_timing"] = false;
     nlohmann::json message = {
         {"session",
          {{"kernel", "axpy"},

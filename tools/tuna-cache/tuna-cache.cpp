@@ -88,7 +88,10 @@ void list(const std::vector<CacheEntry> &entries) {
   std::vector<std::vector<std::string>> rows = {
       {"KERNEL", "SIGNATURE", "PICK", "CONFIG", "DEVICE", "TUNA", "DECIDED"}};
   for (const CacheEntry &entry : entries)
-    rows.push_back({entry.key.kernel, signatureText(entry), entry.variant,
+    rows.push_back({entry.key.kernel,
+                    signatureText(entry) +
+                        (entry.key.coldTiming ? " (timed cold)" : ""),
+                    entry.variant,
                     formatConfig(entry.config),
                     entry.key.device + " (" + entry.key.arch + ")",
                     entry.key.tunaVersion, timeText(entry.time)});

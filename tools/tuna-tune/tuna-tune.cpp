@@ -82,6 +82,9 @@ constexpr const char *kUsage =
     "                     those (default 8; 0: none, the pick is final)\n"
     "  --no-prune         time every candidate (default: drop those the\n"
     "                     static model says cannot be competitive first)\n"
+    "  --cold             time each launch alone after evicting the GPU's\n"
+    "                     L2 (TUNA_TUNE_COLD=1; default: back to back,\n"
+    "                     L2 warm); decisions taken so are kept apart\n"
     "  --verify-pruning   time the dropped candidates too, say whether the\n"
     "                     best survived pruning, and pick it if it did not\n"
     "  --first-call DB    decide each shape as an application's first call\n"
@@ -685,7 +688,8 @@ struct TuneCommand {
                           reportPath, deviceName = "host", referenceSpec,
                           firstCallDatabase;
   bool noCache = false, check = false, verbose = false, isolate = true,
-       prune = true, verifyPruning = false, agree = false, timings = false;
+       prune = true, verifyPruning = false, agree = false, timings = false,
+       cold = false;
   int64_t shortlist = -1;
   double atol = -1, rtol = -1, timeoutMs = -1, budgetMs = -1;
   unsigned seed = 1;
@@ -708,6 +712,8 @@ bool readFlag(const std::string &arg, TuneCommand &command) {
     command.noCache = true;
   else if (arg == "--no-prune")
     command.prune = false;
+  else if (arg == "--cold")
+    command.cold = true;
   else if (arg == "--verify-pruning")
     command.verifyPruning = true;
   else if (arg == "--verbose")
@@ -867,6 +873,7 @@ Options runtimeOptions(const TuneCommand &command, Ranks &ranks) {
       command.budgetMs >= 0 ? command.budgetMs : options.totalBudgetMs;
   options.cacheDir = command.noCache ? "" : command.cacheDir;
   options.prune = options.prune && command.prune;
+  options.coldTiming |= command.cold;
   if (firstCall) {
     options.mode = TuneMode::On;
     options.cacheDir.clear();

@@ -223,7 +223,8 @@ CudaBackend::CudaBackend(int ordinal) : cu(loadDriver()) {
            CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
            CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z},
           CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
-          CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR},
+          CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+          CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE},
       read);
   deviceInfo.maxBlocksPerMultiprocessor =
       read(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
@@ -236,6 +237,7 @@ CudaBackend::CudaBackend(int ordinal) : cu(loadDriver()) {
 }
 
 CudaBackend::~CudaBackend() {
+  evictionBuffer.reset();
   if (retainedPrimary)
     cu.cuDevicePrimaryCtxRelease(device);
 }
@@ -519,6 +521,16 @@ void CudaBackend::copy(void *dst, const void *src, size_t bytes, CopyKind kind,
     break;
   }
   TUNA_CU(cu, what, cuStreamSynchronize, s);
+}
+
+void CudaBackend::evictCache(StreamHandle stream) {
+  size_t words = gpu::evictionBytes(deviceInfo) / 4;
+  RelaxedCaptureMode relaxed(cu);
+  if (!evictionBuffer)
+    evictionBuffer = std::make_unique<DeviceMemory>(cu, ctx, words * 4);
+  ScopedContext scope(cu, ctx);
+  TUNA_CU(cu, "evicting the L2 cache", cuMemsetD32Async, evictionBuffer->get(),
+          0, words, static_cast<CUstream>(stream));
 }
 
 std::optional<ExportedMemory> CudaBackend::exportMemory(const void *pointer) {

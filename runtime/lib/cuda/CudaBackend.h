@@ -19,6 +19,8 @@
 
 #include "tuna/runtime/Backend.h"
 
+#include <memory>
+
 namespace tuna::cuda {
 
 class CudaBackend final : public Backend {
@@ -56,6 +58,8 @@ public:
   std::optional<ExportedMemory> exportMemory(const void *pointer) override;
   void *importMemory(const std::string &handle) override;
   void closeImportedMemory(void *base) noexcept override;
+  bool evictsCache() const override { return true; }
+  void evictCache(StreamHandle stream) override;
   EventHandle createEvent() override;
   void destroyEvent(EventHandle event) noexcept override;
   void recordEvent(EventHandle event, StreamHandle stream) override;
@@ -94,6 +98,8 @@ private:
   bool dependentLaunches = false;
   DeviceInfo deviceInfo;
   std::string mapSupport; ///< tensorMapSupport().
+  /// What evictCache() writes: twice the L2, allocated on its first call.
+  std::unique_ptr<DeviceMemory> evictionBuffer;
 };
 
 } // namespace tuna::cuda

@@ -48,6 +48,7 @@ inline const hipStream_t hipStreamPerThread =
 constexpr hipError_t hipSuccess = 0;
 constexpr hipError_t hipErrorStreamCaptureImplicit = 906;
 
+constexpr hipDeviceAttribute_t hipDeviceAttributeL2CacheSize = 19;
 constexpr hipDeviceAttribute_t hipDeviceAttributeComputeCapabilityMajor = 23;
 constexpr hipDeviceAttribute_t hipDeviceAttributeMaxBlockDimX = 26;
 constexpr hipDeviceAttribute_t hipDeviceAttributeMaxGridDimX = 29;
@@ -115,6 +116,7 @@ constexpr size_t kDevicePropBufferSize = 16384;
   X(hipThreadExchangeStreamCaptureMode, hipError_t, hipStreamCaptureMode *)    \
   X(hipMalloc, hipError_t, void **, size_t)                                    \
   X(hipFree, hipError_t, void *)                                               \
+  X(hipMemsetAsync, hipError_t, void *, int, size_t, hipStream_t)              \
   X(hipMemcpyAsync, hipError_t, void *, const void *, size_t, hipMemcpyKind,   \
     hipStream_t)                                                               \
   X(hipEventCreate, hipError_t, hipEvent_t *)                                  \

@@ -174,7 +174,8 @@ HipBackend::HipBackend(int ordinal, const std::string &library)
           {hipDeviceAttributeMaxBlockDimX, hipDeviceAttributeMaxBlockDimX + 1,
            hipDeviceAttributeMaxBlockDimX + 2},
           hipDeviceAttributeMaxThreadsPerMultiProcessor,
-          hipDeviceAttributeMaxSharedMemoryPerMultiprocessor},
+          hipDeviceAttributeMaxSharedMemoryPerMultiprocessor,
+          hipDeviceAttributeL2CacheSize},
       [&](hipDeviceAttribute_t which) { return attribute(which, what); });
   // The tuning cache keys decisions by name, arch and driver: what changes
   // which variant is fastest beyond the marketing name and the target ID
@@ -188,6 +189,8 @@ HipBackend::HipBackend(int ordinal, const std::string &library)
   deviceInfo.fingerprint = "hip|" + deviceInfo.name + "|" + deviceInfo.arch +
                            "|driver " + deviceInfo.driverVersion;
 }
+
+HipBackend::~HipBackend() { deallocate(evictionBuffer); }
 
 std::string HipBackend::readTargetId(const std::string &what) const {
   // ROCm 6 fills hipDeviceProp_tR0600; ROCm 5 its older hipDeviceProp_t,
@@ -414,6 +417,17 @@ void HipBackend::copy(void *dst, const void *src, size_t bytes, CopyKind kind,
                                 : hipMemcpyDeviceToDevice;
   TUNA_HIP(hip, what, hipMemcpyAsync, dst, src, bytes, direction, s);
   TUNA_HIP(hip, what, hipStreamSynchronize, s);
+}
+
+void HipBackend::evictCache(StreamHandle stream) {
+  size_t bytes = gpu::evictionBytes(deviceInfo);
+  if (!evictionBuffer)
+    evictionBuffer = allocate(bytes);
+  std::string what = "evicting the L2 cache";
+  RelaxedCaptureMode relaxed(hip);
+  ScopedDevice scope(hip, ordinal, what);
+  TUNA_HIP(hip, what, hipMemsetAsync, evictionBuffer, 0, bytes,
+           static_cast<hipStream_t>(stream));
 }
 
 EventHandle HipBackend::createEvent() {

@@ -43,6 +43,9 @@ public:
   /// `library` as Api::get takes it. Throws tuna::Error (Unsupported) when
   /// the library cannot be loaded or the ordinal does not exist.
   HipBackend(int ordinal, const std::string &library);
+  ~HipBackend() override;
+  HipBackend(const HipBackend &) = delete;
+  HipBackend &operator=(const HipBackend &) = delete;
 
   const Api &api() const { return hip; }
 
@@ -63,6 +66,8 @@ public:
   void deallocate(void *ptr) noexcept override;
   void copy(void *dst, const void *src, size_t bytes, CopyKind kind,
             StreamHandle stream) override;
+  bool evictsCache() const override { return true; }
+  void evictCache(StreamHandle stream) override;
   EventHandle createEvent() override;
   void destroyEvent(EventHandle event) noexcept override;
   void recordEvent(EventHandle event, StreamHandle stream) override;
@@ -86,6 +91,8 @@ private:
   const Api &hip;
   int ordinal;
   DeviceInfo deviceInfo;
+  /// What evictCache() writes: twice the L2, allocated on its first call.
+  void *evictionBuffer = nullptr;
 };
 
 } // namespace tuna::hip

@@ -311,6 +311,8 @@ int cudaAttribute(hipDeviceAttribute_t attribute) {
     return CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN;
   case hipDeviceAttributeWarpSize:
     return CU_DEVICE_ATTRIBUTE_WARP_SIZE;
+  case hipDeviceAttributeL2CacheSize:
+    return CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE;
   case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor:
     return CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR;
   default:
@@ -566,6 +568,18 @@ hipError_t hipFree(void *ptr) {
     return hipSuccess;
   TUNA_SHIM_ENTER(cu)
   return toHip(cu->cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)));
+}
+
+// Whole 32-bit words only: what the backend writes (an L2 eviction).
+hipError_t hipMemsetAsync(void *dst, int value, size_t bytes,
+                          hipStream_t stream) {
+  TUNA_SHIM_ENTER(cu)
+  if (bytes % 4 != 0)
+    return hipErrorInvalidValue;
+  unsigned word = (unsigned(value) & 0xff) * 0x01010101u;
+  return toHip(cu->cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), word,
+                                    bytes / 4,
+                                    reinterpret_cast<CUstream>(stream)));
 }
 
 hipError_t hipMemcpyAsync(void *dst, const void *src, size_t bytes,

@@ -120,6 +120,13 @@ struct Wait {
   void *stream = nullptr, *eventStream = nullptr;
 };
 
+/// A hipMemsetAsync: where, how many bytes, on which stream.
+struct Memset {
+  void *dst = nullptr;
+  size_t bytes = 0;
+  void *stream = nullptr;
+};
+
 struct Launch {
   unsigned grid[3], block[3], sharedBytes;
   void *stream;
@@ -135,6 +142,7 @@ struct State {
   int ldsBytes = 65536;
   int waveSize = 64;
   int computeUnits = 304;
+  int l2Bytes = 4 << 20;
   int driverVersion = kVersion, runtimeVersion = kVersion;
   double clockMs = 0;
   bool capturing = false;
@@ -145,6 +153,7 @@ struct State {
   std::map<std::string, std::pair<hipError_t, int>> failures;
   Launch last = {};
   Wait lastWait = {};
+  Memset lastMemset = {};
 };
 
 State &state() {
@@ -341,6 +350,7 @@ hipError_t hipDeviceGetAttribute(int *value, int attribute, int device) {
   if (device < 0 || device >= s.deviceCount)
     return hipErrorInvalidDevice;
   switch (attribute) {
+  case 19: *value = s.l2Bytes; break;          // L2CacheSize
   case 23: *value = 9; break;                  // ComputeCapabilityMajor
   case 26: *value = 1024; break;               // MaxBlockDimX
   case 27: *value = 1024; break;               // MaxBlockDimY
@@ -541,6 +551,13 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t bytes, int kind,
   return hipSuccess;
 }
 
+hipError_t hipMemsetAsync(void *dst, int value, size_t bytes, void *stream) {
+  FAKE_ENTER_FORBIDDEN("hipMemsetAsync");
+  std::memset(dst, value, bytes);
+  state().lastMemset = {dst, bytes, stream};
+  return hipSuccess;
+}
+
 hipError_t hipEventCreate(void **event) {
   FAKE_ENTER_FORBIDDEN("hipEventCreate");
   *event = new Event;
@@ -606,6 +623,7 @@ void tunaFakeHipReset(const char *arch, int deviceCount, int ldsBytes,
   s.failures.clear();
   s.last = {};
   s.lastWait = {};
+  s.lastMemset = {};
   currentDevice = 0;
 }
 
@@ -667,6 +685,13 @@ void tunaFakeHipLastWait(void **stream, void **eventStream) {
   std::lock_guard<std::mutex> lock(state().mutex);
   *stream = state().lastWait.stream;
   *eventStream = state().lastWait.eventStream;
+}
+
+/// The latest hipMemsetAsync: its bytes and stream.
+void tunaFakeHipLastMemset(size_t *bytes, void **stream) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  *bytes = state().lastMemset.bytes;
+  *stream = state().lastMemset.stream;
 }
 
 /// The calling thread's current device.

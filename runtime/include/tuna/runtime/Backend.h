@@ -62,6 +62,9 @@ struct DeviceInfo {
   int maxBlocksPerMultiprocessor = 0;
   int registersPerMultiprocessor = 0;
   int64_t sharedBytesPerMultiprocessor = 0;
+  /// The cache the device's multiprocessors share (the L2), in bytes; 0
+  /// when the backend does not say.
+  int64_t cacheBytes = 0;
   /// Shared memory the system takes from every resident block (CUDA: 1 KiB
   /// since sm_80).
   int64_t reservedSharedBytesPerBlock = 0;
@@ -187,6 +190,16 @@ public:
   virtual void *importMemory(const std::string &handle);
   /// Unmaps what importMemory mapped.
   virtual void closeImportedMemory(void * /*base*/) noexcept {}
+
+  /// Whether evictCache() works here: not on the host, whose caches are the
+  /// CPU's.
+  virtual bool evictsCache() const { return false; }
+  /// Evicts what the device's shared cache (the L2) holds, in order on
+  /// `stream` and without waiting: the next kernel on the stream reads its
+  /// data from memory, as a single call on data nothing has touched lately
+  /// does (Options::coldTiming). Throws tuna::Error (Unsupported) unless
+  /// evictsCache().
+  virtual void evictCache(StreamHandle stream);
 
   /// Timing: record two events around work on a stream, then ask for the
   /// time between them (waits for `end` to complete).

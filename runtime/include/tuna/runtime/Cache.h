@@ -51,6 +51,9 @@ struct CacheKey {
   std::string tunaVersion;
   std::string kernel, sourceHash; ///< Kernel name and Kernel::sourceHash.
   std::vector<int64_t> signature; ///< Bucketed key values.
+  /// Decided by timing each launch after evicting the L2
+  /// (Options::coldTiming): "timing": "cold" in the file, absent otherwise.
+  bool coldTiming = false;
 
   /// Equal keys, or, with `versionCheck` off, equal but for driver and Tuna
   /// version.

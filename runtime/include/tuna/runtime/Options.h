@@ -48,6 +48,13 @@ struct Options {
   double stableTolerance = 0.01;
   /// A sample launches the kernel often enough to last about this long.
   double minSampleMs = 0.05;
+  /// Times each launch alone after evicting the device's L2 cache
+  /// (Backend::evictCache), as an application that calls the kernel once on
+  /// data nothing has touched lately runs it; off: launches back to back on
+  /// the same buffers, whose data stays in the L2 between them. Decisions
+  /// taken either way are kept apart (CacheKey::coldTiming). A backend that
+  /// cannot evict its cache (the host) times warm and says so.
+  bool coldTiming = false;
   /// After eliminateAfter samples, a candidate whose fastest sample is
   /// slower than eliminateFactor times the best median so far is dropped.
   int eliminateAfter = 3;
@@ -144,7 +151,7 @@ struct Options {
   /// TUNA_ALWAYS_TUNE=0|1, TUNA_PRINT_AUTOTUNING=0|1, TUNA_CHECK=0|1,
   /// TUNA_CACHE_DIR, TUNA_TUNING_DB, TUNA_VERSION_CHECK=0|1,
   /// TUNA_CHECK_ATOL=<float>, TUNA_CHECK_RTOL=<float>, TUNA_ISOLATE=0|1,
-  /// TUNA_PRUNE=0|1, TUNA_SHORTLISTS=0|1,
+  /// TUNA_PRUNE=0|1, TUNA_SHORTLISTS=0|1, TUNA_TUNE_COLD=0|1 (coldTiming),
   /// TUNA_WORKER=<path>, TUNA_TUNE_TIMEOUT_MS=<ms>,
   /// TUNA_TUNE_BUDGET_MS=<ms>, TUNA_AGREE_TIMEOUT_MS=<ms>,
   /// TUNA_SPREAD_TUNING=0|1 (spreadOverRanks); and takes

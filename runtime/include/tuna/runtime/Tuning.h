@@ -67,6 +67,9 @@ struct TuningReport {
   TuneMode mode = TuneMode::On;
   int chosen = -1; ///< Variant index.
   std::string chosenName;
+  /// Each launch was timed alone after evicting the L2 (Options::coldTiming
+  /// on a backend that can evict its cache); else back to back.
+  bool coldTiming = false;
   /// Candidates' outputs were checked (Options::check) ...
   bool checked = false;
   /// ... against this: "the reference NAME" (TunedKernel::setReference), or
