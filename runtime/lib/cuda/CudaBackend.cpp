@@ -526,8 +526,11 @@ void CudaBackend::copy(void *dst, const void *src, size_t bytes, CopyKind kind,
 void CudaBackend::evictCache(StreamHandle stream) {
   size_t words = gpu::evictionBytes(deviceInfo) / 4;
   RelaxedCaptureMode relaxed(cu);
-  if (!evictionBuffer)
-    evictionBuffer = std::make_unique<DeviceMemory>(cu, ctx, words * 4);
+  {
+    std::lock_guard<std::mutex> lock(evictionMutex);
+    if (!evictionBuffer)
+      evictionBuffer = std::make_unique<DeviceMemory>(cu, ctx, words * 4);
+  }
   ScopedContext scope(cu, ctx);
   TUNA_CU(cu, "evicting the L2 cache", cuMemsetD32Async, evictionBuffer->get(),
           0, words, static_cast<CUstream>(stream));

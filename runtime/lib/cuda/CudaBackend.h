@@ -20,6 +20,7 @@
 #include "tuna/runtime/Backend.h"
 
 #include <memory>
+#include <mutex>
 
 namespace tuna::cuda {
 
@@ -98,8 +99,10 @@ private:
   bool dependentLaunches = false;
   DeviceInfo deviceInfo;
   std::string mapSupport; ///< tensorMapSupport().
-  /// What evictCache() writes: twice the L2, allocated on its first call.
+  /// What evictCache() writes: twice the L2, allocated on its first call
+  /// (under evictionMutex: threads may tune on one device).
   std::unique_ptr<DeviceMemory> evictionBuffer;
+  std::mutex evictionMutex;
 };
 
 } // namespace tuna::cuda

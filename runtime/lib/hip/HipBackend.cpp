@@ -421,8 +421,11 @@ void HipBackend::copy(void *dst, const void *src, size_t bytes, CopyKind kind,
 
 void HipBackend::evictCache(StreamHandle stream) {
   size_t bytes = gpu::evictionBytes(deviceInfo);
-  if (!evictionBuffer)
-    evictionBuffer = allocate(bytes);
+  {
+    std::lock_guard<std::mutex> lock(evictionMutex);
+    if (!evictionBuffer)
+      evictionBuffer = allocate(bytes);
+  }
   std::string what = "evicting the L2 cache";
   RelaxedCaptureMode relaxed(hip);
   ScopedDevice scope(hip, ordinal, what);

@@ -26,6 +26,8 @@
 
 #include "tuna/runtime/Backend.h"
 
+#include <mutex>
+
 namespace tuna::hip {
 
 /// How well a code object for AMDGPU target ID `object` ("gfx942",
@@ -91,8 +93,10 @@ private:
   const Api &hip;
   int ordinal;
   DeviceInfo deviceInfo;
-  /// What evictCache() writes: twice the L2, allocated on its first call.
+  /// What evictCache() writes: twice the L2, allocated on its first call
+  /// (under evictionMutex: threads may tune on one device).
   void *evictionBuffer = nullptr;
+  std::mutex evictionMutex;
 };
 
 } // namespace tuna::hip
