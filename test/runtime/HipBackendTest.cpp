@@ -937,6 +937,21 @@ TEST_F(HipBackendTest, ColdTimingEvictsBeforeEachTimedLaunchAndIsCachedApart) {
             DecisionSource::Tuned);
   EXPECT_EQ(fake().calls("hipMemsetAsync"), evictions);
   EXPECT_EQ(TuningCache::inDirectory(dir.path).entries().size(), 2u);
+
+  // A search times cold too, and its report says so (tuna-tune --strategy
+  // stores its decision under that report's key).
+  Module searched =
+      Module::fromBundle(hipBundle(), Device(backend()), "hip.tuna", cold);
+  std::vector<float> x(1000, 1.0f), y(1000, 0.0f);
+  const ArgValue args[] = {toArg(memref(x.data(), {1000})),
+                           toArg(memref(y.data(), {1000})), toArg(3.0f),
+                           toArg(int64_t(1000))};
+  search::SearchOptions exhaustive;
+  exhaustive.strategy = "exhaustive";
+  SearchOutcome outcome =
+      searched.kernel("axpy").search(stream, args, 4, exhaustive);
+  EXPECT_TRUE(outcome.report.coldTiming);
+  EXPECT_GT(fake().calls("hipMemsetAsync"), evictions);
 }
 
 TEST_F(HipBackendTest, LaunchesOverTheLimitsNeverReachHipAndSayWhy) {
