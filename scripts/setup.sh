@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs every Debian package Tuna's build and tests need (Debian 12);
 # clang-22 and its sanitizer and libFuzzer runtimes are for scripts/fuzz.sh
-# and scripts/sanitize.sh, which the tests run too.
+# and scripts/sanitize.sh, which the tests run too; python3-torch for the
+# bench-compare test (bench/gpu/compare.py, the benchmark harness, on the
+# CPU).
 # Idempotent: when everything is present it does nothing.
 set -euo pipefail
 
@@ -12,6 +14,7 @@ packages=(
   rocm-device-libs
   clang-22 libclang-rt-22-dev
   openmpi-bin libopenmpi-dev
+  python3-torch
 )
 
 missing=()

@@ -336,7 +336,9 @@ def nan(shape, dtype=None):
 def mem(t):
     # fp8 buffers are bytes to Tuna (the kernel reads them as e4m3).
     types = {torch.float32: "f32", torch.float16: "f16",
-             torch.bfloat16: "bf16", torch.float8_e4m3fn: "i8"}
+             torch.bfloat16: "bf16"}
+    if t.dtype not in types and t.dtype == torch.float8_e4m3fn:
+        return tc.memref(t.data_ptr(), t.numel(), "i8")
     return tc.memref(t.data_ptr(), t.numel(), types[t.dtype])
 
 
