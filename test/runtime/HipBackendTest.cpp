@@ -1158,6 +1158,20 @@ TEST_F(HipBackendTest, TunaTuneTunesOnAHipDevice) {
   EXPECT_EQ(entries[0].variant, "axpy_b256");
   EXPECT_EQ(entries[0].key.arch, "gfx942:sramecc+:xnack-");
 
+  // --cold on a device that can evict its L2: a second entry, cold, and
+  // the report says how the launches were timed.
+  std::string cold = run + "hip:0 --cold --report " + dir.path + "/r.html";
+  ASSERT_EQ(std::system((cold + out).c_str()), 0) << said();
+  entries = readCacheFile(dir.path + "/db.json");
+  ASSERT_EQ(entries.size(), 2u) << said();
+  EXPECT_NE(entries[0].key.coldTiming, entries[1].key.coldTiming);
+  std::ifstream report(dir.path + "/r.html");
+  std::stringstream html;
+  html << report.rdbuf();
+  EXPECT_NE(html.str().find("; each launch timed alone after an L2 eviction"),
+            std::string::npos)
+      << html.str();
+
   for (const char *device : {"hip:", "hip:x", "hip:-1", "hipp", "hip:99"}) {
     EXPECT_NE(std::system((run + device + out).c_str()), 0) << device;
     std::string message = said();

@@ -4,9 +4,11 @@
 // and its decisions are ordinary (warm) ones.
 // RUN: rm -rf %t && mkdir -p %t/cold %t/bad
 // RUN: tuna-compile %S/../../kernels-mlir/scale.mlir --target=host -o %t/scale.tuna > /dev/null 2>&1
-// RUN: tuna-tune %t/scale.tuna --shape d0=4096 --cold --verbose --cache-dir %t/c 2>&1 | FileCheck %s --check-prefix=HOST
+// RUN: tuna-tune %t/scale.tuna --shape d0=4096 --cold --verbose --cache-dir %t/c --report %t/report.html 2>&1 | FileCheck %s --check-prefix=HOST
+// RUN: FileCheck %s --check-prefix=HTML < %t/report.html
 // RUN: env TUNA_TUNE_COLD=1 tuna-tune %t/scale.tuna --shape d0=4096 --verbose --no-cache 2>&1 | FileCheck %s --check-prefix=HOST
 // HOST: tuna: kernel 'scale_host' in '{{.*}}scale.tuna' for [d0=4096] (key values [d0=4096]), mode always, on {{.*}}, timed back to back: the host backend cannot evict its cache
+// HTML: <p>Key values [d0=4096]; tuned in {{[0-9.]+}} ms; pick scale_host__v{{[0-9]+}} (chunk={{[0-9]+}}); launches timed back to back
 // RUN: tuna-cache --dir %t/c list | FileCheck %s --check-prefix=WARM
 // WARM: scale_host [d0=4096] scale_host__v
 // WARM-NOT: timed cold

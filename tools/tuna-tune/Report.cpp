@@ -139,7 +139,9 @@ void writeHtmlReport(const std::string &path, const std::string &bundle,
         formatSignature(decision.keyValues.data(), decision.keyValues.size()) +
         "; " + decisionSourceName(report.source) + " in " +
         number("%.1f", report.wallMs) + " ms; pick " + escape(pick.name) +
-        " (" + escape(pick.config) + ")";
+        " (" + escape(pick.config) + "); " +
+        (report.coldTiming ? "each launch timed alone after an L2 eviction"
+                           : "launches timed back to back");
     if (report.checked)
       html += "; outputs checked against " + escape(report.checkedAgainst) +
               ", compared on " + escape(report.checkedOn) + " in " +
