@@ -334,11 +334,13 @@ def nan(shape, dtype=None):
 
 
 def mem(t):
-    # fp8 buffers are bytes to Tuna (the kernel reads them as e4m3).
     types = {torch.float32: "f32", torch.float16: "f16",
              torch.bfloat16: "bf16"}
-    if t.dtype not in types and t.dtype == torch.float8_e4m3fn:
-        return tc.memref(t.data_ptr(), t.numel(), "i8")
+    # fp8 buffers are bytes to Tuna (the kernel reads them as e4m3); a
+    # torch without float8 (Debian's 1.13) has no such buffers.
+    fp8 = getattr(torch, "float8_e4m3fn", None)
+    if fp8 is not None:
+        types[fp8] = "i8"
     return tc.memref(t.data_ptr(), t.numel(), types[t.dtype])
 
 
