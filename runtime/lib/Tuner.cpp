@@ -36,6 +36,13 @@ namespace tuna {
 
 namespace {
 
+/// Whether tuning with `options` on `backend` times each launch cold
+/// (Options::coldTiming, where the backend can evict its L2): what a
+/// report says and what its decisions are looked up and kept under.
+bool timesCold(const Options &options, const Backend &backend) {
+  return options.coldTiming && backend.evictsCache();
+}
+
 class Tuner {
 public:
   /// Isolated timing (Options::isolate) goes to `session` when given, else
@@ -50,7 +57,7 @@ public:
     report.keyValues.assign(keyValues, keyValues + keySize);
     report.signature.assign(signature, signature + kernel.signatureSize);
     report.mode = options.mode;
-    report.coldTiming = options.coldTiming && backend.evictsCache();
+    report.coldTiming = timesCold(options, backend);
   }
 
   /// Decides; `persisted` is what the disk cache remembers: its pick, or
@@ -1152,7 +1159,7 @@ TunedKernel::Impl::persisted(const int64_t *signature, bool wait) const {
                   spec.name,
                   spec.sourceHash,
                   std::vector<int64_t>(signature, signature + signatureSize),
-                  options.coldTiming && backend.evictsCache()};
+                  timesCold(options, backend)};
   std::optional<CacheEntry> entry;
   std::string file;
   if (!options.cacheDir.empty()) {
