@@ -444,16 +444,27 @@ private:
       spread->time(candidates, report, timeShare);
     else
       timeShare(candidates);
-    for (int v : candidates) {
-      const CandidateResult &result = report.candidates[v];
-      if (result.status == CandidateStatus::Measured &&
-          (report.chosen < 0 ||
-           result.medianMs < report.candidates[report.chosen].medianMs))
-        report.chosen = v;
-    }
+    report.chosen = fastest(candidates);
     if (report.chosen < 0 && !(spread && spread->overRanks()))
       throw Error(ErrorCode::Unsupported,
                   where() + ": every candidate failed:" + failures());
+  }
+
+  /// The fastest measured candidate, a finalist if any is: the final round
+  /// timed the finalists alike, while the others' times come from earlier
+  /// moments of the device (a GPU that heats up under a long tuning runs
+  /// the final round slower than the first candidates).
+  int fastest(const std::vector<int> &candidates) const {
+    auto rank = [&](int v) {
+      const CandidateResult &result = report.candidates[v];
+      return std::make_pair(!result.finalist, result.medianMs);
+    };
+    int best = -1;
+    for (int v : candidates)
+      if (report.candidates[v].status == CandidateStatus::Measured &&
+          (best < 0 || rank(v) < rank(best)))
+        best = v;
+    return best;
   }
 
   /// Checks and times `candidates` (`voters` are only checked) on scratch
@@ -571,7 +582,7 @@ private:
       if (result.status == CandidateStatus::Failed)
         return;
     }
-    std::vector<int> finalists = markFinalists(order);
+    std::vector<int> finalists = finalistsOf(order);
     try {
       if (finalists.size() >= 2) {
         scratch.reset();
@@ -592,9 +603,9 @@ private:
         observer->finished(report, v);
   }
 
-  /// Marks the finalists among the measured candidates of `order`
-  /// (Options::finalists) and returns them, fastest first.
-  std::vector<int> markFinalists(const std::vector<int> &order) {
+  /// The finalists among the measured candidates of `order`
+  /// (Options::finalists), fastest first.
+  std::vector<int> finalistsOf(const std::vector<int> &order) const {
     std::vector<int> measured;
     for (int v : order)
       if (report.candidates[v].status == CandidateStatus::Measured)
@@ -608,16 +619,14 @@ private:
     std::vector<int> finalists;
     for (int v : measured)
       if (medianOf(v) <= bar &&
-          finalists.size() < static_cast<size_t>(options.finalists)) {
-        report.candidates[v].finalist = true;
+          finalists.size() < static_cast<size_t>(options.finalists))
         finalists.push_back(v);
-      }
     return finalists;
   }
 
   /// Samples `finalists` round-robin, Options::finalRounds samples each,
   /// or as many rounds as `budgetMs` allows (at least three, else none),
-  /// and replaces their times by the round's. In a worker, `observer`
+  /// and replaces their times by the round's; marks them when it runs. In a worker, `observer`
   /// hears which finalist runs, so that a crash fails that one.
   void finalRound(const std::vector<int> &finalists, void **params,
                   EventPair &events, double budgetMs,
@@ -635,6 +644,8 @@ private:
           std::min<double>(rounds, std::floor(budgetMs / roundMs)));
     if (rounds < 3)
       return;
+    for (int v : finalists)
+      report.candidates[v].finalist = true;
     auto running = [&](size_t f) {
       if (observer)
         observer->starting(finalists[f], /*checking=*/false);

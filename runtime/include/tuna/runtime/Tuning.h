@@ -51,9 +51,10 @@ struct CandidateResult {
   double minMs = -1;
   double maxMs = -1; ///< The slowest sample; -1 when not timed.
   int samples = 0;
-  /// In the final round (Options::finalists). When the round ran (two
-  /// finalists or more), the median, the fastest and slowest time and the
-  /// samples are the round's.
+  /// Timed in a final round that ran (Options::finalists: two finalists
+  /// or more, budget for three rounds): the median, the fastest and
+  /// slowest time and the samples are the round's. The pick is a finalist
+  /// when there is one.
   bool finalist = false;
   /// Where it was timed when the tuning was spread (Options::spreadOverRanks,
   /// Options::tuningDevices): "rank 1", "device 2 (NAME)"; empty: here.
