@@ -22,7 +22,9 @@
 // tpr 32..1024 x rpb 1..8 with tpr * rpb <= 1024, x (vec 1, regs 0 |
 // vec 4, regs 0|1|2|4): 90 variants; default tpr = 128, rpb = 1, vec = 1,
 // regs = 0. (regs = 8 compiles without local memory, 52 to 63 registers,
-// but is not in the space: not yet measured on the GPU.)
+// and is not in the space: tuned with it on the H200, 2026-11-28, the
+// rows were no faster; docs/benchmarks.md, "Memory-bound kernels and
+// matmul".)
 //
 // Host (`layernorm_host`, same arguments): rows one after the other, the
 // same two passes and formulas (shift k = x[r, 0], sums of d and d * d,
