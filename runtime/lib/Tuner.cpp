@@ -450,20 +450,20 @@ private:
                   where() + ": every candidate failed:" + failures());
   }
 
-  /// The fastest measured candidate, a finalist if any is: the final round
-  /// timed the finalists alike, while the others' times come from earlier
-  /// moments of the device (a GPU that heats up under a long tuning runs
-  /// the final round slower than the first candidates).
+  /// The measured candidate with the lowest median, leaving out those
+  /// behind the finalists of their final round (CandidateResult::
+  /// behindFinalists): a GPU that heats up under a long tuning runs the
+  /// final round slower than the first candidates, whose earlier medians
+  /// would otherwise win on that.
   int fastest(const std::vector<int> &candidates) const {
-    auto rank = [&](int v) {
-      const CandidateResult &result = report.candidates[v];
-      return std::make_pair(!result.finalist, result.medianMs);
-    };
     int best = -1;
-    for (int v : candidates)
-      if (report.candidates[v].status == CandidateStatus::Measured &&
-          (best < 0 || rank(v) < rank(best)))
+    for (int v : candidates) {
+      const CandidateResult &result = report.candidates[v];
+      if (result.status == CandidateStatus::Measured &&
+          !result.behindFinalists &&
+          (best < 0 || result.medianMs < report.candidates[best].medianMs))
         best = v;
+    }
     return best;
   }
 
@@ -586,7 +586,7 @@ private:
     try {
       if (finalists.size() >= 2) {
         scratch.reset();
-        finalRound(finalists, lowered->params, events,
+        finalRound(order, finalists, lowered->params, events,
                    plan.budgetMs - msSince(start), observer);
       }
     } catch (const Error &e) {
@@ -599,8 +599,10 @@ private:
       }
     }
     if (observer)
-      for (int v : finalists)
-        observer->finished(report, v);
+      for (int v : order)
+        if (report.candidates[v].behindFinalists ||
+            std::find(finalists.begin(), finalists.end(), v) != finalists.end())
+          observer->finished(report, v);
   }
 
   /// The finalists among the measured candidates of `order`
@@ -626,9 +628,11 @@ private:
 
   /// Samples `finalists` round-robin, Options::finalRounds samples each,
   /// or as many rounds as `budgetMs` allows (at least three, else none),
-  /// and replaces their times by the round's; marks them when it runs. In a worker, `observer`
-  /// hears which finalist runs, so that a crash fails that one.
-  void finalRound(const std::vector<int> &finalists, void **params,
+  /// and replaces their times by the round's; when it runs, marks them
+  /// and the other candidates of `timed` behind them. In a worker,
+  /// `observer` hears which finalist runs, so that a crash fails that one.
+  void finalRound(const std::vector<int> &timed,
+                  const std::vector<int> &finalists, void **params,
                   EventPair &events, double budgetMs,
                   TimingObserver *observer) {
     std::vector<int> batches;
@@ -667,6 +671,10 @@ private:
       result.maxMs = *std::max_element(samples[f].begin(), samples[f].end());
       result.samples = rounds;
     }
+    for (int v : timed)
+      if (report.candidates[v].status == CandidateStatus::Measured &&
+          !report.candidates[v].finalist)
+        report.candidates[v].behindFinalists = true;
   }
 
   /// Measures candidate `v`. In a worker, an error while running may come

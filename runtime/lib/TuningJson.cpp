@@ -38,6 +38,7 @@ Json candidateToJson(const CandidateResult &result) {
       {"reason", result.reason},   {"median_ms", result.medianMs},
       {"min_ms", result.minMs},    {"max_ms", result.maxMs},
       {"samples", result.samples}, {"finalist", result.finalist},
+      {"behind_finalists", result.behindFinalists},
       {"timed_on", result.timedOn}};
 }
 
@@ -54,6 +55,7 @@ CandidateResult candidateFromJson(const Json &value) {
     value.at("max_ms").get_to(result.maxMs);
     value.at("samples").get_to(result.samples);
     value.at("finalist").get_to(result.finalist);
+    value.at("behind_finalists").get_to(result.behindFinalists);
     value.at("timed_on").get_to(result.timedOn);
     return result;
   } catch (const Json::exception &e) {

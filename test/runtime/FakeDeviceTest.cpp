@@ -329,6 +329,7 @@ TEST(FakeDeviceTest, ThePickIsAFinalistWhenTheDeviceSlowsDownForTheFinalRound) {
   ASSERT_TRUE(report.candidates[1].finalist);
   ASSERT_TRUE(report.candidates[2].finalist);
   EXPECT_FALSE(report.candidates[0].finalist);
+  EXPECT_TRUE(report.candidates[0].behindFinalists);
   EXPECT_NEAR(report.candidates[0].medianMs, 1.08, 1e-6);
   EXPECT_NEAR(report.candidates[1].medianMs, 1.2, 1e-6);
   EXPECT_EQ(report.chosenName, "axpy_b256");

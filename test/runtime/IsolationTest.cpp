@@ -324,10 +324,11 @@ TEST(IsolationTest, AWorkerThatEndsOutsideACandidateIsAClearError) {
 TEST(IsolationTest, IsolatedAndInProcessTuningAgreeOnCorrectness) {
   // Without faulty variants the worker sees the same data: the wrong
   // variant is rejected, and the strided view's gaps survive the copy.
-  // Every correct candidate is measured and a finalist.
+  // Every correct candidate is measured; two are finalists.
   Options options = isolatedOptions();
   options.eliminateFactor = 1e9;
   options.finalMargin = 1e9;
+  options.finalists = 2;
   Module module = Module::fromBundle(axpyBundle(), Device::host(), "axpy.tuna",
                                      options);
   TunedKernel &kernel = module.kernel("axpy");
@@ -347,9 +348,18 @@ TEST(IsolationTest, IsolatedAndInProcessTuningAgreeOnCorrectness) {
   EXPECT_EQ(candidate(report, "axpy_wrong").status,
             CandidateStatus::WrongResult);
   EXPECT_EQ(kCorrect.count(report.chosenName), 1u) << report.chosenName;
-  // The worker's results say which candidates were in the final round.
-  for (const char *name : {"axpy_work0", "axpy_work4", "axpy_work64"})
-    EXPECT_TRUE(candidate(report, name).finalist) << name;
+  // The worker's results say which candidates were in the final round and
+  // which were behind them; the pick is a finalist.
+  int finalists = 0, behind = 0;
+  for (const char *name : {"axpy_work0", "axpy_work4", "axpy_work64"}) {
+    const CandidateResult &result = candidate(report, name);
+    EXPECT_NE(result.finalist, result.behindFinalists) << name;
+    finalists += result.finalist;
+    behind += result.behindFinalists;
+  }
+  EXPECT_EQ(finalists, 2);
+  EXPECT_EQ(behind, 1);
+  EXPECT_TRUE(candidate(report, report.chosenName).finalist);
   // The worker's results carry the whole spread of the samples (tuna-tune
   // printed "samples 0.19..-1 ms" when the slowest was lost on the way).
   for (const CandidateResult &result : report.candidates)

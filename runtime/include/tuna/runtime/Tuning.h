@@ -53,9 +53,12 @@ struct CandidateResult {
   int samples = 0;
   /// Timed in a final round that ran (Options::finalists: two finalists
   /// or more, budget for three rounds): the median, the fastest and
-  /// slowest time and the samples are the round's. The pick is a finalist
-  /// when there is one.
+  /// slowest time and the samples are the round's.
   bool finalist = false;
+  /// Measured, but not a finalist of a final round that ran over the
+  /// candidates timed with it: its median was taken at another moment than
+  /// the finalists' (which were faster then), so it is not picked.
+  bool behindFinalists = false;
   /// Where it was timed when the tuning was spread (Options::spreadOverRanks,
   /// Options::tuningDevices): "rank 1", "device 2 (NAME)"; empty: here.
   std::string timedOn;
