@@ -459,6 +459,36 @@ TEST(SpreadTest, ARankThatStopsMidWayIsAnErrorWithinTheTimeout) {
       << results[1].error;
 }
 
+// The other device times the first chunk (axpy_work4, axpy_work0), without
+// a final round; the module's device times the second (axpy_work64,
+// axpy_wrong, unchecked: 1 and 1.05 ms, two finalists, a round). The other
+// device's axpy_work4 (0.5 ms) is the fastest and must be picked: a round
+// sets behind only the candidates timed with its finalists.
+TEST(SpreadTest, AChunkTimedWithoutAFinalRoundCompetesWithTheFinalists) {
+  std::map<std::string, double> costs = {{"axpy_work4", 0.5},
+                                         {"axpy_work0", 2.0},
+                                         {"axpy_work64", 1.0},
+                                         {"axpy_wrong", 1.05}};
+  Options options = fastOptions();
+  options.check = false;
+  options.tuningDevices = {scriptedHost(costs)};
+  Module module =
+      Module::fromBundle(axpyBundle(), scriptedHost(costs), "axpy.tuna", options);
+  TunedKernel &kernel = module.kernel("axpy");
+  launchAxpy(kernel, 1024);
+  TuningReport report = kernel.reports().at(0);
+  std::map<std::string, const CandidateResult *> byName;
+  for (const CandidateResult &c : report.candidates)
+    byName[c.name] = &c;
+  ASSERT_FALSE(byName.at("axpy_work4")->timedOn.empty());
+  ASSERT_TRUE(byName.at("axpy_work64")->timedOn.empty());
+  ASSERT_TRUE(byName.at("axpy_wrong")->timedOn.empty());
+  EXPECT_TRUE(byName.at("axpy_work64")->finalist);
+  EXPECT_TRUE(byName.at("axpy_wrong")->finalist);
+  EXPECT_FALSE(byName.at("axpy_work4")->behindFinalists);
+  EXPECT_EQ(report.chosenName, "axpy_work4");
+}
+
 TEST(SpreadTest, DevicesOfOneProcessTakeAChunkEach) {
   std::map<std::string, double> costs = {{"axpy_work0", 1.0},
                                          {"axpy_work4", 2.0},
