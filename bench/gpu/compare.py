@@ -20,7 +20,8 @@ Each side, at each shape:
  - device time, in two modes, with the same CUDA events, sample count and
    statistic for every side:
      warm: SAMPLES samples of WARM_BATCH back-to-back calls between two
-           events (L2 keeps what the previous call left);
+           events, after one untimed call (L2 keeps what the previous call
+           of the same side left);
      cold: SAMPLES single calls, each after a write of a buffer of at
            least twice the L2 size (as triton.testing.do_bench flushes),
            an event pair around the call alone. The L2 is then full of
@@ -28,6 +29,9 @@ Each side, at each shape:
            read reads the buffer instead, which leaves it none of the
            call's data and no dirty lines (docs/benchmarks.md, "What bounds
            row_sum cold").
+   The sides take their samples in turn (sample s of every side, then
+   sample s + 1), so that the GPU's clocks and temperature, which drift
+   while a case runs, meet every side alike.
    Before each sample a spin kernel (torch.cuda._sleep) holds the GPU while
    the host enqueues the sample, so that host launch cost (Triton's is ten
    times Tuna's) is not counted as device time.
@@ -242,26 +246,41 @@ class Timer:
         if self.cycles_per_ms:
             self.sleep(int(ms * self.cycles_per_ms))
 
-    def measure(self, run, mode):
-        run()
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(WARM_BATCH):
+    def measure(self, runs, mode):
+        """Times every call of `runs` alike and in turn, one sample of each
+        after the other (the first rotating with the sample), so that a
+        drift of the GPU's clocks or temperature during the case meets every
+        side alike; returns each one's Stat. A warm sample is preceded by
+        one untimed call of the same side, which leaves its data (not the
+        previous side's) in the L2."""
+        host_ms = []
+        for run in runs:
             run()
-        host_ms = (time.perf_counter() - t0) * 1e3 / WARM_BATCH
-        torch.cuda.synchronize()
-        starts, ends = self.events(SAMPLES), self.events(SAMPLES)
-        calls = WARM_BATCH if mode == "warm" else 1
-        for s in range(SAMPLES):
-            if mode == "cold":
-                self.evict()
-            self.hold(2 * calls * host_ms + 0.05)
-            starts[s].record()
-            for _ in range(calls):
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(WARM_BATCH):
                 run()
-            ends[s].record()
+            host_ms.append((time.perf_counter() - t0) * 1e3 / WARM_BATCH)
+            torch.cuda.synchronize()
+        calls = WARM_BATCH if mode == "warm" else 1
+        events = [(self.events(SAMPLES), self.events(SAMPLES)) for _ in runs]
+        for s in range(SAMPLES):
+            for i in range(len(runs)):
+                k = (i + s) % len(runs)
+                run, (starts, ends) = runs[k], events[k]
+                if mode == "cold":
+                    self.evict()
+                    self.hold(2 * host_ms[k] + 0.05)
+                else:
+                    self.hold(2 * (calls + 1) * host_ms[k] + 0.05)
+                    run()
+                starts[s].record()
+                for _ in range(calls):
+                    run()
+                ends[s].record()
         torch.cuda.synchronize()
-        return Stat([a.elapsed_time(b) / calls for a, b in zip(starts, ends)])
+        return [Stat([a.elapsed_time(b) / calls for a, b in zip(st, en)])
+                for st, en in events]
 
 
 # ---------------------------------------------------------------------------
@@ -633,8 +652,9 @@ def run_case(runtime, timer, bundles, kernel, bundle, params):
         default = ": ".join(pair.fixed.last_choice())
         for mode in MODES:
             pair.tuned.mode = mode
-            for side in c.sides:
-                side.stats[mode] = timer.measure(side.run, mode)
+            stats = timer.measure([side.run for side in c.sides], mode)
+            for side, stat in zip(c.sides, stats):
+                side.stats[mode] = stat
         record = dict(kernel=c.kernel, shape=c.shape, unit=c.unit,
                       pick=pick, cold_pick=cold_pick, default=default,
                       tolerance=c.tolerance)
