@@ -1012,6 +1012,8 @@ private:
         line += times;
         if (result.finalist)
           line += ", finalist";
+        else if (result.behindFinalists)
+          line += ", behind the finalists";
         if (!result.timedOn.empty())
           line += " on " + result.timedOn;
       } else {

@@ -261,11 +261,13 @@ TEST(FakeDeviceTest, GeometryLimitsAndDeterministicPick) {
 }
 
 // Tunes axpy on `gpu` once (n = 1000, one launch a sample) with
-// Options::finalists = `finalists`; the decision.
-TuningReport tuneAxpyOnce(std::shared_ptr<FakeGpu> gpu, int finalists) {
+// Options::finalists = `finalists` (and Options::verbose); the decision.
+TuningReport tuneAxpyOnce(std::shared_ptr<FakeGpu> gpu, int finalists,
+                          bool verbose = false) {
   Options options;
   options.minSampleMs = 0;
   options.finalists = finalists;
+  options.verbose = verbose;
   Module module =
       Module::fromBundle(fakeBundle(), Device(gpu), "fake.tuna", options);
   const int64_t n = 1000;
@@ -325,7 +327,16 @@ TEST(FakeDeviceTest, ThePickIsAFinalistWhenTheDeviceSlowsDownForTheFinalRound) {
   gpu->slowFrom = 21;
   gpu->slowUntil = 1000;
   gpu->slowFactor = 1.2;
-  TuningReport report = tuneAxpyOnce(gpu, 2);
+  testing::internal::CaptureStderr();
+  TuningReport report = tuneAxpyOnce(gpu, 2, /*verbose=*/true);
+  std::string printed = testing::internal::GetCapturedStderr();
+  EXPECT_NE(printed.find("1.0800 ms (median of 5, min 1.0800), behind the "
+                         "finalists"),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("1.2000 ms (median of 7, min 1.2000), finalist"),
+            std::string::npos)
+      << printed;
   ASSERT_TRUE(report.candidates[1].finalist);
   ASSERT_TRUE(report.candidates[2].finalist);
   EXPECT_FALSE(report.candidates[0].finalist);

@@ -23,6 +23,7 @@
 
 // DB: db.json: 2 added, 0 replaced, 0 kept
 
+// HTML:     A finalist's median is its final round's; the candidates behind the finalists were timed before that round
 // HTML:     <h2>scale_host [d0=1024]</h2>
 // HTML-NEXT: <p>Key values [d0=1000]; tuned in {{.*}}; outputs checked against the output 6 of 6 variants agree on (the default{{.*}}s), compared on the host in {{[0-9.]+}} ms.</p>
 // HTML:     <g class="pick"><title>scale_host__v{{[0-9]+}}: median

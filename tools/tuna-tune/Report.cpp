@@ -45,6 +45,17 @@ std::string number(const char *format, double value) {
 constexpr int kLabelWidth = 320, kBarWidth = 420, kValueWidth = 130;
 constexpr int kRowHeight = 22;
 
+/// What the chart says after a timed candidate's median.
+const char *timingNote(const CandidateResult &c) {
+  if (c.status == CandidateStatus::Eliminated)
+    return " (eliminated)";
+  if (c.finalist)
+    return " (finalist)";
+  if (c.behindFinalists)
+    return " (behind the finalists)";
+  return "";
+}
+
 /// A horizontal bar per timed candidate, fastest first; the pick in another
 /// colour with a star.
 std::string chart(const TuningReport &report) {
@@ -72,9 +83,7 @@ std::string chart(const TuningReport &report) {
     double bar = slowest > 0 ? c.medianMs / slowest * kBarWidth : 0;
     std::string label =
         (pick ? "\u2605 " : "") + c.name + " (" + c.config + ")";
-    std::string value =
-        number("%.4f ms", c.medianMs) +
-        (c.status == CandidateStatus::Eliminated ? " (eliminated)" : "");
+    std::string value = number("%.4f ms", c.medianMs) + timingNote(c);
     svg += "<g class=\"" + std::string(pick ? "pick" : "other") + "\">";
     svg += "<title>" + escape(c.name) + ": median " +
            number("%.4f", c.medianMs) + " ms, fastest " +
@@ -128,7 +137,9 @@ void writeHtmlReport(const std::string &path, const std::string &bundle,
       escape(device.arch) + ", " + escape(device.driverVersion) + "), Tuna " +
       tunaVersion() +
       ". Bars: median time per launch of each timed candidate; " +
-      "\u2605 marks the pick.</p>\n";
+      "\u2605 marks the pick. A finalist's median is its final round's; "
+      "the candidates behind the finalists were timed before that round, "
+      "when the device ran at another speed, and are not picked.</p>\n";
   for (const Decision &decision : decisions) {
     const TuningReport &report = decision.report;
     const CandidateResult &pick = report.candidates[report.chosen];
