@@ -598,11 +598,10 @@ private:
             std::string("in the final round: ") + e.what();
       }
     }
-    if (observer)
+    // The round changed its finalists' results and marked the others.
+    if (observer && finalists.size() >= 2)
       for (int v : order)
-        if (report.candidates[v].behindFinalists ||
-            std::find(finalists.begin(), finalists.end(), v) != finalists.end())
-          observer->finished(report, v);
+        observer->finished(report, v);
   }
 
   /// The finalists among the measured candidates of `order`
