@@ -10,6 +10,11 @@
 # On the CPU side first: bash bench/make_bundles.sh (writes bench/out/bundles)
 # then carry bench/out to the GPU machine and run: bash bench/run_gpu.sh
 # Logs: bench/out/logs, and $OUT/logs.tgz when $OUT is set.
+# A run longer than one device call (TUNA_KERNELS_TIMEOUT stops compare.py
+# before its last cases) is finished by a second call with
+# TUNA_BENCH_AFTER=LOG, LOG the first call's kernels.log (carried, e.g. in
+# bench/out): it skips the tests and the scale benchmark and runs the cases
+# LOG has no result for; its tables show both calls' cases.
 # Without bench/out/bundles/scale.tuna the scale benchmark runs on the
 # nvcc-made PTX variants of test/gpu/scale_variants.cu instead (the "code"
 # column says which); without the kernel library's bundles, that part is
@@ -21,6 +26,13 @@ build=${TUNA_GPU_BUILD:-/tmp/tuna-gpu-build}
 # TUNA_BUNDLES=DIR (relative to the repository root, or absolute) runs
 # other bundles, e.g. a kernel under work next to the merged ones.
 bundles=$(cd "$root" && realpath -m "${TUNA_BUNDLES:-bench/out/bundles}")
+after=${TUNA_BENCH_AFTER:+$(cd "$root" && realpath -m "$TUNA_BENCH_AFTER")}
+if [ -n "$after" ]; then
+  [ -f "$after" ] || { echo "TUNA_BENCH_AFTER: no file $after"; exit 1; }
+  case $after in
+    "$logs"/*) echo "TUNA_BENCH_AFTER: $after is in $logs, which this run clears"; exit 1 ;;
+  esac
+fi
 rm -rf "$logs" && mkdir -p "$logs"
 # The device tool brings back only a few files from $OUT: all logs go in one
 # archive, next to the tuning report.
@@ -51,12 +63,19 @@ date -u +"%Y-%m-%d %H:%M UTC" | tee -a "$logs/gpu.txt"
 cmake -G Ninja -S "$root" -B "$build" -DTUNA_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release > "$logs/configure.log" 2>&1 &&
   cmake --build "$build" > "$logs/build.log" 2>&1 || { tail -30 "$logs/build.log"; exit 1; }
 
-ctest --test-dir "$build" --output-on-failure > "$logs/ctest.log" 2>&1
-tests_rc=$?
-tail -12 "$logs/ctest.log"
+if [ -n "$after" ]; then
+  echo "TUNA_BENCH_AFTER=$after: the tests and the scale benchmark skipped"
+  tests_rc=0
+else
+  ctest --test-dir "$build" --output-on-failure > "$logs/ctest.log" 2>&1
+  tests_rc=$?
+  tail -12 "$logs/ctest.log"
+fi
 
 only=${TUNA_BENCH_ONLY:-}
-if [ -z "$only" ]; then
+if [ -n "$after" ]; then
+  scale_ok=$tests_rc
+elif [ -z "$only" ]; then
 # Two processes on one fresh disk cache: the first tunes, the second starts
 # warm and must decide every shape from the cache.
 export TUNA_CACHE_DIR=$(mktemp -d)
@@ -157,7 +176,7 @@ fi
 TUNA_CACHE_DIR=$(mktemp -d) timeout "${TUNA_KERNELS_TIMEOUT:-0}" \
   python3 "$root/bench/gpu/compare.py" --bundles "$bundles" \
   --lib "$build/lib/libtuna_runtime_shared.so" --only "$only" \
-  > "$logs/kernels.log" 2>&1
+  ${after:+--after "$after"} > "$logs/kernels.log" 2>&1
 kernels_rc=$?
 if grep -q '^tables:' "$logs/kernels.log"; then
   sed -n '/^tables:/,$p' "$logs/kernels.log"
@@ -165,7 +184,8 @@ if grep -q '^tables:' "$logs/kernels.log"; then
 else
   # Stopped (TUNA_KERNELS_TIMEOUT) before its tables: those of its cases.
   tail -5 "$logs/kernels.log"
-  python3 "$root/bench/gpu/compare.py" --tables-from "$logs/kernels.log"
+  python3 "$root/bench/gpu/compare.py" --tables-from ${after:+"$after"} \
+    "$logs/kernels.log"
 fi
 echo "kernels rc=$kernels_rc"
 [ $scale_ok -eq 0 ] && [ $kernels_rc -eq 0 ]

@@ -774,8 +774,12 @@ def dry_run(args, cases):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bundles")
-    parser.add_argument("--tables-from", metavar="LOG",
-                        help="print the tables of LOG's COMPARE lines")
+    parser.add_argument("--tables-from", metavar="LOG", nargs="+",
+                        help="print the tables of the logs' COMPARE lines")
+    parser.add_argument("--after", metavar="LOG",
+                        help="run the cases that LOG has no COMPARE line "
+                        "for (the rest of a run a time bound stopped); the "
+                        "tables show LOG's cases too")
     parser.add_argument("--lib", help="libtuna_runtime_shared.so")
     parser.add_argument("--only", default="",
                         help="only the kernels whose name starts with this "
@@ -786,15 +790,18 @@ def main():
                         "(default) or read a buffer of twice its size")
     args = parser.parse_args()
     if args.tables_from:
-        records = read_records(args.tables_from)
+        records = [r for log in args.tables_from for r in read_records(log)]
         print_tables(records)
         print("\n%d cases from %s, %d wrong" % (
-            len(records), args.tables_from,
+            len(records), ", ".join(args.tables_from),
             sum(1 - r["ok"] for r in records)))
         return 0
     if not args.bundles:
         parser.error("--bundles is required")
-    cases = [c for c in CASES if selected(c[0], args.only)]
+    earlier = read_records(args.after) if args.after else []
+    done = {(r["kernel"], r["shape"]) for r in earlier}
+    cases = [c for c in CASES if selected(c[0], args.only)
+             and (c[0], shape_name(c[2])) not in done]
     if args.dry_run:
         dry_run(args, cases)
         return 0
@@ -836,8 +843,11 @@ def main():
         records.append(record)
         failed += 1 - record["ok"]
         torch.cuda.empty_cache()
-    print_tables(records)
+    print_tables(earlier + records)
     print("\n%d cases, %d failed or wrong" % (len(records), failed))
+    if earlier:
+        print("%d cases from %s in the tables, %d wrong" % (
+            len(earlier), args.after, sum(1 - r["ok"] for r in earlier)))
     return 1 if failed else 0
 
 

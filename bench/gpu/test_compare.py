@@ -315,6 +315,22 @@ def main():
         assert "tuna_cold" in layernorm["first_call_ms"], layernorm
         assert "tuned cold (TUNA_TUNE_COLD=1) for the cold rows" in out, out
 
+        # --after LOG: the cases LOG has no line for, LOG's in the tables.
+        log = os.path.join(tmp, "first.log")
+        first = [line for line in out.splitlines()
+                 if line.startswith("COMPARE ")][:5]
+        with open(log, "w") as f:
+            f.write("\n".join(first) + "\n")
+        rc, rest = run(args + ["--after", log])
+        assert rc == 0, rest
+        rest_records = [json.loads(line[len("COMPARE "):])
+                        for line in rest.splitlines()
+                        if line.startswith("COMPARE ")]
+        assert [(r["kernel"], r["shape"]) for r in rest_records] == [
+            (r["kernel"], r["shape"]) for r in records[5:]], rest
+        assert "\nscale " in rest and "\nmatmul_f32 " in rest, rest
+        assert "5 cases from %s in the tables, 0 wrong" % log in rest, rest
+
         if HAS_FP8:
             check_e4m3(by_kernel, args, out)
 
