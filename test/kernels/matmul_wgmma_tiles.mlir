@@ -1,6 +1,6 @@
 // The fp16 wgmma matmul's family (kernels-mlir/wgmma_types.py
 // matmul_f16_wgmma_tiles): its five kernels in one module, each with its
-// own aliases, and one table over their 1012 variants whose parameter
+// own aliases, and one table over their 112 variants whose parameter
 // `kernel` says whose (0: 256 columns, 1: 128, 2: 64, 3: 192, 4: the
 // warp-specialized persistent kernel), its parameters the union of the
 // kernels' (-1 where a kernel has none of that name).
