@@ -198,12 +198,8 @@ TuningReport Agreement::decide(const std::function<TuningReport()> &decideHere,
   try {
     report = decideHere();
     std::vector<double> medians;
-    // Candidates behind their final round's finalists are not picked.
     for (const CandidateResult &result : report.candidates)
-      medians.push_back(result.status == CandidateStatus::Measured &&
-                                !result.behindFinalists
-                            ? result.medianMs
-                            : -1);
+      medians.push_back(result.competes() ? result.medianMs : -1);
     mine = {{"source", decisionSourceName(report.source)},
             {"chosen", report.chosen},
             {"medians", medians}};

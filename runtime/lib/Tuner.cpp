@@ -450,17 +450,16 @@ private:
                   where() + ": every candidate failed:" + failures());
   }
 
-  /// The measured candidate with the lowest median, leaving out those
-  /// behind the finalists of their final round (CandidateResult::
-  /// behindFinalists): a GPU that heats up under a long tuning runs the
+  /// The candidate with the lowest median among those that compete
+  /// (CandidateResult::competes): not those behind the finalists of their
+  /// final round, since a GPU that heats up under a long tuning runs the
   /// final round slower than the first candidates, whose earlier medians
   /// would otherwise win on that.
   int fastest(const std::vector<int> &candidates) const {
     int best = -1;
     for (int v : candidates) {
       const CandidateResult &result = report.candidates[v];
-      if (result.status == CandidateStatus::Measured &&
-          !result.behindFinalists &&
+      if (result.competes() &&
           (best < 0 || result.medianMs < report.candidates[best].medianMs))
         best = v;
     }

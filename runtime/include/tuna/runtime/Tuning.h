@@ -62,6 +62,12 @@ struct CandidateResult {
   /// Where it was timed when the tuning was spread (Options::spreadOverRanks,
   /// Options::tuningDevices): "rank 1", "device 2 (NAME)"; empty: here.
   std::string timedOn;
+
+  /// Measured and not behind a final round's finalists: a candidate the
+  /// pick is chosen among, by its median.
+  bool competes() const {
+    return status == CandidateStatus::Measured && !behindFinalists;
+  }
 };
 
 /// One decision for one signature of one kernel.
