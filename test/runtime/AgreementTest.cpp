@@ -471,6 +471,7 @@ TEST(SpreadTest, AChunkTimedWithoutAFinalRoundCompetesWithTheFinalists) {
                                          {"axpy_wrong", 1.05}};
   Options options = fastOptions();
   options.check = false;
+  options.totalBudgetMs = 60000; // The round runs on any machine.
   options.tuningDevices = {scriptedHost(costs)};
   Module module =
       Module::fromBundle(axpyBundle(), scriptedHost(costs), "axpy.tuna", options);
