@@ -16,12 +16,16 @@
 // aligned) are read once and kept in registers between the passes: each
 // thread issues its `regs` 16-byte loads back to back (chunk j at column
 // 4 (t + j tpr)); other rows are read again in pass 2, mostly from the
-// cache. Accesses are `vec` wide (16 bytes for vec = 4) when cols is a
+// cache. Pass 2 of a row in registers reads gamma and beta one chunk at a
+// time (gb = 0: one trip to the L2 a chunk, after the previous chunk's
+// store) or all of a thread's chunks before the first store (gb = 1: one
+// trip, 16 more registers, fewer blocks an SM where the registers bound
+// them). Accesses are `vec` wide (16 bytes for vec = 4) when cols is a
 // multiple of vec and every buffer is aligned; otherwise one float at a
 // time.
 // tpr 32..1024 x rpb 1..8 with tpr * rpb <= 1024, x (vec 1, regs 0 |
-// vec 4, regs 0|1|2|4): 90 variants; default tpr = 128, rpb = 1, vec = 1,
-// regs = 0. (regs = 8 compiles without local memory, 52 to 63 registers,
+// vec 4, regs 0|1 | vec 4, regs 2|4, gb 0|1): 126 variants; default
+// tpr = 128, rpb = 1, vec = 1, regs = 0, gb = 0. (regs = 8 compiles without local memory, 52 to 63 registers,
 // and is not in the space: tuned with it on the H200, 2026-11-28, the
 // rows were no faster; docs/benchmarks.md, "Memory-bound kernels and
 // matmul".)
@@ -37,9 +41,11 @@
 // The body is written once for every width: `vscale = "vec"` makes every
 // `vector<[1]xf32>` a `vector<{vec}xf32>` in each variant.
 
-#fits = affine_set<(rows, cols)[tpr, rpb, vec, regs] : (1024 - tpr * rpb >= 0)>
+#fits = affine_set<(rows, cols)[tpr, rpb, vec, regs, gb] : (1024 - tpr * rpb >= 0)>
 // Rows held in registers need 16-byte chunks: regs = 0 when vec = 1.
-#regs_need_vec = affine_set<(rows, cols)[tpr, rpb, vec, regs] : (8 * vec - 8 - 3 * regs >= 0)>
+#regs_need_vec = affine_set<(rows, cols)[tpr, rpb, vec, regs, gb] : (8 * vec - 8 - 3 * regs >= 0)>
+// Batching gamma and beta (gb = 1) needs two or more register chunks.
+#gb_needs_chunks = affine_set<(rows, cols)[tpr, rpb, vec, regs, gb] : (regs - 2 * gb >= 0)>
 // The loops over a thread's register chunks (constant trips once the
 // parameters are substituted) are marked `tuna.unroll`: the tuna-unroll pass
 // copies their bodies, so that the chunks' indices are constants and stay in
@@ -55,20 +61,24 @@ module attributes {gpu.container_module} {
         params = [#tuna.param<"tpr", [32, 64, 128, 256, 512, 1024]>,
                   #tuna.param<"rpb", [1, 2, 4, 8]>,
                   #tuna.param<"vec", [1, 4]>,
-                  #tuna.param<"regs", [0, 1, 2, 4]>],
-        defaults = {tpr = 128, rpb = 1, vec = 1, regs = 0},
-        constraints = [#fits, #regs_need_vec],
+                  #tuna.param<"regs", [0, 1, 2, 4]>,
+                  #tuna.param<"gb", [0, 1]>],
+        defaults = {tpr = 128, rpb = 1, vec = 1, regs = 0, gb = 0},
+        constraints = [#fits, #regs_need_vec, #gb_needs_chunks],
         key = [#tuna.key<arg = 5, bucket = pow2>, #tuna.key<arg = 6, bucket = pow2>],
-        grid = affine_map<(rows, cols)[tpr, rpb, vec, regs] -> (rows ceildiv rpb)>,
-        block = affine_map<(rows, cols)[tpr, rpb, vec, regs] -> (tpr * rpb)>
+        grid = affine_map<(rows, cols)[tpr, rpb, vec, regs, gb] -> (rows ceildiv rpb)>,
+        block = affine_map<(rows, cols)[tpr, rpb, vec, regs, gb] -> (tpr * rpb)>
       >} {
       %tpr = tuna.param "tpr" : index
       %rpb = tuna.param "rpb" : index
       %vec = tuna.param "vec" : index
       %regs = tuna.param "regs" : index
+      %gb = tuna.param "gb" : index
       // In the entry block: an alloca after the first scf.if lands in a later
       // block once lowered, a dynamic stack allocation AMDGPU cannot select.
       %buf = memref.alloca() : memref<8xvector<4xf32>>
+      %gbuf = memref.alloca() : memref<8xvector<4xf32>>
+      %bbuf = memref.alloca() : memref<8xvector<4xf32>>
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
@@ -246,22 +256,54 @@ module attributes {gpu.container_module} {
       scf.if %inreg {
         %mv = vector.broadcast %mean : f32 to vector<4xf32>
         %rv = vector.broadcast %rstd : f32 to vector<4xf32>
-        scf.for %j = %c0 to %regs step %c1 {
-          %jt = arith.muli %j, %tpr : index
-          %q = arith.addi %t, %jt : index
-          %k = arith.muli %q, %c4 : index
-          %in = arith.cmpi ult, %k, %len : index
-          scf.if %in {
+        %batched = arith.cmpi ne, %gb, %c0 : index
+        scf.if %batched {
+          // gb = 1: every chunk's gamma and beta loaded before the first
+          // use, and no branch between the chunks: a chunk past the row's
+          // end takes the last chunk's place (as its load in pass 1 did)
+          // and writes the same values there as that chunk's thread.
+          scf.for %j = %c0 to %regs step %c1 {
+            %jt = arith.muli %j, %tpr : index
+            %q = arith.addi %t, %jt : index
+            %k = arith.muli %q, %c4 : index
+            %kc = arith.minui %k, %lastk : index
+            %g = vector.load %gamma[%kc] {alignment = 16} : memref<?xf32>, vector<4xf32>
+            %b = vector.load %beta[%kc] {alignment = 16} : memref<?xf32>, vector<4xf32>
+            memref.store %g, %gbuf[%j] : memref<8xvector<4xf32>>
+            memref.store %b, %bbuf[%j] : memref<8xvector<4xf32>>
+          } {tuna.unroll}
+          scf.for %j = %c0 to %regs step %c1 {
+            %jt = arith.muli %j, %tpr : index
+            %q = arith.addi %t, %jt : index
+            %k = arith.muli %q, %c4 : index
+            %kc = arith.minui %k, %lastk : index
             %v = memref.load %buf[%j] : memref<8xvector<4xf32>>
-            %g = vector.load %gamma[%k] {alignment = 16} : memref<?xf32>, vector<4xf32>
-            %b = vector.load %beta[%k] {alignment = 16} : memref<?xf32>, vector<4xf32>
+            %g = memref.load %gbuf[%j] : memref<8xvector<4xf32>>
+            %b = memref.load %bbuf[%j] : memref<8xvector<4xf32>>
             %d = arith.subf %v, %mv : vector<4xf32>
             %n = arith.mulf %d, %rv : vector<4xf32>
             %o = math.fma %n, %g, %b : vector<4xf32>
-            %i = arith.addi %base, %k : index
+            %i = arith.addi %base, %kc : index
             vector.store %o, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
-          }
-        } {tuna.unroll}
+          } {tuna.unroll}
+        } else {
+          scf.for %j = %c0 to %regs step %c1 {
+            %jt = arith.muli %j, %tpr : index
+            %q = arith.addi %t, %jt : index
+            %k = arith.muli %q, %c4 : index
+            %in = arith.cmpi ult, %k, %len : index
+            scf.if %in {
+              %v = memref.load %buf[%j] : memref<8xvector<4xf32>>
+              %g = vector.load %gamma[%k] {alignment = 16} : memref<?xf32>, vector<4xf32>
+              %b = vector.load %beta[%k] {alignment = 16} : memref<?xf32>, vector<4xf32>
+              %d = arith.subf %v, %mv : vector<4xf32>
+              %n = arith.mulf %d, %rv : vector<4xf32>
+              %o = math.fma %n, %g, %b : vector<4xf32>
+              %i = arith.addi %base, %k : index
+              vector.store %o, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+            }
+          } {tuna.unroll}
+        }
       } else {
       scf.if %wide {
         %start = arith.muli %t, %c4 : index

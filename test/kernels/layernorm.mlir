@@ -1,13 +1,14 @@
 // RUN: tuna-compile %S/../../kernels-mlir/layernorm.mlir --target=nvptx:sm_90 --no-ptxas \
 // RUN:   -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layernorm.tpr=1024,rpb=1,vec=4,regs=4.sm_90.ptx
-// RUN: FileCheck %s --check-prefix=STREAM --input-file=%t/layernorm.tpr=1024,rpb=1,vec=4,regs=0.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layernorm.tpr=1024,rpb=1,vec=4,regs=4,gb=0.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=BATCHED --input-file=%t/layernorm.tpr=1024,rpb=1,vec=4,regs=4,gb=1.sm_90.ptx
+// RUN: FileCheck %s --check-prefix=STREAM --input-file=%t/layernorm.tpr=1024,rpb=1,vec=4,regs=0,gb=0.sm_90.ptx
 
-// CHECK:      kernel layernorm: 90 variants, default [[LAYERNORM_DEFAULT:layernorm__v[0-9]+]]
-// CHECK:      [[LAYERNORM_DEFAULT]] {{ *}}tpr=128 rpb=1 vec=1 regs=0 {{ *}}nvptx:sm_90: ptx
-// CHECK:      {{layernorm__v[0-9]+}} {{ *}}tpr=1024 rpb=1 vec=4 regs=0 {{ *}}nvptx:sm_90: ptx
-// CHECK:      {{layernorm__v[0-9]+}} {{ *}}tpr=1024 rpb=1 vec=4 regs=4 {{ *}}nvptx:sm_90: ptx
-// CHECK:      compiled nvptx:sm_90: 90 variants
+// CHECK:      kernel layernorm: 126 variants, default [[LAYERNORM_DEFAULT:layernorm__v[0-9]+]]
+// CHECK:      [[LAYERNORM_DEFAULT]] {{ *}}tpr=128 rpb=1 vec=1 regs=0 gb=0 {{ *}}nvptx:sm_90: ptx
+// CHECK:      {{layernorm__v[0-9]+}} {{ *}}tpr=1024 rpb=1 vec=4 regs=0 gb=0 {{ *}}nvptx:sm_90: ptx
+// CHECK:      {{layernorm__v[0-9]+}} {{ *}}tpr=1024 rpb=1 vec=4 regs=4 gb=0 {{ *}}nvptx:sm_90: ptx
+// CHECK:      compiled nvptx:sm_90: 126 variants
 
 // The row in registers: the shift x[r, 0], then four 16-byte loads issued
 // back to back, the sums across warps, one reciprocal square root, and
@@ -21,6 +22,17 @@
 // PTX:         ld.global.v4.b32
 // PTX:         st.global.v4.b32
 // PTX-NOT: .local
+
+// gb = 1: pass 2 loads gamma and beta of all four chunks before its first
+// store, with no branch between the chunks.
+// BATCHED:          ld.global.b32
+// BATCHED-COUNT-4:  ld.global.v4.b32
+// BATCHED:          bar.sync
+// BATCHED:          {{rsqrt.approx.f32|__nv_rsqrtf}}
+// BATCHED-COUNT-8:  ld.global.v4.b32
+// BATCHED-NOT:      {{bra|ld.global}}
+// BATCHED-COUNT-4:  st.global.v4.b32
+// BATCHED-NOT: .local
 
 // Rows too long for the registers: 16-byte accesses in both passes.
 // STREAM: ld.global.v4.b32
