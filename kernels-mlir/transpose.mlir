@@ -12,8 +12,11 @@
 // to 16 bytes, a square inside the matrix is read and written with one
 // unguarded 16-byte access per thread and row (all of a thread's loads
 // issued before its first store to the staging square; the 4 floats of a
-// column of the square are gathered one at a time for the write); edge
-// squares and other shapes move one float at a time, guarded. Rows of the
+// column of the square are gathered one at a time for the write). Edge
+// squares of such a matrix move 16 bytes at a time as well (a chunk is
+// wholly inside or outside: one outside loads a clamped chunk inside, so
+// that the loads stay unconditional, and is not written out); other
+// shapes move one float at a time, guarded. Rows of the
 // staging buffer are padded to tile + 1 floats, so that reading a column
 // spreads over the banks. The grid is (cols / tile, rows / tile) blocks;
 // with diag = 1 block b of the launch order (b = bx + gx by) takes the
@@ -101,6 +104,11 @@ module attributes {gpu.container_module} {
       %cols_in = arith.cmpi ule, %col1, %cols : index
       %interior = arith.andi %rows_in, %cols_in : i1
       %fast4 = arith.andi %interior, %wide : i1
+      %true = arith.constant true
+      %edge = arith.xori %interior, %true : i1
+      %edge4 = arith.andi %edge, %wide : i1
+      %lastrow = arith.subi %rows, %c1 : index
+      %lastc = arith.subi %cols, %c4 : index
 
       // Read: x[row0 + ty + j, col0 + lx + i] -> stage[ty + j, lx + i].
       %c = arith.addi %col0, %lx : index
@@ -110,6 +118,25 @@ module attributes {gpu.container_module} {
           %r = arith.addi %row0, %ly : index
           %rcols = arith.muli %r, %cols : index
           %i = arith.addi %rcols, %c : index
+          %v = vector.load %x[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          %sr = arith.muli %ly, %stride : index
+          %s = arith.addi %sr, %lx : index
+          vector.store %v, %stage[%s] : memref<4160xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+        } {tuna.unroll}
+      } else {
+      scf.if %edge4 {
+        // An edge square, 16 bytes at a time: a chunk is wholly inside or
+        // wholly outside (rows, cols and the chunk's column are multiples
+        // of 4); one outside loads a clamped chunk inside instead, so that
+        // every load is unconditional, and its staging place is never
+        // written out.
+        %cc = arith.minui %c, %lastc : index
+        scf.for %j = %c0 to %tile step %brows {
+          %ly = arith.addi %ty, %j : index
+          %r = arith.addi %row0, %ly : index
+          %rclamp = arith.minui %r, %lastrow : index
+          %rcols = arith.muli %rclamp, %cols : index
+          %i = arith.addi %rcols, %cc : index
           %v = vector.load %x[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
           %sr = arith.muli %ly, %stride : index
           %s = arith.addi %sr, %lx : index
@@ -136,6 +163,7 @@ module attributes {gpu.container_module} {
           } {tuna.unroll}
         } {tuna.unroll}
       }
+      }
       gpu.barrier
       // Write: stage[lx + i, ty + j] -> y[col0 + ty + j, row0 + lx + i].
       %or = arith.addi %row0, %lx : index
@@ -158,6 +186,30 @@ module attributes {gpu.container_module} {
           vector.store %v, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
         } {tuna.unroll}
       } else {
+      scf.if %edge4 {
+        // 16 bytes at a time, the chunks inside only.
+        %or_in = arith.cmpi ult, %or, %rows : index
+        scf.for %j = %c0 to %tile step %brows {
+          %ly = arith.addi %ty, %j : index
+          %oc = arith.addi %col0, %ly : index
+          %oc_in = arith.cmpi ult, %oc, %cols : index
+          %in = arith.andi %oc_in, %or_in : i1
+          %s0 = arith.addi %sx, %ly : index
+          %s1 = arith.addi %s0, %stride : index
+          %s2 = arith.addi %s1, %stride : index
+          %s3 = arith.addi %s2, %stride : index
+          %v0 = memref.load %stage[%s0] : memref<4160xf32, #gpu.address_space<workgroup>>
+          %v1 = memref.load %stage[%s1] : memref<4160xf32, #gpu.address_space<workgroup>>
+          %v2 = memref.load %stage[%s2] : memref<4160xf32, #gpu.address_space<workgroup>>
+          %v3 = memref.load %stage[%s3] : memref<4160xf32, #gpu.address_space<workgroup>>
+          %v = vector.from_elements %v0, %v1, %v2, %v3 : vector<4xf32>
+          scf.if %in {
+            %ocrows = arith.muli %oc, %rows : index
+            %i = arith.addi %ocrows, %or : index
+            vector.store %v, %y[%i] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          }
+        } {tuna.unroll}
+      } else {
         scf.for %j = %c0 to %tile step %brows {
           %ly = arith.addi %ty, %j : index
           %oc = arith.addi %col0, %ly : index
@@ -177,6 +229,7 @@ module attributes {gpu.container_module} {
             }
           } {tuna.unroll}
         } {tuna.unroll}
+      }
       }
       gpu.return
     }
