@@ -19,16 +19,16 @@
 // cache. Pass 2 of a row in registers reads gamma and beta one chunk at a
 // time (gb = 0: one trip to the L2 a chunk, after the previous chunk's
 // store) or all of a thread's chunks before the first store (gb = 1: one
-// trip, 16 more registers, fewer blocks an SM where the registers bound
-// them). Accesses are `vec` wide (16 bytes for vec = 4) when cols is a
+// trip, more registers (52 against 39 at tpr = 512, regs = 4), fewer
+// blocks an SM where the registers bound them). Accesses are `vec` wide (16 bytes for vec = 4) when cols is a
 // multiple of vec and every buffer is aligned; otherwise one float at a
 // time.
 // tpr 32..1024 x rpb 1..8 with tpr * rpb <= 1024, x (vec 1, regs 0 |
 // vec 4, regs 0|1 | vec 4, regs 2|4, gb 0|1): 126 variants; default
-// tpr = 128, rpb = 1, vec = 1, regs = 0, gb = 0. (regs = 8 compiles without local memory, 52 to 63 registers,
-// and is not in the space: tuned with it on the H200, 2026-11-28, the
-// rows were no faster; docs/benchmarks.md, "Memory-bound kernels and
-// matmul".)
+// tpr = 128, rpb = 1, vec = 1, regs = 0, gb = 0. (regs = 8 compiles
+// without local memory, 52 to 63 registers, and is not in the space:
+// tuned with it on the H200, 2026-11-28, the rows were no faster;
+// docs/benchmarks.md, "Memory-bound kernels and matmul".)
 //
 // Host (`layernorm_host`, same arguments): rows one after the other, the
 // same two passes and formulas (shift k = x[r, 0], sums of d and d * d,
