@@ -23,9 +23,12 @@
 // blocks an SM where the registers bound them). Accesses are `vec` wide (16 bytes for vec = 4) when cols is a
 // multiple of vec and every buffer is aligned; otherwise one float at a
 // time.
+// Blocks of 512 or 1024 threads holding rows in registers may ask ptxas
+// for mb = 3 or 2 blocks an SM (`min_blocks`: at most 40 or 32 registers
+// a thread, spilling where it must).
 // tpr 32..1024 x rpb 1..8 with tpr * rpb <= 1024, x (vec 1, regs 0 |
-// vec 4, regs 0|1 | vec 4, regs 2|4, gb 0|1): 126 variants; default
-// tpr = 128, rpb = 1, vec = 1, regs = 0, gb = 0. (regs = 8 compiles
+// vec 4, regs 0|1 | vec 4, regs 2|4, gb 0|1, mb 1 | 3 for 512 threads | 2 for 1024): 158 variants;
+// default tpr = 128, rpb = 1, vec = 1, regs = 0, gb = 0, mb = 1. (regs = 8 compiles
 // without local memory, 52 to 63 registers, and is not in the space:
 // tuned with it on the H200, 2026-11-28, the rows were no faster;
 // docs/benchmarks.md, "Memory-bound kernels and matmul".)
@@ -41,11 +44,15 @@
 // The body is written once for every width: `vscale = "vec"` makes every
 // `vector<[1]xf32>` a `vector<{vec}xf32>` in each variant.
 
-#fits = affine_set<(rows, cols)[tpr, rpb, vec, regs, gb] : (1024 - tpr * rpb >= 0)>
+#fits = affine_set<(rows, cols)[tpr, rpb, vec, regs, gb, mb] : (1024 - tpr * rpb >= 0)>
 // Rows held in registers need 16-byte chunks: regs = 0 when vec = 1.
-#regs_need_vec = affine_set<(rows, cols)[tpr, rpb, vec, regs, gb] : (8 * vec - 8 - 3 * regs >= 0)>
+#regs_need_vec = affine_set<(rows, cols)[tpr, rpb, vec, regs, gb, mb] : (8 * vec - 8 - 3 * regs >= 0)>
 // Batching gamma and beta (gb = 1) needs two or more register chunks.
-#gb_needs_chunks = affine_set<(rows, cols)[tpr, rpb, vec, regs, gb] : (regs - 2 * gb >= 0)>
+#gb_needs_chunks = affine_set<(rows, cols)[tpr, rpb, vec, regs, gb, mb] : (regs - 2 * gb >= 0)>
+// More blocks an SM (mb > 1) are asked where they bound the registers
+// (1536 or 2048 threads an SM: at most 40 or 32 registers a thread) of
+// blocks that hold rows in registers (regs >= 2).
+#mb_bounds_registers = affine_set<(rows, cols)[tpr, rpb, vec, regs, gb, mb] : ((tpr * rpb * mb - 1536) * (mb - 1) >= 0, 2048 - tpr * rpb * mb >= 0, (regs - 2) * (mb - 1) >= 0)>
 // The loops over a thread's register chunks (constant trips once the
 // parameters are substituted) are marked `tuna.unroll`: the tuna-unroll pass
 // copies their bodies, so that the chunks' indices are constants and stay in
@@ -62,12 +69,14 @@ module attributes {gpu.container_module} {
                   #tuna.param<"rpb", [1, 2, 4, 8]>,
                   #tuna.param<"vec", [1, 4]>,
                   #tuna.param<"regs", [0, 1, 2, 4]>,
-                  #tuna.param<"gb", [0, 1]>],
-        defaults = {tpr = 128, rpb = 1, vec = 1, regs = 0, gb = 0},
-        constraints = [#fits, #regs_need_vec, #gb_needs_chunks],
+                  #tuna.param<"gb", [0, 1]>,
+                  #tuna.param<"mb", [1, 2, 3]>],
+        defaults = {tpr = 128, rpb = 1, vec = 1, regs = 0, gb = 0, mb = 1},
+        constraints = [#fits, #regs_need_vec, #gb_needs_chunks, #mb_bounds_registers],
         key = [#tuna.key<arg = 5, bucket = pow2>, #tuna.key<arg = 6, bucket = pow2>],
-        grid = affine_map<(rows, cols)[tpr, rpb, vec, regs, gb] -> (rows ceildiv rpb)>,
-        block = affine_map<(rows, cols)[tpr, rpb, vec, regs, gb] -> (tpr * rpb)>
+        grid = affine_map<(rows, cols)[tpr, rpb, vec, regs, gb, mb] -> (rows ceildiv rpb)>,
+        block = affine_map<(rows, cols)[tpr, rpb, vec, regs, gb, mb] -> (tpr * rpb)>,
+        min_blocks = affine_map<(rows, cols)[tpr, rpb, vec, regs, gb, mb] -> (mb)>
       >} {
       %tpr = tuna.param "tpr" : index
       %rpb = tuna.param "rpb" : index

@@ -120,6 +120,7 @@ static void writeVariant(OpBuilder &builder, Location loc,
       builder, loc, variantSymbol(rs, entry.name),
       builder.getDictionaryAttr(entries), optMap(plan.grid),
       optMap(plan.block), optMap(plan.smem), optMap(plan.cluster),
+      optMap(plan.minBlocks),
       plan.dynamicConstraints.empty()
           ? ArrayAttr()
           : builder.getArrayAttr(plan.dynamicConstraints),
@@ -183,6 +184,8 @@ FailureOr<PlannedVariant> expand::readTableEntry(const ResolvedSpace &rs,
     plan.smem = *smem;
   if (std::optional<AffineMap> cluster = entry.getCluster())
     plan.cluster = *cluster;
+  if (std::optional<AffineMap> minBlocks = entry.getMinBlocks())
+    plan.minBlocks = *minBlocks;
   if (ArrayAttr constraints = entry.getConstraintsAttr())
     llvm::append_range(plan.dynamicConstraints, constraints);
   return plan;

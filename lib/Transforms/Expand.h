@@ -99,6 +99,8 @@ struct PlannedVariant {
   AffineMap grid, block, smem;
   /// Constant (the space's `cluster` reads only parameters), or null.
   AffineMap cluster;
+  /// Constant (the space's `min_blocks` reads only parameters), or null.
+  AffineMap minBlocks;
   SmallVector<Attribute> dynamicConstraints;
   /// The box of every tensor map of the space, in map order.
   SmallVector<AffineMap> tensorMapBoxes;

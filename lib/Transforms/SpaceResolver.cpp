@@ -240,7 +240,7 @@ FailureOr<ResolvedSpace> expand::resolveSpace(FunctionOpInterface kernel,
                          space.getDefaults(), space.getConstraints(),
                          space.getKey(), space.getGrid(), space.getBlock(),
                          space.getSmem(), space.getCluster(),
-                         space.getVscale(), space.getTensorMaps(),
+                         space.getMinBlocks(), space.getVscale(), space.getTensorMaps(),
                          bool(space.getSchedule()),
                          ArrayRef<ParamAttr>(knobParams))))
     return failure();
@@ -463,7 +463,9 @@ static DropReason planLaunchMaps(const ResolvedSpace &rs,
         std::tuple{"block", rs.space.getBlock(), int64_t(1), &plan.block},
         std::tuple{"smem", rs.space.getSmem(), int64_t(0), &plan.smem},
         std::tuple{"cluster", rs.space.getCluster(), int64_t(1),
-                   &plan.cluster}}) {
+                   &plan.cluster},
+        std::tuple{"min_blocks", rs.space.getMinBlocks(), int64_t(1),
+                   &plan.minBlocks}}) {
     if (!attr)
       continue;
     AffineMap map = attr.getValue();

@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -240,6 +241,19 @@ static void setKnownClusterSize(FunctionOpInterface clone, AffineMap cluster,
     func.setKnownClusterSizeAttr(builder.getDenseI32ArrayAttr(sizes));
 }
 
+/// More than one block an SM becomes the GPU kernel's `nvvm.minctasm` (the
+/// PTX's .minnctapersm); other targets' lowerings ignore the attribute.
+static void setMinBlocksPerSM(FunctionOpInterface clone, AffineMap minBlocks,
+                              OpBuilder &builder) {
+  auto func = dyn_cast<gpu::GPUFuncOp>(clone.getOperation());
+  if (!func || !minBlocks)
+    return;
+  int64_t blocks = cast<AffineConstantExpr>(minBlocks.getResult(0)).getValue();
+  if (blocks > 1)
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  builder.getI32IntegerAttr(blocks));
+}
+
 /// Applies the schedule to `clone` with every knob selected; the knobs are
 /// left unselected again for the next variant.
 static LogicalResult applySchedule(const ResolvedSpace &rs,
@@ -309,6 +323,7 @@ specializeClone(const ResolvedSpace &rs, const PlannedVariant &variant,
     return failure();
   setKnownBlockSize(clone, variant.block, builder);
   setKnownClusterSize(clone, variant.cluster, builder);
+  setMinBlocksPerSM(clone, variant.minBlocks, builder);
   if (rs.schedule && failed(applySchedule(rs, variant.config, clone, builder)))
     return failure();
 
@@ -351,7 +366,7 @@ bool expand::isSameVariant(const InstantiatedVariant &a,
                            const InstantiatedVariant &b,
                            const PlannedVariant &pb) {
   if (pa.grid != pb.grid || pa.block != pb.block || pa.smem != pb.smem ||
-      pa.cluster != pb.cluster ||
+      pa.cluster != pb.cluster || pa.minBlocks != pb.minBlocks ||
       pa.dynamicConstraints != pb.dynamicConstraints ||
       a.tensorMaps != b.tensorMaps)
     return false;

@@ -101,6 +101,8 @@ Json variantToJson(const Variant &variant) {
                {"constraints", std::move(constraints)}};
   if (!variant.tensorMaps.empty())
     json["tensorMaps"] = variantTensorMapsToJson(variant);
+  if (variant.minBlocks != 1)
+    json["minBlocks"] = variant.minBlocks;
   json["code"] = std::move(code);
   return json;
 }
@@ -396,6 +398,8 @@ Variant readVariant(const Reader &in, const Json &json,
     for (size_t i = 0; i < maps->size(); ++i)
       variant.tensorMaps.push_back(readVariantTensorMap(
           in, (*maps)[i], path + ".tensorMaps[" + std::to_string(i) + "]"));
+  if (json.contains("minBlocks"))
+    variant.minBlocks = in.small(json, "minBlocks", path);
   const Json &code = in.array(json, "code", path);
   for (size_t i = 0; i < code.size(); ++i) {
     std::string entryPath = path + ".code[" + std::to_string(i) + "]";

@@ -116,14 +116,16 @@ PruneVerdict judgeOccupancy(const DeviceInfo &device, const StaticFacts &facts,
 }
 
 /// 2. Spills: drops the candidates that spill when some candidate is known
-/// not to.
+/// not to, except those that asked for more than one block a
+/// multiprocessor (their spills buy the occupancy they are timed for).
 void dropSpills(const std::vector<StaticFacts> &candidates,
                 std::vector<PruneVerdict> &verdicts) {
   int spillFree = 0;
   for (size_t c = 0; c < candidates.size(); ++c)
     spillFree += verdicts[c].dropped.empty() && spillsOf(candidates[c]) == 0;
   for (size_t c = 0; c < candidates.size() && spillFree; ++c)
-    if (verdicts[c].dropped.empty() && spillsOf(candidates[c]) > 0)
+    if (verdicts[c].dropped.empty() && spillsOf(candidates[c]) > 0 &&
+        candidates[c].minBlocks <= 1)
       verdicts[c].dropped =
           "spills: " + std::to_string(spillsOf(candidates[c])) + " bytes of " +
           (candidates[c].spillBytes >= 0 ? "spill stores and loads"

@@ -273,6 +273,7 @@ private:
     facts.dims = dims[v];
     const Resources &compiled = variant.spec->code[variant.code].resources;
     facts.spillBytes = compiled.spillBytes;
+    facts.minBlocks = variant.spec->minBlocks;
     if (!variant.function) {
       facts.registers = compiled.registers;
       facts.localBytes = compiled.localBytes;

@@ -220,6 +220,9 @@ private:
     for (size_t i = 0; i < variant.tensorMaps.size(); ++i)
       checkVariantTensorMap(kernel, variant.tensorMaps[i],
                             where + " tensor map " + std::to_string(i));
+    if (variant.minBlocks < 1)
+      fail(where + " asks for " + std::to_string(variant.minBlocks) +
+           " blocks a multiprocessor (minBlocks); at least 1");
     for (const VariantCode &code : variant.code) {
       if (code.object < 0 ||
           static_cast<size_t>(code.object) >= bundle.objects.size())

@@ -3,29 +3,30 @@
 // `gpu.subgroup_size` (64 on gfx90a and gfx942, 32 on gfx1100) or the
 // row's tpr threads when fewer. Three row widths on each target, from the
 // GPU kernel alone (--variants numbers every kernel's table; the host
-// kernel's is shorter): tpr = 32 (id 0), 64 (id 28) and 1024 (id 119);
+// kernel's is shorter): tpr = 32 (id 0), 64 (id 28) and 1024 (id 147);
 // and tpr = 64 with two chunks in registers and gamma and beta batched
-// (id 32) compiles too.
+// (id 32) compiles too, as does tpr = 1024 asking for two blocks an SM
+// (id 155: the `min_blocks` attribute is NVVM's, which AMDGPU ignores).
 // RUN: awk '/^  func.func/{exit} {print} END{print "}"}' %S/../../kernels-mlir/layernorm.mlir > %t.mlir
 // RUN: tuna-compile %t.mlir --target=amdgcn:gfx90a,amdgcn:gfx942,amdgcn:gfx1100 \
-// RUN:   --variants=0,28,32,119 -o %t.tuna --emit-dir=%t | FileCheck %s
-// RUN: FileCheck %s --check-prefix=W64-ROW64 --input-file="%t/layernorm.tpr=64,rpb=1,vec=1,regs=0,gb=0.gfx90a.s"
-// RUN: FileCheck %s --check-prefix=W64-ROW64-XOR --input-file="%t/layernorm.tpr=64,rpb=1,vec=1,regs=0,gb=0.gfx90a.s"
-// RUN: FileCheck %s --check-prefix=ROW32 --input-file="%t/layernorm.tpr=32,rpb=1,vec=1,regs=0,gb=0.gfx90a.s"
-// RUN: FileCheck %s --check-prefix=ROW32-XOR --input-file="%t/layernorm.tpr=32,rpb=1,vec=1,regs=0,gb=0.gfx90a.s"
-// RUN: FileCheck %s --check-prefix=W64-ROW1024 --input-file="%t/layernorm.tpr=1024,rpb=1,vec=1,regs=0,gb=0.gfx90a.s"
-// RUN: FileCheck %s --check-prefix=W64-ROW64 --input-file="%t/layernorm.tpr=64,rpb=1,vec=1,regs=0,gb=0.gfx942.s"
-// RUN: FileCheck %s --check-prefix=W64-ROW64-XOR --input-file="%t/layernorm.tpr=64,rpb=1,vec=1,regs=0,gb=0.gfx942.s"
-// RUN: FileCheck %s --check-prefix=ROW32 --input-file="%t/layernorm.tpr=32,rpb=1,vec=1,regs=0,gb=0.gfx942.s"
-// RUN: FileCheck %s --check-prefix=ROW32-XOR --input-file="%t/layernorm.tpr=32,rpb=1,vec=1,regs=0,gb=0.gfx942.s"
-// RUN: FileCheck %s --check-prefix=W64-ROW1024 --input-file="%t/layernorm.tpr=1024,rpb=1,vec=1,regs=0,gb=0.gfx942.s"
-// RUN: FileCheck %s --check-prefix=W32-ROW64 --input-file="%t/layernorm.tpr=64,rpb=1,vec=1,regs=0,gb=0.gfx1100.s"
-// RUN: FileCheck %s --check-prefix=ROW32 --input-file="%t/layernorm.tpr=32,rpb=1,vec=1,regs=0,gb=0.gfx1100.s"
-// RUN: FileCheck %s --check-prefix=ROW32-XOR --input-file="%t/layernorm.tpr=32,rpb=1,vec=1,regs=0,gb=0.gfx1100.s"
-// RUN: FileCheck %s --check-prefix=W32-ROW1024 --input-file="%t/layernorm.tpr=1024,rpb=1,vec=1,regs=0,gb=0.gfx1100.s"
-// CHECK: compiled amdgcn:gfx90a: 5 variants
-// CHECK: compiled amdgcn:gfx942: 5 variants
-// CHECK: compiled amdgcn:gfx1100: 5 variants
+// RUN:   --variants=0,28,32,147,155 -o %t.tuna --emit-dir=%t | FileCheck %s
+// RUN: FileCheck %s --check-prefix=W64-ROW64 --input-file="%t/layernorm.tpr=64,rpb=1,vec=1,regs=0,gb=0,mb=1.gfx90a.s"
+// RUN: FileCheck %s --check-prefix=W64-ROW64-XOR --input-file="%t/layernorm.tpr=64,rpb=1,vec=1,regs=0,gb=0,mb=1.gfx90a.s"
+// RUN: FileCheck %s --check-prefix=ROW32 --input-file="%t/layernorm.tpr=32,rpb=1,vec=1,regs=0,gb=0,mb=1.gfx90a.s"
+// RUN: FileCheck %s --check-prefix=ROW32-XOR --input-file="%t/layernorm.tpr=32,rpb=1,vec=1,regs=0,gb=0,mb=1.gfx90a.s"
+// RUN: FileCheck %s --check-prefix=W64-ROW1024 --input-file="%t/layernorm.tpr=1024,rpb=1,vec=1,regs=0,gb=0,mb=1.gfx90a.s"
+// RUN: FileCheck %s --check-prefix=W64-ROW64 --input-file="%t/layernorm.tpr=64,rpb=1,vec=1,regs=0,gb=0,mb=1.gfx942.s"
+// RUN: FileCheck %s --check-prefix=W64-ROW64-XOR --input-file="%t/layernorm.tpr=64,rpb=1,vec=1,regs=0,gb=0,mb=1.gfx942.s"
+// RUN: FileCheck %s --check-prefix=ROW32 --input-file="%t/layernorm.tpr=32,rpb=1,vec=1,regs=0,gb=0,mb=1.gfx942.s"
+// RUN: FileCheck %s --check-prefix=ROW32-XOR --input-file="%t/layernorm.tpr=32,rpb=1,vec=1,regs=0,gb=0,mb=1.gfx942.s"
+// RUN: FileCheck %s --check-prefix=W64-ROW1024 --input-file="%t/layernorm.tpr=1024,rpb=1,vec=1,regs=0,gb=0,mb=1.gfx942.s"
+// RUN: FileCheck %s --check-prefix=W32-ROW64 --input-file="%t/layernorm.tpr=64,rpb=1,vec=1,regs=0,gb=0,mb=1.gfx1100.s"
+// RUN: FileCheck %s --check-prefix=ROW32 --input-file="%t/layernorm.tpr=32,rpb=1,vec=1,regs=0,gb=0,mb=1.gfx1100.s"
+// RUN: FileCheck %s --check-prefix=ROW32-XOR --input-file="%t/layernorm.tpr=32,rpb=1,vec=1,regs=0,gb=0,mb=1.gfx1100.s"
+// RUN: FileCheck %s --check-prefix=W32-ROW1024 --input-file="%t/layernorm.tpr=1024,rpb=1,vec=1,regs=0,gb=0,mb=1.gfx1100.s"
+// CHECK: compiled amdgcn:gfx90a: 6 variants
+// CHECK: compiled amdgcn:gfx942: 6 variants
+// CHECK: compiled amdgcn:gfx1100: 6 variants
 
 // Two shuffles per butterfly step (the sums of d and d * d).
 // A row of 64 threads on wave64: one wavefront, six steps; the last one

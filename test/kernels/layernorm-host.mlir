@@ -47,10 +47,10 @@
 // UNROLLED:         return
 
 // The GPU variants are as without the host kernel.
-// BOTH:     kernel layernorm: 126 variants, default [[LAYERNORM_DEFAULT:layernorm__v[0-9]+]]
-// BOTH:     [[LAYERNORM_DEFAULT]] {{ *}}tpr=128 rpb=1 vec=1 regs=0 gb=0 {{ *}}nvptx:sm_90: ptx
+// BOTH:     kernel layernorm: 158 variants, default [[LAYERNORM_DEFAULT:layernorm__v[0-9]+]]
+// BOTH:     [[LAYERNORM_DEFAULT]] {{ *}}tpr=128 rpb=1 vec=1 regs=0 gb=0 mb=1 {{ *}}nvptx:sm_90: ptx
 // BOTH:     kernel layernorm_host: 9 variants, default [[LAYERNORM_HOST_DEFAULT:layernorm_host__v[0-9]+]]
 // BOTH:     [[LAYERNORM_HOST_DEFAULT]] {{ *}}vec=8 unroll=2 {{ *}}host: elf-so
-// BOTH:     compiled nvptx:sm_90: 126 variants in
+// BOTH:     compiled nvptx:sm_90: 158 variants in
 // BOTH:     compiled host: 9 variants in
-// BOTH:     wrote {{.*}}: 2 kernels, 135 variants, 127 objects
+// BOTH:     wrote {{.*}}: 2 kernels, 167 variants, 159 objects

@@ -46,6 +46,7 @@ Bundle richBundle() {
   code.symbol = "axpy_work0_ptx";
   code.resources = {32, 1024, 0, 8};
   variant.code.push_back(code);
+  variant.minBlocks = 2;
   return bundle;
 }
 
@@ -112,6 +113,11 @@ TEST(BundleTest, RoundTripKeepsEveryField) {
   ASSERT_EQ(variant.code.size(), 2u);
   EXPECT_EQ(variant.code[1].resources.registers, 32);
   EXPECT_EQ(variant.code[1].resources.spillBytes, 8);
+  EXPECT_EQ(variant.minBlocks, 2);
+  EXPECT_EQ(kernel.variants.at(0).minBlocks, 1);
+  // One block a multiprocessor, the default, is not written.
+  EXPECT_EQ(bytes.find("\"minBlocks\": 1"), std::string::npos);
+  EXPECT_NE(bytes.find("\"minBlocks\": 2"), std::string::npos);
 }
 
 // A bundle with tensor maps is format version 2 (an older runtime would
@@ -361,6 +367,13 @@ TEST(BundleValidationTest, MalformedExpressions) {
   bundle = richBundle();
   bundle.kernels[0].variants[0].sharedMemBytes = {dim(2)};
   expectInvalid(bundle, "reads d2 but the key has 2 value(s)");
+}
+
+TEST(BundleValidationTest, MinBlocksIsPositive) {
+  Bundle bundle = richBundle();
+  bundle.kernels[0].variants[1].minBlocks = 0;
+  expectInvalid(bundle, "variant 'axpy_work0' asks for 0 blocks a "
+                        "multiprocessor (minBlocks); at least 1");
 }
 
 TEST(BundleValidationTest, ConfigurationFollowsParameters) {

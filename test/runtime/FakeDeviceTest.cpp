@@ -716,6 +716,25 @@ TEST(FakeDevicePruneTest, UsesTheBundlesResourcesWithoutLoadingForASearch) {
   EXPECT_EQ(report.chosenName, "axpy_b128");
 }
 
+// A variant whose bundle entry asked for more blocks a multiprocessor
+// (minBlocks) is timed although it spills.
+TEST(FakeDevicePruneTest, TimesSpillsBoughtForMoreBlocks) {
+  auto gpu = std::make_shared<FakeGpu>();
+  Bundle bundle = blocksBundle(*gpu, {64, 128, 256},
+                               [](int64_t block) { return 1000.0 / block; });
+  for (Variant &variant : bundle.kernels[0].variants) {
+    variant.code[0].resources.spillBytes = variant.name == "axpy_b256" ? 8 : 0;
+    variant.minBlocks = variant.name == "axpy_b256" ? 2 : 1;
+  }
+  Module module = Module::fromBundle(bundle, Device(gpu), "fake.tuna",
+                                     simulatedClockOptions());
+  launchAxpy(module.kernel("axpy"));
+  TuningReport report = module.kernel("axpy").reports().at(0);
+  EXPECT_TRUE(withStatus(report, CandidateStatus::Pruned).empty());
+  EXPECT_GT(gpu->functions["axpy_b256"].launches, 0);
+  EXPECT_EQ(report.chosenName, "axpy_b256");
+}
+
 namespace {
 /// A database with one entry for fakeBundle()'s axpy at signature [1024]
 /// on FakeGpu whose shortlist is `shortlist` (name and BLOCK value each).

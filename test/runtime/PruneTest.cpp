@@ -122,6 +122,19 @@ TEST(PruneTest, SpillsAreDroppedOnlyWhereSomeCandidateHasNone) {
     EXPECT_EQ(v.dropped, "");
 }
 
+// A variant that asked its compiler for more blocks a multiprocessor
+// (min_blocks) spills by design: it is timed next to spill-free ones.
+TEST(PruneTest, SpillsBoughtForMoreBlocksAreKept) {
+  std::vector<StaticFacts> candidates = {launch(0, 1056, 1024),
+                                         launch(1, 1056, 1024)};
+  candidates[1].spillBytes = 32;
+  candidates[1].minBlocks = 2;
+  for (const PruneVerdict &v : judgeCandidates(h100(), candidates, 1.5))
+    EXPECT_EQ(v.dropped, "");
+  candidates[1].minBlocks = 1;
+  EXPECT_NE(judgeCandidates(h100(), candidates, 1.5)[1].dropped, "");
+}
+
 TEST(PruneTest, OccupancyZeroIsDroppedAndTheDriversFigureWins) {
   std::vector<StaticFacts> candidates = {launch(0, 1056, 1024, 255),
                                          launch(1, 1056, 256, 64)};

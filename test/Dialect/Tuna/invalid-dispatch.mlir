@@ -43,6 +43,21 @@ tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) 
 
 // -----
 
+// So is its blocks-per-SM request (its nvvm.minctasm).
+tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [#tuna.key<arg = 0>], params = ["b"], source_hash = "00", written_args = array<i64>} {
+  // expected-error @+1 {{'tuna.variant' op min_blocks must be one constant of at least 1 (it is compiled into the variant), got affine_map<()[s0] -> (s0 mod 3)>}}
+  tuna.variant @m::@k config {b = 64 : i64} min_blocks affine_map<()[s0] -> (s0 mod 3)>
+}
+
+// -----
+
+tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [#tuna.key<arg = 0>], params = ["b"], source_hash = "00", written_args = array<i64>} {
+  // expected-error @+1 {{'tuna.variant' op min_blocks must be one constant of at least 1 (it is compiled into the variant), got affine_map<()[s0] -> (0)>}}
+  tuna.variant @m::@k config {b = 64 : i64} min_blocks affine_map<()[s0] -> (0)>
+}
+
+// -----
+
 tuna.dispatch @k attributes {default_variant = 0 : i64, function_type = (index) -> (), key = [], params = ["b"], source_hash = "00", written_args = array<i64>} {
   // expected-error @+1 {{'tuna.variant' op constraints must take the 0 key value(s) as their dimensions and symbols, got 1 and 0}}
   tuna.variant @m::@k config {b = 64 : i64} where [affine_set<(d0) : (d0 >= 0)>]

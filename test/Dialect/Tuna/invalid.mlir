@@ -178,6 +178,21 @@ gpu.module @m {
 
 // -----
 
+// The blocks a variant asks an SM to hold are compiled into it too.
+gpu.module @m {
+  // expected-error @+1 {{'min_blocks' reads key component 0; a variant's min_blocks is fixed when it is compiled, so it may read only parameters}}
+  gpu.func @min_blocks_reads_key(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (n)>, block = affine_map<(n)[b] -> (b)>, min_blocks = affine_map<(n)[b] -> (n mod 4 + 1)>>} { gpu.return }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'min_blocks' must have 1 result, got 2}}
+  gpu.func @min_blocks_results(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (n)>, block = affine_map<(n)[b] -> (b)>, min_blocks = affine_map<(n)[b] -> (1, b)>>} { gpu.return }
+}
+
+// -----
+
 gpu.module @m {
   // expected-error @+1 {{'cluster' takes 2 dimension(s) but the key has 1 component(s) (parameters are symbols)}}
   gpu.func @cluster_param_as_dim(%n: index) kernel attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, key = [#tuna.key<arg = 0>], grid = affine_map<(n)[b] -> (n)>, block = affine_map<(n)[b] -> (b)>, cluster = affine_map<(n, b) -> (1, 1, b)>>} { gpu.return }
@@ -195,7 +210,7 @@ gpu.module @m {
 
 // -----
 
-// expected-error @+1 {{host kernels take no 'grid', 'block', 'smem' or 'cluster'}}
+// expected-error @+1 {{host kernels take no 'grid', 'block', 'smem', 'cluster' or 'min_blocks'}}
 func.func @host_with_cluster() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, cluster = affine_map<()[b] -> (b)>>} { return }
 
 // -----
@@ -207,7 +222,7 @@ gpu.module @m {
 
 // -----
 
-// expected-error @+1 {{host kernels take no 'grid', 'block', 'smem' or 'cluster'}}
+// expected-error @+1 {{host kernels take no 'grid', 'block', 'smem', 'cluster' or 'min_blocks'}}
 func.func @host_with_grid() attributes {tuna.space = #tuna.space<params = [#tuna.param<"b", [1]>], defaults = {b = 1}, grid = affine_map<()[b] -> (b)>>} { return }
 
 // -----

@@ -572,8 +572,8 @@ LogicalResult mlir::tuna::verifySpace(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<ParamAttr> params,
     ArrayAttr configs, DictionaryAttr defaults, ArrayAttr constraints,
     ArrayRef<KeyAttr> key, AffineMapAttr grid, AffineMapAttr block,
-    AffineMapAttr smem, AffineMapAttr cluster, StringAttr vscale,
-    ArrayRef<TensorMapAttr> tensorMaps, bool hasSchedule,
+    AffineMapAttr smem, AffineMapAttr cluster, AffineMapAttr minBlocks,
+    StringAttr vscale, ArrayRef<TensorMapAttr> tensorMaps, bool hasSchedule,
     std::optional<ArrayRef<ParamAttr>> knobs) {
   ParamSet set;
   set.complete = !hasSchedule || knobs.has_value();
@@ -598,15 +598,22 @@ LogicalResult mlir::tuna::verifySpace(
       failed(verifyMap(emitError, "block", block, 3, key.size(), numParams)) ||
       failed(verifyMap(emitError, "smem", smem, 1, key.size(), numParams)) ||
       failed(verifyMap(emitError, "cluster", cluster, 3, key.size(),
+                       numParams)) ||
+      failed(verifyMap(emitError, "min_blocks", minBlocks, 1, key.size(),
                        numParams)))
     return failure();
-  if (cluster)
+  for (auto [what, map] : {std::pair{"cluster", cluster},
+                           std::pair{"min_blocks", minBlocks}}) {
+    if (!map)
+      continue;
     for (unsigned d = 0; d < key.size(); ++d)
-      if (readsKeyValue(cluster.getValue().getResults(),
-                        cluster.getValue().getNumDims(), d))
-        return emitError() << "'cluster' reads key component " << d
-                           << "; a variant's cluster is fixed when it is "
-                              "compiled, so it may read only parameters";
+      if (readsKeyValue(map.getValue().getResults(),
+                        map.getValue().getNumDims(), d))
+        return emitError() << "'" << what << "' reads key component " << d
+                           << "; a variant's " << what
+                           << " is fixed when it is compiled, so it may "
+                              "read only parameters";
+  }
   if (constraints)
     for (auto [i, a] : llvm::enumerate(constraints))
       if (failed(verifyConstraint(emitError, i, a, key, numParams)))
@@ -619,7 +626,8 @@ LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 DictionaryAttr defaults, ArrayAttr constraints,
                                 ArrayRef<KeyAttr> key, AffineMapAttr grid,
                                 AffineMapAttr block, AffineMapAttr smem,
-                                AffineMapAttr cluster, StringAttr vscale,
+                                AffineMapAttr cluster,
+                                AffineMapAttr minBlocks, StringAttr vscale,
                                 SymbolRefAttr schedule,
                                 ArrayRef<TargetAttr> targets,
                                 ArrayRef<TensorMapAttr> tensorMaps) {
@@ -630,7 +638,8 @@ LogicalResult SpaceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            << stringifyTargetArch(target.getArch())
                            << " twice (one entry per architecture)";
   return verifySpace(emitError, params, configs, defaults, constraints, key,
-                     grid, block, smem, cluster, vscale, tensorMaps,
+                     grid, block, smem, cluster, minBlocks, vscale,
+                     tensorMaps,
                      /*hasSchedule=*/bool(schedule),
                      /*knobs=*/std::nullopt);
 }
@@ -837,9 +846,9 @@ LogicalResult TunaDialect::verifyOperationAttribute(Operation *op,
   } else if (isa<gpu::GPUFuncOp>(op)) {
     return op->emitError() << "'tuna.space' on a gpu.func that is not a kernel";
   } else if (space.getGrid() || space.getBlock() || space.getSmem() ||
-             space.getCluster()) {
-    return op->emitError()
-           << "host kernels take no 'grid', 'block', 'smem' or 'cluster'";
+             space.getCluster() || space.getMinBlocks()) {
+    return op->emitError() << "host kernels take no 'grid', 'block', 'smem', "
+                              "'cluster' or 'min_blocks'";
   }
   for (TargetAttr target : space.getTargets())
     if ((target.getArch() == TargetArch::host) == isGpuKernel(op))
@@ -985,7 +994,8 @@ LogicalResult DispatchOp::verify() {
     if (failed(verifyVariantTensorMaps(v, getTensorMapsAttr(), numKeys)))
       return failure();
     for (std::optional<AffineMap> map :
-         {v.getGrid(), v.getBlock(), v.getSmem(), v.getCluster()})
+         {v.getGrid(), v.getBlock(), v.getSmem(), v.getCluster(),
+          v.getMinBlocks()})
       if (map && map->getNumInputs() != numKeys)
         return v.emitOpError() << "maps must take the " << numKeys
                                << " key value(s) as their dimensions and "
@@ -998,6 +1008,13 @@ LogicalResult DispatchOp::verify() {
       return v.emitOpError() << "cluster must be 1 to 3 constant sizes (it is "
                                 "compiled into the variant), got "
                              << AffineMapAttr::get(*cluster);
+    if (std::optional<AffineMap> minBlocks = v.getMinBlocks();
+        minBlocks &&
+        (minBlocks->getNumResults() != 1 || !minBlocks->isConstant() ||
+         minBlocks->getSingleConstantResult() < 1))
+      return v.emitOpError() << "min_blocks must be one constant of at least "
+                                "1 (it is compiled into the variant), got "
+                             << AffineMapAttr::get(*minBlocks);
     if (std::optional<ArrayAttr> sets = v.getConstraints())
       for (Attribute a : *sets) {
         IntegerSet set = cast<IntegerSetAttr>(a).getValue();

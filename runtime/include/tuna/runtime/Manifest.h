@@ -136,6 +136,9 @@ struct Variant {
   Expr sharedMemBytes;       ///< Dynamic shared memory; empty means 0.
   std::vector<Constraint> constraints;
   std::vector<VariantTensorMap> tensorMaps; ///< Hidden parameters; usually none.
+  /// Blocks a multiprocessor that the variant asked its compiler to fit
+  /// (the space's `min_blocks`); the spills that buys are its design.
+  int minBlocks = 1;
   std::vector<VariantCode> code;
 };
 

@@ -34,6 +34,9 @@ struct StaticFacts {
   /// Resident blocks per multiprocessor, from the driver; -1: computed from
   /// the figures above and the device's limits (residentBlocks()).
   int residentBlocks = -1;
+  /// Blocks a multiprocessor the variant asked its compiler to fit
+  /// (Variant::minBlocks): more than 1 keeps its spills from dropping it.
+  int minBlocks = 1;
 };
 
 /// The model's view of one candidate.

@@ -230,6 +230,12 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
       (the PTX's `.reqnctapercluster`); a variant whose cluster has more
       than 8 blocks (the portable limit) is dropped. The grid must be a
       multiple of it in every dimension.
+    - `min_blocks` (optional, GPU kernels): (key values)[parameters] -> the
+      blocks of one variant that an SM should hold at once; like `cluster`
+      it may read only parameters. Over 1 it becomes the variant's
+      `nvvm.minctasm` (the PTX's `.minnctapersm`), with which ptxas limits
+      the registers a thread so that that many blocks fit (spilling if it
+      must); other targets ignore it.
     - `vscale` (optional): the parameter that gives the kernel's scalable
       vector types their width. The body is written once with scalable
       dimensions (`vector<[4]xf32>`, `memref<8xvector<[1]xf32>>`) and
@@ -263,6 +269,7 @@ def Tuna_SpaceAttr : Tuna_Attr<"Space", "space"> {
     Tuna_LaunchMapParameter:$block,
     Tuna_LaunchMapParameter:$smem,
     Tuna_LaunchMapParameter:$cluster,
+    Tuna_LaunchMapParameter:$min_blocks,
     OptionalParameter<"::mlir::StringAttr">:$vscale,
     OptionalParameter<"::mlir::SymbolRefAttr">:$schedule,
     Tuna_BracketedTargets:$targets,

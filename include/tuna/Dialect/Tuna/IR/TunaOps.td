@@ -95,7 +95,7 @@ def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {
     divides by), and nothing else: the parameters are already substituted.
     `constraints` are the launch-time conditions that are left. `cluster`
     is constant: it is compiled into the variant (its known cluster size),
-    not launched. `tensor_maps` lists the tensor maps (indices into the
+    not launched; so is `min_blocks` (its `nvvm.minctasm`). `tensor_maps` lists the tensor maps (indices into the
     dispatch's `tensor_maps`, ascending) that the variant takes as hidden
     parameters after the kernel's own, and `boxes` the box of each, innermost
     dimension first, over the key values.
@@ -107,12 +107,14 @@ def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {
     OptionalAttr<AffineMapAttr>:$block,
     OptionalAttr<AffineMapAttr>:$smem,
     OptionalAttr<AffineMapAttr>:$cluster,
+    OptionalAttr<AffineMapAttr>:$min_blocks,
     OptionalAttr<TypedArrayAttrBase<IntegerSetAttr, "integer sets">>:$constraints,
     OptionalAttr<DenseI64ArrayAttr>:$tensor_maps,
     OptionalAttr<AffineMapArrayAttr>:$boxes);
   let assemblyFormat = [{
     $kernel `config` $config (`grid` $grid^)? (`block` $block^)?
-    (`smem` $smem^)? (`cluster` $cluster^)? (`where` $constraints^)?
+    (`smem` $smem^)? (`cluster` $cluster^)? (`min_blocks` $min_blocks^)?
+    (`where` $constraints^)?
     (`tensor_maps` $tensor_maps^)? (`boxes` $boxes^)? attr-dict
   }];
 }
