@@ -20,7 +20,8 @@ KERNEL is
   - `matmul_f16_wgmma_n64`: matmul_f16_wgmma with 64-column tiles of C
     (wgmma n64, 32 accumulator floats a thread, one 64-column atom of B),
     for skinny (decode) shapes, where 128-column tiles leave most SMs idle;
-    its own space (N64_CONFIGS: bm = 64, 4 to 8 stages, split 1 to 16).
+    its own space (N64_CONFIGS: bm = 64, 4 to 8 stages, split 1 to 16,
+    mask 0 to 2).
   - `matmul_bf16_wgmma_ws`: the warp-specialized persistent kernel
     (matmul_f16_wgmma_ws, matmul_wgmma_ws.mlir) with bf16 element types.
   - `matmul_e4m3_wgmma_ws`: the warp-specialized persistent kernel
@@ -127,7 +128,10 @@ N192_NOTE = tile_note(192, 96, "three atoms", 12, more=(
 # the cp.async waits stop at 6 pending groups (stages 8 with deep 1),
 # beyond which a tile waits for every group. split up to 16 (a cluster's
 # most): 16 tiles of 64 x 64 times 8 or 16 fill the GPU on 256 x 256 x K.
+# The masked configurations come again with mask = 2 (M masked, B's copies
+# whole), for M = 1 and 16 with N and K multiples of 64.
 N64_CONFIGS = skinny_space((4, 6, 8), (1, 2, 4, 8, 16))
+N64_CONFIGS += [dict(c, mask=2) for c in N64_CONFIGS if c["mask"] == 1]
 N64_NOTE = tile_note(
     64, 32, "one atom", 4,
     "); where they say the epilogue's rows are padded to 264\n"

@@ -22,9 +22,9 @@
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_f16_wgmma_n64 -o %t.n64.mlir
 // RUN: tuna-compile %t.n64.mlir --target=nvptx:sm_90a --ptxas=%ptxas \
 // RUN:   --max-shared-memory=232448 -o %t.n64.tuna 2>&1 | FileCheck %s --check-prefix=N64 --implicit-check-not=warning
-// N64:     kernel matmul_f16_wgmma_n64: 30 variants
+// N64:     kernel matmul_f16_wgmma_n64: 45 variants
 // N64-NOT: spill {{[1-9]}}
-// N64:     compiled nvptx:sm_90a: 30 variants
+// N64:     compiled nvptx:sm_90a: 45 variants
 
 // The 192-column twin: every variant asynchronous, no spill.
 // RUN: %python %S/../../kernels-mlir/wgmma_types.py matmul_f16_wgmma_n192 -o %t.n192.mlir

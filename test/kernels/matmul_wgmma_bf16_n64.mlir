@@ -28,9 +28,9 @@
 // SRC: arith.truncf %v : vector<8xf32> to vector<8xbf16>
 
 // matmul_f16_wgmma_n64's 18 configurations and default.
-// CHECK: kernel matmul_bf16_wgmma_n64: 30 variants, default [[DEFAULT:matmul_bf16_wgmma_n64__v[0-9]+]]
+// CHECK: kernel matmul_bf16_wgmma_n64: 45 variants, default [[DEFAULT:matmul_bf16_wgmma_n64__v[0-9]+]]
 // CHECK: [[DEFAULT]] {{ *}}bm=64 bk=64 stages=4 gm=8 deep=1 mask=1 order=0 l1=0 split=1
-// CHECK: compiled nvptx:sm_90a: 30 variants
+// CHECK: compiled nvptx:sm_90a: 45 variants
 
 // Eight stages: bf16 operands, n64, fp32 accumulators, bf16 results
 // rounded two at a time.

@@ -40,9 +40,9 @@
 // BF16N128:     compiled nvptx:sm_90a: 30 variants
 
 // The bf16 kernel with 64-column tiles: every variant, no spill.
-// BF16N64:     kernel matmul_bf16_wgmma_n64: 30 variants
+// BF16N64:     kernel matmul_bf16_wgmma_n64: 45 variants
 // BF16N64-NOT: spill {{[1-9]}}
-// BF16N64:     compiled nvptx:sm_90a: 30 variants
+// BF16N64:     compiled nvptx:sm_90a: 45 variants
 
 // The e4m3 kernel's split-K variants (clusters of 2, 4, 8 and 16) are kept
 // and compiled too.
