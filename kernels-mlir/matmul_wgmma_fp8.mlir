@@ -43,13 +43,16 @@
 // mask = 1 variants take any M, any N multiple of 8 and any K multiple of 16
 // (a 16-byte copy never straddles the end of a row): rows past M or N and
 // chunks past K read nothing and zero-fill, stores past M or N are skipped.
-// The default is a mask = 1 variant (split = 1). Needs sm_90a and
+// mask = 2 variants (the 64-column twin's space) need N and K multiples of
+// 256 and bk and take any M: A's copies and the stores are masked as with
+// mask = 1, B's copies are whole. The default is a mask = 1 variant
+// (split = 1). Needs sm_90a and
 // `--max-shared-memory=232448`. 9 of the 19 configurations below have
 // split > 1: bm = 64 (M <= 64) with mask = 1 and split 2, 4, 8, 16 and with
 // mask = 0 and split 4, 8, 16; bm = 128, split = 8 and 16 for
 // 256 x 256 x 65536.
 
-#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, split] : ((m mod bm) * (1 - mask) == 0, (n mod 256) * (1 - mask) == 0, (k mod bk) * (1 - mask) == 0, n mod 8 == 0, k mod 16 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
+#tiles = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, split] : ((m mod bm) * (1 - mask) * (2 - mask) == 0, (n mod 256) * (mask - 1) == 0, (k mod bk) * (mask - 1) == 0, n mod 8 == 0, k mod 16 == 0, m - 1 >= 0, n - 1 >= 0, k - 1 >= 0, stages + deep - 3 >= 0)>
 // split > 1: as matmul_f16_wgmma's (its header and #split).
 #split = affine_set<(m, n, k)[bm, bk, stages, gm, deep, mask, split] : (k - (split - 1) * bk - 1 >= 0, 64 - split >= 0, (16 mod split) * (1 - (split floordiv 16 + 3) floordiv 4) == 0, ((split floordiv 16 + 3) floordiv 4) * (1024 - m) >= 0, ((split floordiv 16 + 3) floordiv 4) * (1024 - n) >= 0)>
 // The epilogue's fp32 tile (bm rows of 264 floats) reuses the stages' bytes.
@@ -204,6 +207,7 @@ module attributes {gpu.container_module} {
       %deep1 = arith.cmpi eq, %deep, %c1 : index
       %deep0 = arith.cmpi eq, %deep, %c0 : index
       %whole = arith.cmpi eq, %mask, %c0 : index
+      %b_whole = arith.cmpi ne, %mask, %c1 : index
 
       // Prologue: tiles 0 .. stages - 3 + deep, one cp.async group each.
       scf.for %s = %c0 to %pre step %c1 {
@@ -252,7 +256,7 @@ module attributes {gpu.container_module} {
             %gro = arith.muli %grc, %k : index
             %gi = arith.addi %gro, %gk : index
             %nsrc = arith.select %ok, %c16, %c0 : index
-            scf.if %whole {
+            scf.if %b_whole {
               %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 16 {bypassL1} : memref<?xi8> to memref<?xi8, #gpu.address_space<workgroup>>
             } else {
               %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 16, %nsrc {bypassL1} : memref<?xi8> to memref<?xi8, #gpu.address_space<workgroup>>
@@ -397,7 +401,7 @@ module attributes {gpu.container_module} {
             %gro = arith.muli %grc, %k : index
             %gi = arith.addi %gro, %gk : index
             %nsrc = arith.select %ok, %c16, %c0 : index
-            scf.if %whole {
+            scf.if %b_whole {
               %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 16 {bypassL1} : memref<?xi8> to memref<?xi8, #gpu.address_space<workgroup>>
             } else {
               %t = nvgpu.device_async_copy %b[%gi], %sb[%si], 16, %nsrc {bypassL1} : memref<?xi8> to memref<?xi8, #gpu.address_space<workgroup>>

@@ -34,7 +34,8 @@ KERNEL is
     (wgmma m64n64k32, 32 accumulator floats a thread, B tiles of 64 K-major
     rows), the rewrite of matmul_f16_wgmma_n64 applied to the e4m3 kernel
     (n_tile with e4m3=True), for skinny (decode) shapes; its own space
-    (E4M3_N64_CONFIGS: bm = 64, bk 128/256, 4 to 8 stages, split 1 to 16).
+    (E4M3_N64_CONFIGS: bm = 64, bk 128/256, 4 to 8 stages, split 1 to 16,
+    mask 0 to 2).
   - `matmul_e4m3_wgmma_n64_f16out`: matmul_e4m3_wgmma_n64 with an fp16 C
     (both rewrites chained).
   - `matmul_e4m3_wgmma_n64_exact`: matmul_e4m3_wgmma_n64 with promoted
@@ -146,12 +147,14 @@ N64_NOTE = tile_note(
 # six tiles in flight (deep 1) where the 256-column kernel keeps two; the
 # waits go to 6 pending groups (n_tile's e4m3 rewrite adds cases 4 to 6).
 # mask = 1 for any M (M = 1 and 16 need it), mask = 0 only for the two
-# deepest rings. split up to 16 (a cluster's most).
+# deepest rings, mask = 2 (M masked, B's copies whole) as mask = 1. split up to 16 (a cluster's most).
 E4M3_N64_CONFIGS = [dict(bm=64, bk=bk, stages=stages, gm=8, deep=1, mask=mask,
                          split=split)
                     for mask, tiles in ((1, ((128, 4), (128, 6), (128, 8), (256, 6))),
                                         (0, ((128, 8), (256, 6))))
                     for bk, stages in tiles for split in (1, 2, 4, 8, 16)]
+E4M3_N64_CONFIGS += [dict(c, mask=2) for c in E4M3_N64_CONFIGS
+                     if c["mask"] == 1]
 E4M3_SKINNY_DEFAULT = dict(bm=64, bk=128, stages=4, gm=8, deep=1, mask=1,
                            split=1)
 

@@ -44,9 +44,9 @@
 // SRC: %exact = llvm.insertvalue %pef31, %pes30[31] : !acc
 // SRC: %accp = llvm.insertvalue %exact, %accp0[0]
 
-// CHECK: kernel matmul_e4m3_wgmma_n64_exact: 30 variants, default [[DEFAULT:matmul_e4m3_wgmma_n64_exact__v[0-9]+]]
+// CHECK: kernel matmul_e4m3_wgmma_n64_exact: 50 variants, default [[DEFAULT:matmul_e4m3_wgmma_n64_exact__v[0-9]+]]
 // CHECK: [[DEFAULT]] {{ *}}bm=64 bk=128 stages=4 gm=8 deep=1 mask=1 split=1
-// CHECK: compiled nvptx:sm_90a: 30 variants
+// CHECK: compiled nvptx:sm_90a: 50 variants
 
 // bk = 128: tile 0's four wgmma (the first with scale-d 0); then in the
 // loop, after the copies' wait and the barrier and before any wgmma of

@@ -20,9 +20,9 @@
 // SRC: arith.truncf %vs : vector<8xf32> to vector<8xf16>
 
 // matmul_e4m3_wgmma_n64's 30 configurations and default.
-// CHECK: kernel matmul_e4m3_wgmma_n64_f16out: 30 variants, default [[DEFAULT:matmul_e4m3_wgmma_n64_f16out__v[0-9]+]]
+// CHECK: kernel matmul_e4m3_wgmma_n64_f16out: 50 variants, default [[DEFAULT:matmul_e4m3_wgmma_n64_f16out__v[0-9]+]]
 // CHECK: [[DEFAULT]] {{ *}}bm=64 bk=128 stages=4 gm=8 deep=1 mask=1 split=1
-// CHECK: compiled nvptx:sm_90a: 30 variants
+// CHECK: compiled nvptx:sm_90a: 50 variants
 
 // e4m3 operands, n64, fp32 accumulators, the scaled sum rounded to fp16
 // two at a time.

@@ -65,30 +65,30 @@
 
 // The e4m3 kernel with 64-column tiles: every variant (up to 8 stages of
 // bk = 128 and 6 of bk = 256, split 1, 2, 4), no spill.
-// FP8N64:     kernel matmul_e4m3_wgmma_n64: 30 variants
+// FP8N64:     kernel matmul_e4m3_wgmma_n64: 50 variants
 // FP8N64-NOT: spill {{[1-9]}}
 // FP8N64:     bm=64 bk=128 stages=8 gm=8 deep=1 mask=1 split=4 {{.*}} spill 0 B
 // FP8N64-NOT: spill {{[1-9]}}
 // FP8N64:     bm=64 bk=256 stages=6 gm=8 deep=1 mask=1 split=4 {{.*}} spill 0 B
 // FP8N64-NOT: spill {{[1-9]}}
-// FP8N64:     compiled nvptx:sm_90a: 30 variants
+// FP8N64:     compiled nvptx:sm_90a: 50 variants
 
 // The 64-column e4m3 kernel with an fp16 C: every variant, no spill.
-// FP8N64F16:     kernel matmul_e4m3_wgmma_n64_f16out: 30 variants
+// FP8N64F16:     kernel matmul_e4m3_wgmma_n64_f16out: 50 variants
 // FP8N64F16-NOT: spill {{[1-9]}}
-// FP8N64F16:     compiled nvptx:sm_90a: 30 variants
+// FP8N64F16:     compiled nvptx:sm_90a: 50 variants
 
 // The 64-column e4m3 kernel with promoted accumulation (its second fp32
 // sum, the accumulator added to it after every k tile, each tile's first
 // wgmma with scale-d 0): every variant, no C7515 (no move writes an
 // accumulator while a group is pending), no spill.
-// EXACT:     kernel matmul_e4m3_wgmma_n64_exact: 30 variants
+// EXACT:     kernel matmul_e4m3_wgmma_n64_exact: 50 variants
 // EXACT-NOT: spill {{[1-9]}}
 // EXACT:     bm=64 bk=256 stages=6 gm=8 deep=1 mask=1 split=1 {{.*}} spill 0 B
 // EXACT-NOT: spill {{[1-9]}}
-// EXACT:     compiled nvptx:sm_90a: 30 variants
+// EXACT:     compiled nvptx:sm_90a: 50 variants
 
 // Its fp16 C twin: every variant, no spill.
-// EXACTF16:     kernel matmul_e4m3_wgmma_n64_exact_f16out: 30 variants
+// EXACTF16:     kernel matmul_e4m3_wgmma_n64_exact_f16out: 50 variants
 // EXACTF16-NOT: spill {{[1-9]}}
-// EXACTF16:     compiled nvptx:sm_90a: 30 variants
+// EXACTF16:     compiled nvptx:sm_90a: 50 variants
