@@ -27,8 +27,9 @@
 // for mb = 3 or 2 blocks an SM (`min_blocks`: at most 40 or 32 registers
 // a thread, spilling where it must).
 // tpr 32..1024 x rpb 1..8 with tpr * rpb <= 1024, x (vec 1, regs 0 |
-// vec 4, regs 0|1 | vec 4, regs 2|4, gb 0|1, mb 1 | 3 for 512 threads | 2 for 1024): 158 variants;
-// default tpr = 128, rpb = 1, vec = 1, regs = 0, gb = 0, mb = 1. (regs = 8 compiles
+// vec 4, regs 0|1 | vec 4, regs 2|4, gb 0|1, mb 1 | 3 for 512 threads |
+// 2 for 1024): 158 variants; default tpr = 128, rpb = 1, vec = 1,
+// regs = 0, gb = 0, mb = 1. (regs = 8 compiles
 // without local memory, 52 to 63 registers, and is not in the space:
 // tuned with it on the H200, 2026-11-28, the rows were no faster;
 // docs/benchmarks.md, "Memory-bound kernels and matmul".)

@@ -47,8 +47,12 @@ bundles exist and, with --lib, that the library has the C API.
 run's output (one that a time bound stopped before its tables), with no
 CUDA and no bundles.
 
+--case KERNEL:BUNDLE:SHAPE (repeatable) runs these cases instead of the
+list below, SHAPE a JSON object of the kernel's shape parameters, e.g.
+--case 'layernorm:layernorm:{"rows": 2048, "cols": 16384}'.
+
 usage: compare.py --bundles DIR --lib LIBTUNA_RUNTIME_SHARED [--only PREFIX,...]
-                  [--dry-run]
+                  [--case KERNEL:BUNDLE:SHAPE ...] [--dry-run]
        compare.py --tables-from LOG
 """
 
@@ -771,6 +775,24 @@ def dry_run(args, cases):
                                       " (missing: skipped)"))
 
 
+def parse_case(text):
+    """KERNEL:BUNDLE:SHAPE, SHAPE a JSON object of integers."""
+    parts = text.split(":", 2)
+    if len(parts) != 3:
+        raise argparse.ArgumentTypeError(
+            "expected KERNEL:BUNDLE:SHAPE, got %r" % text)
+    kernel, bundle, shape = parts
+    try:
+        params = json.loads(shape)
+    except json.JSONDecodeError as e:
+        raise argparse.ArgumentTypeError("SHAPE of %r: %s" % (text, e))
+    if not isinstance(params, dict) or not all(
+            isinstance(v, int) for v in params.values()):
+        raise argparse.ArgumentTypeError(
+            "SHAPE of %r must be a JSON object of integers" % text)
+    return (kernel, bundle, params)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bundles")
@@ -784,6 +806,10 @@ def main():
     parser.add_argument("--only", default="",
                         help="only the kernels whose name starts with this "
                         "(or with one of several, separated by commas)")
+    parser.add_argument("--case", action="append", default=[],
+                        type=parse_case, metavar="KERNEL:BUNDLE:SHAPE",
+                        help="run this case (repeatable) instead of the "
+                        "built-in list; SHAPE is a JSON object")
     parser.add_argument("--dry-run", action="store_true")
     parser.add_argument("--flush", choices=("write", "read"), default="write",
                         help="how a cold sample empties the L2: write "
@@ -800,7 +826,7 @@ def main():
         parser.error("--bundles is required")
     earlier = read_records(args.after) if args.after else []
     done = {(r["kernel"], r["shape"]) for r in earlier}
-    cases = [c for c in CASES if selected(c[0], args.only)
+    cases = [c for c in (args.case or CASES) if selected(c[0], args.only)
              and (c[0], shape_name(c[2])) not in done]
     if args.dry_run:
         dry_run(args, cases)

@@ -165,8 +165,7 @@ static FailureOr<::tuna::Variant> buildVariant(VariantOp op,
   }
   buildVariantTensorMaps(op, maps, variant);
   if (std::optional<AffineMap> minBlocks = op.getMinBlocks())
-    variant.minBlocks = static_cast<int>(
-        cast<AffineConstantExpr>(minBlocks->getResult(0)).getValue());
+    variant.minBlocks = static_cast<int>(minBlocks->getSingleConstantResult());
   return variant;
 }
 

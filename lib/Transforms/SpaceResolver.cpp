@@ -240,7 +240,8 @@ FailureOr<ResolvedSpace> expand::resolveSpace(FunctionOpInterface kernel,
                          space.getDefaults(), space.getConstraints(),
                          space.getKey(), space.getGrid(), space.getBlock(),
                          space.getSmem(), space.getCluster(),
-                         space.getMinBlocks(), space.getVscale(), space.getTensorMaps(),
+                         space.getMinBlocks(), space.getVscale(),
+                         space.getTensorMaps(),
                          bool(space.getSchedule()),
                          ArrayRef<ParamAttr>(knobParams))))
     return failure();

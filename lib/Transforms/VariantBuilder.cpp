@@ -248,7 +248,7 @@ static void setMinBlocksPerSM(FunctionOpInterface clone, AffineMap minBlocks,
   auto func = dyn_cast<gpu::GPUFuncOp>(clone.getOperation());
   if (!func || !minBlocks)
     return;
-  int64_t blocks = cast<AffineConstantExpr>(minBlocks.getResult(0)).getValue();
+  int64_t blocks = minBlocks.getSingleConstantResult();
   if (blocks > 1)
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                   builder.getI32IntegerAttr(blocks));

@@ -95,10 +95,11 @@ def Tuna_VariantOp : Tuna_Op<"variant", [HasParent<"DispatchOp">]> {
     divides by), and nothing else: the parameters are already substituted.
     `constraints` are the launch-time conditions that are left. `cluster`
     is constant: it is compiled into the variant (its known cluster size),
-    not launched; so is `min_blocks` (its `nvvm.minctasm`). `tensor_maps` lists the tensor maps (indices into the
-    dispatch's `tensor_maps`, ascending) that the variant takes as hidden
-    parameters after the kernel's own, and `boxes` the box of each, innermost
-    dimension first, over the key values.
+    not launched; so is `min_blocks` (its `nvvm.minctasm`). `tensor_maps`
+    lists the tensor maps (indices into the dispatch's `tensor_maps`,
+    ascending) that the variant takes as hidden parameters after the
+    kernel's own, and `boxes` the box of each, innermost dimension first,
+    over the key values.
   }];
   let arguments = (ins
     SymbolRefAttr:$kernel,
