@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Nsight Compute on named variants of a wgmma matmul family and on cuBLAS's
+# kernel for the same shape, on the GPU machine: for each kernel its
+# duration, clock and cycles, throughputs, the bytes the SMs received from
+# the L2, the warps' stall reasons and the hottest SASS instructions
+# (bench/gpu/ncu_report.py). tuna-tune launches every variant of the family
+# (--no-prune, in process); ncu profiles the fourth launch of each named
+# one. ncu flushes the caches before a profiled launch (L2-cold) and leaves
+# the clocks unlocked (--clock-control none: the boost clocks the
+# benchmarks run at). Needs the family's bundle in bench/out/bundles
+# (bench/make_bundles.sh).
+#   bash bench/gpu/profile_variant.sh f16|bf16|e4m3 M N K VARIANT...
+#   e.g. bash bench/gpu/profile_variant.sh e4m3 1000 3008 5008 matmul_e4m3_wgmma_ws_n192__v5
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+[ $# -ge 5 ] || { sed -n '2,14p' "$0"; exit 2; }
+kind=$1 m=$2 n=$3 k=$4
+shift 4
+build=${TUNA_GPU_BUILD:-/tmp/tuna-gpu-build}
+case $kind in
+  f16) bundle=matmul_wgmma_tiles kernel=matmul_f16_wgmma_tiles dims="--dims a0=d0*d2 --dims a1=d2*d1 --dims a2=d0*d1" ;;
+  bf16) bundle=matmul_wgmma_bf16_tiles kernel=matmul_bf16_wgmma_tiles dims="--dims a0=d0*d2 --dims a1=d2*d1 --dims a2=d0*d1" ;;
+  e4m3) bundle=matmul_wgmma_fp8_tiles kernel=matmul_e4m3_wgmma_tiles
+        dims="--dims a0=d0*d2 --dims a1=d1*d2 --dims a2=d0*d1 --arg a6=0.75 --arg a7=1.5" ;;
+  *) echo "profile_variant.sh: unknown type $kind (f16, bf16 or e4m3)"; exit 2 ;;
+esac
+cmake -G Ninja -S "$root" -B "$build" -DTUNA_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release \
+  > /tmp/profile-configure.log 2>&1 &&
+  cmake --build "$build" --target tuna_runtime_shared tuna-tune tuna-worker > /tmp/profile-build.log 2>&1 ||
+  { tail -30 /tmp/profile-build.log; exit 1; }
+out=$(mktemp -d)
+export TUNA_CACHE_DIR=$out/cache
+sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
+          --section SourceCounters --metrics l1tex__m_xbar2l1tex_read_bytes.sum,lts__t_sectors_srcunit_tex_op_read.sum
+          --clock-control none)
+report() {  # NAME: the three pages of $out/NAME.ncu-rep, summarized
+  ncu --import "$out/$1.ncu-rep" --csv --print-units base --page details > "$out/$1.details.csv"
+  ncu --import "$out/$1.ncu-rep" --csv --print-units base --page raw > "$out/$1.raw.csv"
+  ncu --import "$out/$1.ncu-rep" --csv --print-units base --page source --print-source sass > "$out/$1.source.csv"
+  python3 "$root/bench/gpu/ncu_report.py" "$out/$1.details.csv" "$out/$1.raw.csv" "$out/$1.source.csv"
+}
+for variant in "$@"; do
+  # shellcheck disable=SC2086
+  ncu --kernel-id "::regex:^${variant}\$:4" "${sections[@]}" -o "$out/$variant" \
+    "$build/bin/tuna-tune" "$root/bench/out/bundles/$bundle.tuna" --kernel "$kernel" \
+    --shape "d0=$m d1=$n d2=$k" $dims --device cuda --no-cache --no-prune --no-isolate \
+    > "$out/$variant.log" 2>&1 || { tail -5 "$out/$variant.log"; exit 1; }
+  report "$variant"
+done
+ncu --kernel-name regex:"nvjet|gemm|sm90_xmma" --launch-skip 3 --launch-count 1 "${sections[@]}" \
+  -o "$out/cublas" python3 "$root/bench/gpu/cublas_once.py" "$kind" "$m" "$n" "$k" \
+  > "$out/cublas.log" 2>&1 || { tail -5 "$out/cublas.log"; exit 1; }
+report cublas
