@@ -20,11 +20,14 @@
 //    tma = 1 one thread issues six TMA boxes (A: two 64 x 64 halves, B:
 //    four 64 x 64 atoms) after mbarrier.arrive.expect_tx of the stage's 48 KiB;
 //    the box parts past M, N or K are zero-filled, so any M and any N and K
-//    that are multiples of 8 run unmasked. With tma = 0 (the default: it
-//    takes no tensor map, so it runs where TMA cannot describe a buffer)
-//    all 128 threads copy 16-byte chunks with cp.async (zero-filling those
-//    past M, N or K) and arrive on `full` once their copies have landed
-//    (cp.async.mbarrier.arrive.noinc).
+//    that are multiples of 8 run unmasked. A's and B's maps promote L2
+//    fills to 128 bytes, a box row: with 256, rows off the 128-byte lines
+//    ran slower (e4m3 1000 x 3008 x 5008 and 4000 x 4016 x 3984 7-10%,
+//    fp16 4000 x 4008 x 3992 1.5%; docs/benchmarks.md). With tma = 0 (the
+//    default: it takes no tensor map, so it runs where TMA cannot describe
+//    a buffer) all 128 threads copy 16-byte chunks with cp.async
+//    (zero-filling those past M, N or K) and arrive on `full` once their
+//    copies have landed (cp.async.mbarrier.arrive.noinc).
 //  - warpgroups 0 and 1, the consumers, take them (with TMA: setmaxnreg
 //    232) and each computes 64 rows of the tile (a 64 x 256 fp32 accumulator,
 //    128 floats a thread): per k tile they wait for `full`, issue four
@@ -114,10 +117,10 @@ module attributes {gpu.container_module} {
         smem = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (stages * 49168 + 33792)>,
         tensor_maps = [#tuna.tensor_map<arg = 0, box = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (64, 64)>,
                                         shape = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (m, k)>,
-                                        swizzle = 128, l2_promotion = 256>,
+                                        swizzle = 128, l2_promotion = 128>,
                        #tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (64, 64)>,
                                         shape = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (k, n)>,
-                                        swizzle = 128, l2_promotion = 256>,
+                                        swizzle = 128, l2_promotion = 128>,
                        #tuna.tensor_map<arg = 2, box = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (64, 64)>,
                                         shape = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (m, n)>,
                                         swizzle = 128>],

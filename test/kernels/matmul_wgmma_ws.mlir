@@ -16,6 +16,7 @@
 // RUN:   --implicit-check-not=release.cluster.shared
 // RUN: FileCheck %s --check-prefix=COPY --input-file=%t/matmul_f16_wgmma_ws.stages=4,gm=8,tma=0,mc=1,nc=1,ctas=132.sm_90a.ptx \
 // RUN:   --implicit-check-not=cp.async.bulk --implicit-check-not=setmaxnreg
+// RUN: FileCheck %s --check-prefix=BUNDLE --input-file=%t.tuna
 
 // CHECK:      kernel matmul_f16_wgmma_ws: 12 variants, default [[DEFAULT:matmul_f16_wgmma_ws__v11]]
 // CHECK:      stages=4 gm=8 tma=1 mc=2 nc=1 ctas=132
@@ -106,3 +107,15 @@
 // QUAD:         mapa.shared::cluster.u64
 // QUAD:         mbarrier.arrive.shared::cluster.b64 _,
 // QUAD:         barrier.cluster.wait;
+
+// A's and B's tensor maps promote L2 fills to 128 bytes, a box row's
+// length (256 made rows off the 128-byte lines slower: kernels-mlir/
+// matmul_wgmma_ws.mlir's header); C's map stores and has none.
+// BUNDLE:      "tensorMaps": [
+// BUNDLE-NEXT:  {
+// BUNDLE-NEXT:   "arg": 0,
+// BUNDLE-NEXT:   "l2Promotion": 128,
+// BUNDLE:        "arg": 1,
+// BUNDLE-NEXT:   "l2Promotion": 128,
+// BUNDLE:        "arg": 2,
+// BUNDLE-NEXT:   "l2Promotion": 0,
