@@ -8,15 +8,17 @@
 # one. ncu flushes the caches before a profiled launch (L2-cold) and leaves
 # the clocks unlocked (--clock-control none: the boost clocks the
 # benchmarks run at). Needs the family's bundle in bench/out/bundles
-# (bench/make_bundles.sh).
+# (bench/make_bundles.sh), or in TUNA_BUNDLES=DIR (relative to the
+# repository root, or absolute), e.g. a family with a kernel under work.
 #   bash bench/gpu/profile_variant.sh f16|bf16|e4m3 M N K VARIANT...
 #   e.g. bash bench/gpu/profile_variant.sh e4m3 1000 3008 5008 matmul_e4m3_wgmma_ws_n192__v5
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-[ $# -ge 5 ] || { sed -n '2,14p' "$0"; exit 2; }
+[ $# -ge 5 ] || { sed -n '2,15p' "$0"; exit 2; }
 kind=$1 m=$2 n=$3 k=$4
 shift 4
 build=${TUNA_GPU_BUILD:-/tmp/tuna-gpu-build}
+bundles=$(cd "$root" && realpath -m "${TUNA_BUNDLES:-bench/out/bundles}")
 case $kind in
   f16) bundle=matmul_wgmma_tiles kernel=matmul_f16_wgmma_tiles dims="--dims a0=d0*d2 --dims a1=d2*d1 --dims a2=d0*d1" ;;
   bf16) bundle=matmul_wgmma_bf16_tiles kernel=matmul_bf16_wgmma_tiles dims="--dims a0=d0*d2 --dims a1=d2*d1 --dims a2=d0*d1" ;;
@@ -24,6 +26,8 @@ case $kind in
         dims="--dims a0=d0*d2 --dims a1=d1*d2 --dims a2=d0*d1 --arg a6=0.75 --arg a7=1.5" ;;
   *) echo "profile_variant.sh: unknown type $kind (f16, bf16 or e4m3)"; exit 2 ;;
 esac
+[ -f "$bundles/$bundle.tuna" ] ||
+  { echo "profile_variant.sh: no $bundles/$bundle.tuna (bash bench/make_bundles.sh)"; exit 1; }
 cmake -G Ninja -S "$root" -B "$build" -DTUNA_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release \
   > /tmp/profile-configure.log 2>&1 &&
   cmake --build "$build" --target tuna_runtime_shared tuna-tune tuna-worker > /tmp/profile-build.log 2>&1 ||
@@ -42,7 +46,7 @@ report() {  # NAME: the three pages of $out/NAME.ncu-rep, summarized
 for variant in "$@"; do
   # shellcheck disable=SC2086
   ncu --kernel-id "::regex:^${variant}\$:4" "${sections[@]}" -o "$out/$variant" \
-    "$build/bin/tuna-tune" "$root/bench/out/bundles/$bundle.tuna" --kernel "$kernel" \
+    "$build/bin/tuna-tune" "$bundles/$bundle.tuna" --kernel "$kernel" \
     --shape "d0=$m d1=$n d2=$k" $dims --device cuda --no-cache --no-prune --no-isolate \
     > "$out/$variant.log" 2>&1 || { tail -5 "$out/$variant.log"; exit 1; }
   report "$variant"
