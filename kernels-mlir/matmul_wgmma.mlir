@@ -144,9 +144,10 @@
 // copies and the stores are masked as with mask = 1, B's copies are whole
 // (at M = 16, N = K = 4096 on the H200 4% faster than mask = 1). The
 // default is a mask = 1 variant, so that every shape the kernel accepts
-// has one; the tuner picks mask = 0 or 2 where the shape allows. M, N, K >= 1 and stages + deep >= 3 (at least one tile in
-// flight) and room for the epilogue's bm x 264 floats in the stages'
-// bytes are constraints too. Needs sm_90a (`--target=nvptx:sm_90a`) and
+// has one; the tuner picks mask = 0 or 2 where the shape allows. M, N,
+// K >= 1 and stages + deep >= 3 (at least one tile in flight) and room for
+// the epilogue's bm x 264 floats in the stages' bytes are constraints too.
+// Needs sm_90a (`--target=nvptx:sm_90a`) and
 // `--max-shared-memory=232448`: every variant needs more than 48 KiB of
 // shared memory (the 31 configurations below 161 KiB or more). They all
 // have order = 0 and l1 = 0; 23 have tma = 0, 9 of those split > 1 (bm =

@@ -147,7 +147,8 @@ N64_NOTE = tile_note(
 # six tiles in flight (deep 1) where the 256-column kernel keeps two; the
 # waits go to 6 pending groups (n_tile's e4m3 rewrite adds cases 4 to 6).
 # mask = 1 for any M (M = 1 and 16 need it), mask = 0 only for the two
-# deepest rings, mask = 2 (M masked, B's copies whole) as mask = 1. split up to 16 (a cluster's most).
+# deepest rings, mask = 2 (M masked, B's copies whole) as mask = 1. split
+# up to 16 (a cluster's most).
 E4M3_N64_CONFIGS = [dict(bm=64, bk=bk, stages=stages, gm=8, deep=1, mask=mask,
                          split=split)
                     for mask, tiles in ((1, ((128, 4), (128, 6), (128, 8), (256, 6))),
