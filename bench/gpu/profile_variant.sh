@@ -19,10 +19,11 @@ kind=$1 m=$2 n=$3 k=$4
 shift 4
 build=${TUNA_GPU_BUILD:-/tmp/tuna-gpu-build}
 bundles=$(cd "$root" && realpath -m "${TUNA_BUNDLES:-bench/out/bundles}")
+dims="--dims a0=d0*d2 --dims a1=d2*d1 --dims a2=d0*d1"  # A M x K, B K x N
 case $kind in
-  f16) bundle=matmul_wgmma_tiles kernel=matmul_f16_wgmma_tiles dims="--dims a0=d0*d2 --dims a1=d2*d1 --dims a2=d0*d1" ;;
-  bf16) bundle=matmul_wgmma_bf16_tiles kernel=matmul_bf16_wgmma_tiles dims="--dims a0=d0*d2 --dims a1=d2*d1 --dims a2=d0*d1" ;;
-  e4m3) bundle=matmul_wgmma_fp8_tiles kernel=matmul_e4m3_wgmma_tiles
+  f16) bundle=matmul_wgmma_tiles kernel=matmul_f16_wgmma_tiles ;;
+  bf16) bundle=matmul_wgmma_bf16_tiles kernel=matmul_bf16_wgmma_tiles ;;
+  e4m3) bundle=matmul_wgmma_fp8_tiles kernel=matmul_e4m3_wgmma_tiles  # B N x K, the scales
         dims="--dims a0=d0*d2 --dims a1=d1*d2 --dims a2=d0*d1 --arg a6=0.75 --arg a7=1.5" ;;
   *) echo "profile_variant.sh: unknown type $kind (f16, bf16 or e4m3)"; exit 2 ;;
 esac
@@ -38,10 +39,12 @@ sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --sec
           --section SourceCounters --metrics l1tex__m_xbar2l1tex_read_bytes.sum,lts__t_sectors_srcunit_tex_op_read.sum
           --clock-control none)
 report() {  # NAME: the three pages of $out/NAME.ncu-rep, summarized
-  ncu --import "$out/$1.ncu-rep" --csv --print-units base --page details > "$out/$1.details.csv"
-  ncu --import "$out/$1.ncu-rep" --csv --print-units base --page raw > "$out/$1.raw.csv"
-  ncu --import "$out/$1.ncu-rep" --csv --print-units base --page source --print-source sass > "$out/$1.source.csv"
-  python3 "$root/bench/gpu/ncu_report.py" "$out/$1.details.csv" "$out/$1.raw.csv" "$out/$1.source.csv"
+  local page
+  for page in details raw "source --print-source sass"; do
+    # shellcheck disable=SC2086
+    ncu --import "$out/$1.ncu-rep" --csv --print-units base --page $page > "$out/$1.${page%% *}.csv"
+  done
+  python3 "$root/bench/gpu/ncu_report.py" "$out/$1".{details,raw,source}.csv
 }
 for variant in "$@"; do
   # shellcheck disable=SC2086
