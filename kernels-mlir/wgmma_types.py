@@ -790,6 +790,53 @@ def e4m3_ws_n192(text):
     return E4M3_WS_N192_NOTE + text
 
 
+# matmul_f16_wgmma_ws_n192's edits of matmul_f16_wgmma_ws (and, after
+# bf16_inputs, matmul_bf16_wgmma_ws_n192's): 128 x 192 tiles of C, 128
+# tiles for 1000 x 3000 where 128 x 256 makes 96 for 132 SMs. B's stage is
+# three 64-column atoms; the descriptors' strides do not change.
+# (text, replacement, count).
+WS_N192_EDITS = [
+    ("!acc = !llvm.struct<(" + ", ".join(["f32"] * 128) + ")>",
+     "!acc = !llvm.struct<(" + ", ".join(["f32"] * 96) + ")>", 1),
+    ("n = 256, k = 16", "n = 192, k = 16", 8),
+    # A stage: A's 16 KiB, B's 64 x 192 halfs (24 KiB), 16 bytes of
+    # mbarriers.
+    ("-> (stages * 49168 + 33792)>", "-> (stages * 40976 + 33792)>", 1),
+    ("%bn = arith.constant 256 : index", "%bn = arith.constant 192 : index", 1),
+    ("%b_stage = arith.constant 16384 : index",
+     "%b_stage = arith.constant 12288 : index", 1),
+    ("%b_stage_bytes = arith.constant 32768 : index",
+     "%b_stage_bytes = arith.constant 24576 : index", 1),
+    ("%tx = arith.constant 49152 : i32", "%tx = arith.constant 40960 : i32", 1),
+    ("%b_atoms = arith.constant 4 : index", "%b_atoms = arith.constant 3 : index", 1),
+    ("%b_row_chunks = arith.constant 32 : index",
+     "%b_row_chunks = arith.constant 24 : index", 1),
+    ("%b_copies = arith.constant 16 : index",
+     "%b_copies = arith.constant 12 : index", 1),
+    ("%col_groups = arith.constant 32 : index",
+     "%col_groups = arith.constant 24 : index", 1),
+]
+
+WS_N192_NOTE = (
+    "// 128 x 192 tiles (WS_N192_EDITS): where the comments below say 256\n"
+    "// columns (m64n256k16, 128 accumulator floats a thread, B's four 64 x 64\n"
+    "// atoms, a 32 KiB B stage and 48 KiB a stage, four 64-column epilogue\n"
+    "// chunks), read 192 (m64n192k16, 96 floats, three atoms, 24 KiB and 40\n"
+    "// KiB, three chunks).\n")
+
+
+def ws_n192(text):
+    """matmul_f16_wgmma_ws_n192's rewrite: WS_N192_EDITS (128 x 192
+    tiles)."""
+    return WS_N192_NOTE + apply_edits(text, WS_N192_EDITS)
+
+
+def bf16_ws_n192(text):
+    """matmul_bf16_wgmma_ws_n192's rewrite: bf16 element types, then
+    128 x 192 tiles."""
+    return ws_n192(bf16_inputs(text))
+
+
 def bf16_n_tile_128(text):
     """matmul_bf16_wgmma_n128's rewrite: bf16 element types, then
     128-column tiles (the two touch different text)."""
@@ -845,6 +892,10 @@ KERNELS = {
                                bf16_n_tile_192, BF16_PROSE),
     "matmul_bf16_wgmma_ws": ("matmul_wgmma_ws.mlir", "matmul_f16_wgmma_ws",
                              bf16_inputs, BF16_PROSE),
+    "matmul_f16_wgmma_ws_n192": ("matmul_wgmma_ws.mlir", "matmul_f16_wgmma_ws",
+                                 ws_n192, []),
+    "matmul_bf16_wgmma_ws_n192": ("matmul_wgmma_ws.mlir", "matmul_f16_wgmma_ws",
+                                  bf16_ws_n192, BF16_PROSE),
     "matmul_e4m3_wgmma_ws": ("matmul_wgmma_ws.mlir", "matmul_f16_wgmma_ws",
                              e4m3_ws, []),
     "matmul_e4m3_wgmma_ws_n192": ("matmul_wgmma_ws.mlir", "matmul_f16_wgmma_ws",
@@ -873,10 +924,10 @@ KERNELS = {
 FAMILIES = {
     "matmul_f16_wgmma_tiles": ["matmul_f16_wgmma", "matmul_f16_wgmma_n128",
                                "matmul_f16_wgmma_n64", "matmul_f16_wgmma_n192",
-                               "matmul_f16_wgmma_ws"],
+                               "matmul_f16_wgmma_ws", "matmul_f16_wgmma_ws_n192"],
     "matmul_bf16_wgmma_tiles": ["matmul_bf16_wgmma", "matmul_bf16_wgmma_n128",
                                 "matmul_bf16_wgmma_n64", "matmul_bf16_wgmma_n192",
-                                "matmul_bf16_wgmma_ws"],
+                                "matmul_bf16_wgmma_ws", "matmul_bf16_wgmma_ws_n192"],
     "matmul_e4m3_wgmma_tiles": ["matmul_e4m3_wgmma", "matmul_e4m3_wgmma_n64",
                                 "matmul_e4m3_wgmma_ws", "matmul_e4m3_wgmma_ws_n192"],
 }
