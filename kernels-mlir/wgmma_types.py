@@ -739,17 +739,34 @@ def apply_edits(text, edits):
     return text
 
 
+def constant_edit(name, old, new, type_="index"):
+    """The edit of `%name = arith.constant OLD : TYPE` to NEW."""
+    line = "%{0} = arith.constant {1} : {2}"
+    return (line.format(name, old, type_), line.format(name, new, type_), 1)
+
+
+# The edits from 128 x 256 to 128 x 192 tiles of C that both
+# warp-specialized derivations make (matmul_e4m3_wgmma_ws_n192's and
+# matmul_f16_wgmma_ws_n192's): 96 accumulator floats; a stage of A's 16 KiB,
+# B's 24 KiB and 16 bytes of mbarriers (4 stages at most: 5 would need
+# 238,672 bytes); the tile's width, B's stage bytes and a stage's
+# transaction bytes; 24 groups of 8 columns in the epilogue.
+# (text, replacement, count).
+WS_N192_COMMON_EDITS = [
+    ("!acc = !llvm.struct<(" + ", ".join(["f32"] * 128) + ")>",
+     "!acc = !llvm.struct<(" + ", ".join(["f32"] * 96) + ")>", 1),
+    ("-> (stages * 49168 + 33792)>", "-> (stages * 40976 + 33792)>", 1),
+    constant_edit("bn", 256, 192),
+    constant_edit("b_stage_bytes", 32768, 24576),
+    constant_edit("tx", 49152, 40960, "i32"),
+    constant_edit("col_groups", 32, 24),
+]
+
 # matmul_e4m3_wgmma_ws_n192's edits of matmul_e4m3_wgmma_ws: 128 x 192
 # tiles of C, for shapes whose 128 x 256 tiles divide unevenly among the
 # SMs (4000 x 4016 x 3984 picks it; docs/kernels.md has where it loses).
-# (text, replacement, count).
-E4M3_WS_N192_EDITS = [
-    ("!acc = !llvm.struct<(" + ", ".join(["f32"] * 128) + ")>",
-     "!acc = !llvm.struct<(" + ", ".join(["f32"] * 96) + ")>", 1),
+E4M3_WS_N192_EDITS = WS_N192_COMMON_EDITS + [
     ("n = 256, k = 32", "n = 192, k = 32", 8),
-    # A stage: A's 16 KiB, B's 192 rows of 128 bytes (24 KiB), 16 bytes of
-    # mbarriers; 4 stages at most (5 would need 238,672 bytes).
-    ("-> (stages * 49168 + 33792)>", "-> (stages * 40976 + 33792)>", 1),
     # B's TMA boxes: three of 64 rows (one 128-row box would leave half of
     # the second outside the tile), loaded j mod mc == rm as before.
     ("""#tuna.tensor_map<arg = 1, box = affine_map<(m, n, k)[stages, gm, tma, mc, nc, ctas] -> (128, 128)>""",
@@ -758,19 +775,14 @@ E4M3_WS_N192_EDITS = [
      "      %c128 = arith.constant 128 : index\n"
      "      %c3 = arith.constant 3 : index\n"
      "      %c12 = arith.constant 12 : index\n", 1),
-    ("%bn = arith.constant 256 : index", "%bn = arith.constant 192 : index", 1),
-    ("%b_stage = arith.constant 32768 : index", "%b_stage = arith.constant 24576 : index", 1),
-    ("%b_stage_bytes = arith.constant 32768 : index",
-     "%b_stage_bytes = arith.constant 24576 : index", 1),
-    ("%tx = arith.constant 49152 : i32", "%tx = arith.constant 40960 : i32", 1),
-    ("%b_atoms = arith.constant 2 : index", "%b_atoms = arith.constant 3 : index", 1),
+    constant_edit("b_stage", 32768, 24576),
+    constant_edit("b_atoms", 2, 3),
     ("%jo = arith.muli %j, %c16384 : index", "%jo = arith.muli %j, %c8192 : index", 1),
     ("%nj = arith.muli %j, %c128 : index", "%nj = arith.muli %j, %c64 : index", 1),
     # cp.async: B's 192 rows in 12 passes of 16 (the one loop of 16 passes).
     ("scf.for %i = %c0 to %c16 step %c1 {", "scf.for %i = %c0 to %c12 step %c1 {", 1),
-    # The epilogue: three 64-column chunks (TMA), 24 groups of 8 columns.
+    # The epilogue: three 64-column chunks (TMA).
     ("scf.for %ch = %c0 to %c4 step %c1 {", "scf.for %ch = %c0 to %c3 step %c1 {", 1),
-    ("%col_groups = arith.constant 32 : index", "%col_groups = arith.constant 24 : index", 1),
 ]
 
 E4M3_WS_N192_NOTE = (
@@ -793,28 +805,14 @@ def e4m3_ws_n192(text):
 # matmul_f16_wgmma_ws_n192's edits of matmul_f16_wgmma_ws (and, after
 # bf16_inputs, matmul_bf16_wgmma_ws_n192's): 128 x 192 tiles of C, 128
 # tiles for 1000 x 3000 where 128 x 256 makes 96 for 132 SMs. B's stage is
-# three 64-column atoms; the descriptors' strides do not change.
-# (text, replacement, count).
-WS_N192_EDITS = [
-    ("!acc = !llvm.struct<(" + ", ".join(["f32"] * 128) + ")>",
-     "!acc = !llvm.struct<(" + ", ".join(["f32"] * 96) + ")>", 1),
+# three 64-column atoms (64 x 192 halfs, 24 chunks of 16 bytes a row, 12
+# copies a producer thread); the descriptors' strides do not change.
+WS_N192_EDITS = WS_N192_COMMON_EDITS + [
     ("n = 256, k = 16", "n = 192, k = 16", 8),
-    # A stage: A's 16 KiB, B's 64 x 192 halfs (24 KiB), 16 bytes of
-    # mbarriers.
-    ("-> (stages * 49168 + 33792)>", "-> (stages * 40976 + 33792)>", 1),
-    ("%bn = arith.constant 256 : index", "%bn = arith.constant 192 : index", 1),
-    ("%b_stage = arith.constant 16384 : index",
-     "%b_stage = arith.constant 12288 : index", 1),
-    ("%b_stage_bytes = arith.constant 32768 : index",
-     "%b_stage_bytes = arith.constant 24576 : index", 1),
-    ("%tx = arith.constant 49152 : i32", "%tx = arith.constant 40960 : i32", 1),
-    ("%b_atoms = arith.constant 4 : index", "%b_atoms = arith.constant 3 : index", 1),
-    ("%b_row_chunks = arith.constant 32 : index",
-     "%b_row_chunks = arith.constant 24 : index", 1),
-    ("%b_copies = arith.constant 16 : index",
-     "%b_copies = arith.constant 12 : index", 1),
-    ("%col_groups = arith.constant 32 : index",
-     "%col_groups = arith.constant 24 : index", 1),
+    constant_edit("b_stage", 16384, 12288),
+    constant_edit("b_atoms", 4, 3),
+    constant_edit("b_row_chunks", 32, 24),
+    constant_edit("b_copies", 16, 12),
 ]
 
 WS_N192_NOTE = (
