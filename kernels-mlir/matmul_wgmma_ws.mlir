@@ -629,6 +629,12 @@ module attributes {gpu.container_module} {
             %col0_32 = arith.index_cast %col0 : index to i32
             %erow0 = arith.addi %row0, %wrow0 : index
             %erow0_32 = arith.index_cast %erow0 : index to i32
+            // Every tile's chunks alternate buffers from buffer 0: with an
+            // odd number of chunks (128 x 192 tiles) the previous tile's
+            // last store read buffer 0 too.
+            scf.if %wg_leader {
+              nvvm.cp.async.bulk.wait_group 0 {read}
+            }
             scf.for %ch = %c0 to %b_atoms step %c1 {
               %eb = arith.remui %ch, %c2 : index
               %ebo = arith.muli %eb, %c8192 : index

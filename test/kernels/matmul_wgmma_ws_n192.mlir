@@ -41,7 +41,12 @@
 // TMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16
 // TMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16
 // TMA:         mbarrier.arrive.shared.b64
-// The epilogue stores three chunks of 64 columns with TMA.
+// The epilogue stores three chunks of 64 columns with TMA, in buffers 0, 1,
+// 0: before the first chunk rewrites buffer 0, the previous tile's last
+// store (from buffer 0 too) has read it (wait_group.read 0, not 1).
+// TMA:         wgmma.wait_group.sync.aligned 0;
+// TMA:         cp.async.bulk.wait_group.read 0;
+// TMA-NEXT:    cp.async.bulk.wait_group.read 1;
 // TMA-COUNT-3: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // TMA-NOT:     cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // TMA:         cp.async.bulk.wait_group 0;
