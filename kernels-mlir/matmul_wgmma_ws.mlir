@@ -44,7 +44,9 @@
 //    named barrier, and its first thread stores the chunk with TMA (a third
 //    tensor map, C's; TMA clips the box at M and N) as a bulk async group;
 //    before a buffer is rewritten that thread waits until at most one group
-//    still reads shared memory. The stores complete while the consumers go
+//    still reads shared memory (none before a tile's first chunk: the
+//    previous tile's last chunk may have used the same buffer). The stores
+//    complete while the consumers go
 //    on with their next tile. With tma = 0 each thread stores its fp16
 //    pairs to C (4 bytes each, rows past M and columns past N skipped).
 //    Meanwhile the producer already loads the block's next tile into the
