@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A few lines on one kernel from three CSV pages of one Nsight Compute
-report (bench/gpu/profile_variant.sh writes them): duration, clock and
-cycles, throughputs, the bytes the SMs received from the L2, the launch,
-the warps' stall reasons and the hottest SASS instructions.
+report (bench/gpu/profile_variant.sh and profile_pick.sh write them):
+duration, clock and cycles, throughputs, the bytes the SMs received from
+the L2, the DRAM bytes read and written (when the report has them), the
+launch, the warps' stall reasons and the hottest SASS instructions.
 
     python3 bench/gpu/ncu_report.py DETAILS.csv RAW.csv SOURCE.csv
 
@@ -106,6 +107,9 @@ def main():
     print("  L2 to SMs: %s MB received, %s sectors read from the L2"
           % ("%.1f" % (received / 1e6) if received is not None else "-",
              sectors))
+    dram = [number(counters.get("dram__bytes_%s.sum" % way, "")) for way in ("read", "write")]
+    if None not in dram:
+        print("  DRAM: %.1f MB read, %.1f MB written" % (dram[0] / 1e6, dram[1] / 1e6))
     print("  launch: grid %s, block %s, cluster %s, %s registers, %s B dynamic"
           " shared memory" % (get("Grid Size"), get("Block Size"),
                               get("Cluster Size"), get("Registers Per Thread"),

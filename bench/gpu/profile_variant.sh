@@ -17,7 +17,6 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 5 ] || { sed -n '2,15p' "$0"; exit 2; }
 kind=$1 m=$2 n=$3 k=$4
 shift 4
-build=${TUNA_GPU_BUILD:-/tmp/tuna-gpu-build}
 bundles=$(cd "$root" && realpath -m "${TUNA_BUNDLES:-bench/out/bundles}")
 dims="--dims a0=d0*d2 --dims a1=d2*d1 --dims a2=d0*d1"  # A M x K, B K x N
 case $kind in
@@ -29,23 +28,8 @@ case $kind in
 esac
 [ -f "$bundles/$bundle.tuna" ] ||
   { echo "profile_variant.sh: no $bundles/$bundle.tuna (bash bench/make_bundles.sh)"; exit 1; }
-cmake -G Ninja -S "$root" -B "$build" -DTUNA_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release \
-  > /tmp/profile-configure.log 2>&1 &&
-  cmake --build "$build" --target tuna_runtime_shared tuna-tune tuna-worker > /tmp/profile-build.log 2>&1 ||
-  { tail -30 /tmp/profile-build.log; exit 1; }
-out=$(mktemp -d)
-export TUNA_CACHE_DIR=$out/cache
-sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
-          --section SourceCounters --metrics l1tex__m_xbar2l1tex_read_bytes.sum,lts__t_sectors_srcunit_tex_op_read.sum
-          --clock-control none)
-report() {  # NAME: the three pages of $out/NAME.ncu-rep, summarized
-  local page
-  for page in details raw "source --print-source sass"; do
-    # shellcheck disable=SC2086
-    ncu --import "$out/$1.ncu-rep" --csv --print-units base --page $page > "$out/$1.${page%% *}.csv"
-  done
-  python3 "$root/bench/gpu/ncu_report.py" "$out/$1".{details,raw,source}.csv
-}
+# shellcheck source=bench/gpu/ncu_common.sh
+source "$root/bench/gpu/ncu_common.sh"
 for variant in "$@"; do
   # shellcheck disable=SC2086
   ncu --kernel-id "::regex:^${variant}\$:4" "${sections[@]}" -o "$out/$variant" \

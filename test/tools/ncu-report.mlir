@@ -30,3 +30,11 @@
 // RUN: not %python %S/../../bench/gpu/ncu_report.py %S/Inputs/ncu/details-scaled.csv \
 // RUN:   %S/Inputs/ncu/raw.csv %S/Inputs/ncu/source.csv 2>&1 | FileCheck %s --check-prefix=UNITS
 // UNITS: ncu_report.py: {{.*}}details-scaled.csv gives the SM frequency in Ghz; export it with --print-units base
+
+// With the DRAM counters profile_pick.sh asks for (raw-dram.csv: raw.csv
+// with the two columns added), the bytes read and written.
+// RUN: %python %S/../../bench/gpu/ncu_report.py %S/Inputs/ncu/details.csv \
+// RUN:   %S/Inputs/ncu/raw-dram.csv %S/Inputs/ncu/source.csv | FileCheck %s --check-prefix=DRAM
+// DRAM:      L2 to SMs: 251.8 MB received, 5,355,339 sectors read from the L2
+// DRAM-NEXT: DRAM: 134.2 MB read, 134.7 MB written
+// DRAM-NEXT: launch: grid 132

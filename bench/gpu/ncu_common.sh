@@ -1,0 +1,23 @@
+# Shared by bench/gpu/profile_variant.sh and bench/gpu/profile_pick.sh
+# (sourced, with $root the repository root): the runtime and tuna-tune built
+# in $build, the Nsight Compute sections both collect, and `report NAME`,
+# which summarizes $out/NAME.ncu-rep with bench/gpu/ncu_report.py.
+build=${TUNA_GPU_BUILD:-/tmp/tuna-gpu-build}
+cmake -G Ninja -S "$root" -B "$build" -DTUNA_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release \
+  > /tmp/profile-configure.log 2>&1 &&
+  cmake --build "$build" --target tuna_runtime_shared tuna-tune tuna-worker > /tmp/profile-build.log 2>&1 ||
+  { tail -30 /tmp/profile-build.log; exit 1; }
+out=$(mktemp -d)
+export TUNA_CACHE_DIR=$out/cache
+sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
+          --section SourceCounters
+          --metrics l1tex__m_xbar2l1tex_read_bytes.sum,lts__t_sectors_srcunit_tex_op_read.sum,dram__bytes_read.sum,dram__bytes_write.sum
+          --clock-control none)
+report() {  # NAME: the three pages of $out/NAME.ncu-rep, summarized
+  local page
+  for page in details raw "source --print-source sass"; do
+    # shellcheck disable=SC2086
+    ncu --import "$out/$1.ncu-rep" --csv --print-units base --page $page > "$out/$1.${page%% *}.csv"
+  done
+  python3 "$root/bench/gpu/ncu_report.py" "$out/$1".{details,raw,source}.csv
+}
