@@ -1,14 +1,19 @@
+# shellcheck shell=bash
 # Shared by bench/gpu/profile_variant.sh and bench/gpu/profile_pick.sh
 # (sourced, with $root the repository root): the runtime and tuna-tune built
 # in $build, the Nsight Compute sections both collect, and `report NAME`,
 # which summarizes $out/NAME.ncu-rep with bench/gpu/ncu_report.py.
+# shellcheck disable=SC2154  # root: the sourcing script's
 build=${TUNA_GPU_BUILD:-/tmp/tuna-gpu-build}
-cmake -G Ninja -S "$root" -B "$build" -DTUNA_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release \
-  > /tmp/profile-configure.log 2>&1 &&
-  cmake --build "$build" --target tuna_runtime_shared tuna-tune tuna-worker > /tmp/profile-build.log 2>&1 ||
-  { tail -30 /tmp/profile-build.log; exit 1; }
+if ! cmake -G Ninja -S "$root" -B "$build" -DTUNA_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release \
+       > /tmp/profile-configure.log 2>&1 ||
+   ! cmake --build "$build" --target tuna_runtime_shared tuna-tune tuna-worker > /tmp/profile-build.log 2>&1; then
+  tail -30 /tmp/profile-configure.log /tmp/profile-build.log
+  exit 1
+fi
 out=$(mktemp -d)
 export TUNA_CACHE_DIR=$out/cache
+# shellcheck disable=SC2034,SC2054  # used by the sourcing script; --metrics takes a comma list
 sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
           --section SourceCounters
           --metrics l1tex__m_xbar2l1tex_read_bytes.sum,lts__t_sectors_srcunit_tex_op_read.sum,dram__bytes_read.sum,dram__bytes_write.sum
