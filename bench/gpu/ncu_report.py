@@ -107,9 +107,11 @@ def main():
     print("  L2 to SMs: %s MB received, %s sectors read from the L2"
           % ("%.1f" % (received / 1e6) if received is not None else "-",
              sectors))
-    dram = [number(counters.get("dram__bytes_%s.sum" % way, "")) for way in ("read", "write")]
+    dram = [number(counters.get("dram__bytes_%s.sum" % way, ""))
+            for way in ("read", "write")]
     if None not in dram:
-        print("  DRAM: %.1f MB read, %.1f MB written" % (dram[0] / 1e6, dram[1] / 1e6))
+        print("  DRAM: %.1f MB read, %.1f MB written"
+              % (dram[0] / 1e6, dram[1] / 1e6))
     print("  launch: grid %s, block %s, cluster %s, %s registers, %s B dynamic"
           " shared memory" % (get("Grid Size"), get("Block Size"),
                               get("Cluster Size"), get("Registers Per Thread"),

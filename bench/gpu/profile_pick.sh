@@ -27,6 +27,4 @@ tune=("$build/bin/tuna-tune" "$bundle" --kernel "$kernel" --shape "$shape" "$@"
 pick=$(sed -n 's/.*tuned bucket \[[^]]*\]: \([A-Za-z0-9_]*\) .*/\1/p' "$out/tune.log" | head -1)
 [ -n "$pick" ] || { echo "profile_pick.sh: no pick in tuna-tune's output:"; tail -5 "$out/tune.log"; exit 1; }
 grep "tuned bucket" "$out/tune.log"
-ncu --kernel-id "::regex:^${pick}\$:4" "${sections[@]}" -o "$out/$pick" "${tune[@]}" \
-  > "$out/$pick.log" 2>&1 || { tail -5 "$out/$pick.log"; exit 1; }
-report "$pick"
+profile "$pick" --kernel-id "::regex:^${pick}\$:4" -- "${tune[@]}"

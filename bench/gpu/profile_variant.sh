@@ -32,13 +32,9 @@ esac
 source "$root/bench/gpu/ncu_common.sh"
 for variant in "$@"; do
   # shellcheck disable=SC2086
-  ncu --kernel-id "::regex:^${variant}\$:4" "${sections[@]}" -o "$out/$variant" \
+  profile "$variant" --kernel-id "::regex:^${variant}\$:4" -- \
     "$build/bin/tuna-tune" "$bundles/$bundle.tuna" --kernel "$kernel" \
-    --shape "d0=$m d1=$n d2=$k" $dims --device cuda --no-cache --no-prune --no-isolate \
-    > "$out/$variant.log" 2>&1 || { tail -5 "$out/$variant.log"; exit 1; }
-  report "$variant"
+    --shape "d0=$m d1=$n d2=$k" $dims --device cuda --no-cache --no-prune --no-isolate
 done
-ncu --kernel-name regex:"nvjet|gemm|sm90_xmma" --launch-skip 3 --launch-count 1 "${sections[@]}" \
-  -o "$out/cublas" python3 "$root/bench/gpu/cublas_once.py" "$kind" "$m" "$n" "$k" \
-  > "$out/cublas.log" 2>&1 || { tail -5 "$out/cublas.log"; exit 1; }
-report cublas
+profile cublas --kernel-name regex:"nvjet|gemm|sm90_xmma" --launch-skip 3 --launch-count 1 -- \
+  python3 "$root/bench/gpu/cublas_once.py" "$kind" "$m" "$n" "$k"
