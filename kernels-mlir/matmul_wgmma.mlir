@@ -63,8 +63,11 @@
 // instead. l1 = 1 copies with cp.async.ca (through L1) instead of .cg.
 // split > 1 (split-K, for skinny M and K-heavy shapes, where M / bm times
 // N / 256 tiles leave most SMs idle): `split` blocks (grid z) share a tile
-// of C, block z taking k tiles [z T / split, (z + 1) T / split) of the T
-// tiles of K. Their fp32 tiles are summed one of two ways:
+// of C, block z taking every split-th k tile from tile z (z, z + split,
+// z + 2 split, ... of the T tiles of K: at any time the blocks of a tile
+// read neighbouring k tiles, whose rows of A lie together in memory;
+// faster than contiguous shares on K-heavy shapes, docs/benchmarks.md).
+// Their fp32 tiles are summed one of two ways:
 //  - split <= 8: they form one thread block cluster (the space's `cluster`
 //    map, 1 x 1 x split, compiled in as .reqnctapercluster, so a plain
 //    launch forms it): each block leaves its fp32 tile in its shared
@@ -323,8 +326,8 @@ module attributes {gpu.container_module} {
       %b_rpp = arith.divui %nthreads, %c32 : index
       %b_tr = arith.divui %tid, %c32 : index
       %b_tc = arith.remui %tid, %c32 : index
-      // split > 1: block z of a cluster takes k tiles
-      // [z T / split, (z + 1) T / split) of the T tiles of K.
+      // split > 1: block z takes k tiles z, z + split, z + 2 split, ...
+      // of the T tiles of K.
       %ktiles_all = arith.ceildivui %k, %bk : index
       %bz = gpu.block_id z
       %splitting = arith.cmpi ne, %split, %c1 : index
@@ -333,13 +336,10 @@ module attributes {gpu.container_module} {
       %summing = arith.cmpi uge, %split, %c16 : index
       %clustering = arith.cmpi ult, %split, %c16 : index
       %clustered = arith.andi %splitting, %clustering : i1
-      %kfirst0 = arith.muli %bz, %ktiles_all : index
-      %kfirst1 = arith.divui %kfirst0, %split : index
-      %klast0 = arith.addi %kfirst0, %ktiles_all : index
-      %klast1 = arith.divui %klast0, %split : index
-      %kfirst = arith.select %splitting, %kfirst1, %c0 : index
-      %klast = arith.select %splitting, %klast1, %ktiles_all : index
-      %ktiles = arith.subi %klast, %kfirst : index
+      %kfirst = arith.select %splitting, %bz, %c0 : index
+      %kstep = arith.select %splitting, %split, %c1 : index
+      %kleft = arith.subi %ktiles_all, %kfirst : index
+      %ktiles = arith.ceildivui %kleft, %kstep : index
       %pre0 = arith.subi %stages, %c2 : index
       %pre = arith.addi %pre0, %deep : index
       %deep1 = arith.cmpi eq, %deep, %c1 : index
@@ -404,7 +404,8 @@ module attributes {gpu.container_module} {
       scf.for %s = %c0 to %pre step %c1 {
         %live = arith.cmpi ult, %s, %ktiles : index
         scf.if %live {
-          %kg = arith.addi %kfirst, %s : index
+          %ks = arith.muli %s, %kstep : index
+          %kg = arith.addi %kfirst, %ks : index
           %ka = arith.muli %kg, %bk : index
           %kan = arith.muli %ka, %n : index
           %ra_base = arith.muli %s, %sa_size : index
@@ -686,7 +687,8 @@ module attributes {gpu.container_module} {
         %live = arith.cmpi ult, %nxt, %ktiles : index
         scf.if %live {
           %rs = arith.remui %nxt, %stages : index
-          %kg = arith.addi %kfirst, %nxt : index
+          %ksn = arith.muli %nxt, %kstep : index
+          %kg = arith.addi %kfirst, %ksn : index
           %ka = arith.muli %kg, %bk : index
           %kan = arith.muli %ka, %n : index
           %ra_base = arith.muli %rs, %sa_size : index

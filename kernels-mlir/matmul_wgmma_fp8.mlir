@@ -30,7 +30,7 @@
 //  - The epilogue multiplies by scale_a scale_b before the bf16 rounding.
 // split > 1 (split-K, for skinny M and K-heavy shapes) is matmul_f16_wgmma's
 // scheme, unchanged (see its header): `split` blocks (grid z) share a tile
-// of C, block z taking k tiles [z T / split, (z + 1) T / split). With split
+// of C, block z taking k tiles z, z + split, z + 2 split, ... With split
 // <= 8 they form one thread block cluster (the `cluster` map, 1 x 1 x
 // split); with split >= 16 they add their fp32 tiles in the module's
 // workspace and the last to arrive scales, rounds and stores them (M, N
@@ -184,9 +184,8 @@ module attributes {gpu.container_module} {
       %b_cbo = arith.muli %tcb, %bcb : index
       %a_tso = arith.addi %a_cbo, %tscol : index
       %b_tso = arith.addi %b_cbo, %tscol : index
-      // split > 1: block z of a cluster takes k tiles
-      // [z T / split, (z + 1) T / split) of the T tiles of K, as in
-      // matmul_f16_wgmma.
+      // split > 1: block z takes k tiles z, z + split, z + 2 split, ...
+      // of the T tiles of K, as in matmul_f16_wgmma.
       %ktiles_all = arith.ceildivui %k, %bk : index
       %bz = gpu.block_id z
       %splitting = arith.cmpi ne, %split, %c1 : index
@@ -195,13 +194,10 @@ module attributes {gpu.container_module} {
       %summing = arith.cmpi uge, %split, %c16 : index
       %clustering = arith.cmpi ult, %split, %c16 : index
       %clustered = arith.andi %splitting, %clustering : i1
-      %kfirst0 = arith.muli %bz, %ktiles_all : index
-      %kfirst1 = arith.divui %kfirst0, %split : index
-      %klast0 = arith.addi %kfirst0, %ktiles_all : index
-      %klast1 = arith.divui %klast0, %split : index
-      %kfirst = arith.select %splitting, %kfirst1, %c0 : index
-      %klast = arith.select %splitting, %klast1, %ktiles_all : index
-      %ktiles = arith.subi %klast, %kfirst : index
+      %kfirst = arith.select %splitting, %bz, %c0 : index
+      %kstep = arith.select %splitting, %split, %c1 : index
+      %kleft = arith.subi %ktiles_all, %kfirst : index
+      %ktiles = arith.ceildivui %kleft, %kstep : index
       %pre0 = arith.subi %stages, %c2 : index
       %pre = arith.addi %pre0, %deep : index
       %deep1 = arith.cmpi eq, %deep, %c1 : index
@@ -213,7 +209,8 @@ module attributes {gpu.container_module} {
       scf.for %s = %c0 to %pre step %c1 {
         %live = arith.cmpi ult, %s, %ktiles : index
         scf.if %live {
-          %kg = arith.addi %kfirst, %s : index
+          %ks = arith.muli %s, %kstep : index
+          %kg = arith.addi %kfirst, %ks : index
           %ka = arith.muli %kg, %bk : index
           %ra_base = arith.muli %s, %sa_size : index
           %rb_base = arith.muli %s, %sb_size : index
@@ -359,7 +356,8 @@ module attributes {gpu.container_module} {
         %live = arith.cmpi ult, %nxt, %ktiles : index
         scf.if %live {
           %rs = arith.remui %nxt, %stages : index
-          %kg = arith.addi %kfirst, %nxt : index
+          %ksn = arith.muli %nxt, %kstep : index
+          %kg = arith.addi %kfirst, %ksn : index
           %ka = arith.muli %kg, %bk : index
           %ra_base = arith.muli %rs, %sa_size : index
           %rb_base = arith.muli %rs, %sb_size : index

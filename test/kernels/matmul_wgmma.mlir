@@ -147,9 +147,13 @@
 // to the sums, one bulk reduction a row, waits for them to complete, and
 // counts its arrival at the tile; the last block to arrive reads the sums
 // (volatile: from the L2), zeroes them, and stores the rounded tile.
+// Block z takes k tiles z, z + 16, ...: the prologue's second stage of A
+// (8 KiB on in shared memory) comes from 16 k tiles (2048 bytes) after the
+// first, not from the next tile (128 bytes).
 // SPLIT16:          .global .align 16 .b8 split_sums[4194304];
 // SPLIT16:          .global .align 4 .b8 split_arrivals[16384];
 // SPLIT16-NOT:      .reqnctapercluster
+// SPLIT16:          cp.async.cg.shared.global [%rd{{[0-9]+}}+8192], [%rd{{[0-9]+}}+2048], 16,
 // SPLIT16:          wgmma.wait_group.sync.aligned {{[[:space:]]*}}0
 // SPLIT16-NOT:      barrier.cluster
 // SPLIT16:          fence.proxy.async.shared::cta;

@@ -7,6 +7,7 @@
 // RUN: FileCheck %s --check-prefix=SPLIT --input-file=%t/matmul_e4m3_wgmma.bm=128,bk=128,stages=4,gm=8,deep=1,mask=0,split=8.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=SPLIT4 --input-file=%t/matmul_e4m3_wgmma.bm=64,bk=128,stages=4,gm=8,deep=1,mask=0,split=4.sm_90a.ptx
 // RUN: FileCheck %s --check-prefix=SPLIT16 --input-file=%t/matmul_e4m3_wgmma.bm=64,bk=128,stages=4,gm=8,deep=1,mask=1,split=16.sm_90a.ptx
+// RUN: FileCheck %s --check-prefix=KORDER16 --input-file=%t/matmul_e4m3_wgmma.bm=64,bk=128,stages=4,gm=8,deep=1,mask=1,split=16.sm_90a.ptx
 // A split variant instantiated later from the planned table (as the JIT and
 // --variants do) is compiled with its cluster too.
 // RUN: tuna-compile %S/../../kernels-mlir/matmul_wgmma_fp8.mlir --target=nvptx:sm_90a --no-ptxas \
@@ -126,6 +127,10 @@
 // SPLIT4:      barrier.cluster.arrive.aligned;
 // SPLIT4-NEXT: barrier.cluster.wait.aligned;
 // SPLIT4-NOT:  .local
+
+// Block z takes k tiles z, z + 16, ...: the prologue's second stage starts
+// 16 k tiles (2048 bytes of a row) after the first, not 128 bytes on.
+// KORDER16:         add.s64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 2048;
 
 // split = 16: no cluster; the blocks add their unscaled fp32 tiles in the
 // workspace, and the last to arrive scales the whole sum, once, rounds and
