@@ -65,8 +65,8 @@
 // N / 256 tiles leave most SMs idle): `split` blocks (grid z) share a tile
 // of C, block z taking every split-th k tile from tile z (z, z + split,
 // z + 2 split, ... of the T tiles of K: at any time the blocks of a tile
-// read neighbouring k tiles, whose rows of A lie together in memory;
-// faster than contiguous shares on K-heavy shapes, docs/benchmarks.md).
+// read neighbouring k tiles, adjacent pieces of A's rows; faster than
+// contiguous shares on K-heavy shapes, docs/benchmarks.md).
 // Their fp32 tiles are summed one of two ways:
 //  - split <= 8: they form one thread block cluster (the space's `cluster`
 //    map, 1 x 1 x split, compiled in as .reqnctapercluster, so a plain
