@@ -12,8 +12,9 @@
 //                registers (kernels-mlir/softmax.mlir's regs > 0 path; T = 512,
 //                R = 4 is its pick on 4096 x 8192)
 //   regs_cs      regs 512 x 4 with evict-first loads and streaming stores
-//   staged T     the row lands in shared memory first (cp.async 16-byte copies,
-//                or one bulk copy: more rows in flight an SM than registers hold)
+//   staged T     the row lands in shared memory first (cp.async 16-byte
+//                copies, or one bulk copy): more rows in flight an SM than
+//                registers hold
 //   persistent   one block an SM slot loops over rows, the next row's loads in
 //                flight during this row's sums and stores (registers, or
 //                bulk copies into 2 or 3 shared-memory stages)
@@ -54,13 +55,15 @@ __device__ __forceinline__ float max4(float4 v) {
   return fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w));
 }
 __device__ __forceinline__ float4 exp4(float4 v, float m, float f) {
-  return make_float4(exp2f((v.x - m) * kLog2e) * f, exp2f((v.y - m) * kLog2e) * f,
-                     exp2f((v.z - m) * kLog2e) * f, exp2f((v.w - m) * kLog2e) * f);
+  return make_float4(
+      exp2f((v.x - m) * kLog2e) * f, exp2f((v.y - m) * kLog2e) * f,
+      exp2f((v.z - m) * kLog2e) * f, exp2f((v.w - m) * kLog2e) * f);
 }
 
 // The block's (max, sum of exp(x - max)) from each thread's (m, s).
 template <int T>
-__device__ __forceinline__ void blockMaxSum(float m, float s, float& gm, float& gs) {
+__device__ __forceinline__ void blockMaxSum(float m, float s, float &gm,
+                                            float &gs) {
   __shared__ float pm[32], ps[32];
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   float wm = warpMax(m);
@@ -81,7 +84,7 @@ __device__ __forceinline__ void blockMaxSum(float m, float s, float& gm, float& 
 
 // Softmax of a row held in registers, chunk j of thread t at t + j T.
 template <int T, int R, bool STREAM>
-__device__ __forceinline__ void rowFromRegisters(float4 (&v)[R], float4* y) {
+__device__ __forceinline__ void rowFromRegisters(float4 (&v)[R], float4 *y) {
   float m = -3e38f, s = 0, gm, gs;
   for (int j = 0; j < R; ++j)
     m = fmaxf(m, max4(v[j]));
@@ -101,9 +104,9 @@ __device__ __forceinline__ void rowFromRegisters(float4 (&v)[R], float4* y) {
 }
 
 template <int T, bool STREAM>
-__global__ void __launch_bounds__(T) softmaxRegs(const float4* x, float4* y) {
+__global__ void __launch_bounds__(T) softmaxRegs(const float4 *x, float4 *y) {
   constexpr int R = kChunks / T;
-  const float4* xr = x + (size_t)blockIdx.x * kChunks;
+  const float4 *xr = x + (size_t)blockIdx.x * kChunks;
   float4 v[R];
   for (int j = 0; j < R; ++j)
     v[j] = STREAM ? __ldcs(&xr[threadIdx.x + j * T]) : xr[threadIdx.x + j * T];
@@ -111,7 +114,8 @@ __global__ void __launch_bounds__(T) softmaxRegs(const float4* x, float4* y) {
 }
 
 template <int T>
-__global__ void __launch_bounds__(T) softmaxPersistentRegs(const float4* x, float4* y, int rows) {
+__global__ void __launch_bounds__(T)
+    softmaxPersistentRegs(const float4 *x, float4 *y, int rows) {
   constexpr int R = kChunks / T;
   float4 v[R], next[R];
   int r = blockIdx.x;
@@ -129,37 +133,41 @@ __global__ void __launch_bounds__(T) softmaxPersistentRegs(const float4* x, floa
   }
 }
 
-__device__ __forceinline__ unsigned sharedAddress(const void* p) {
+__device__ __forceinline__ unsigned sharedAddress(const void *p) {
   return (unsigned)__cvta_generic_to_shared(p);
 }
-__device__ __forceinline__ void initBarrier(unsigned long long* bar) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(sharedAddress(bar)));
+__device__ __forceinline__ void initBarrier(unsigned long long *bar) {
+  asm volatile(
+      "mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(sharedAddress(bar)));
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
 // One thread: a row of x into shared memory, completing on `bar`.
-__device__ __forceinline__ void bulkLoadRow(float4* dst, const float4* src,
-                                            unsigned long long* bar) {
+__device__ __forceinline__ void bulkLoadRow(float4 *dst, const float4 *src,
+                                            unsigned long long *bar) {
   unsigned b = sharedAddress(bar);
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b),
-               "r"(kCols * 4)
-               : "memory");
+  asm volatile(
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b),
+      "r"(kCols * 4)
+      : "memory");
   asm volatile("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes "
                "[%0], [%1], %2, [%3];" ::"r"(sharedAddress(dst)),
                "l"(src), "r"(kCols * 4), "r"(b)
                : "memory");
 }
-__device__ __forceinline__ void waitBarrier(unsigned long long* bar, unsigned phase) {
-  asm volatile("{ .reg .pred p; WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, "
-               "[%0], %1; @!p bra WAIT; }" ::"r"(sharedAddress(bar)),
-               "r"(phase)
-               : "memory");
+__device__ __forceinline__ void waitBarrier(unsigned long long *bar,
+                                            unsigned phase) {
+  asm volatile(
+      "{ .reg .pred p; WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, "
+      "[%0], %1; @!p bra WAIT; }" ::"r"(sharedAddress(bar)),
+      "r"(phase)
+      : "memory");
 }
 
 template <int T, bool BULK>
-__global__ void __launch_bounds__(T) softmaxStaged(const float4* x, float4* y) {
+__global__ void __launch_bounds__(T) softmaxStaged(const float4 *x, float4 *y) {
   extern __shared__ __align__(128) float4 row[];
   __shared__ __align__(8) unsigned long long bar;
-  const float4* xr = x + (size_t)blockIdx.x * kChunks;
+  const float4 *xr = x + (size_t)blockIdx.x * kChunks;
   if (BULK) {
     if (threadIdx.x == 0) {
       initBarrier(&bar);
@@ -169,7 +177,8 @@ __global__ void __launch_bounds__(T) softmaxStaged(const float4* x, float4* y) {
     waitBarrier(&bar, 0);
   } else {
     for (int j = threadIdx.x; j < kChunks; j += T)
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(sharedAddress(row + j)),
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(
+                       sharedAddress(row + j)),
                    "l"(xr + j)
                    : "memory");
     asm volatile("cp.async.wait_all;" ::: "memory");
@@ -183,13 +192,14 @@ __global__ void __launch_bounds__(T) softmaxStaged(const float4* x, float4* y) {
     s += e.x + e.y + e.z + e.w;
   }
   blockMaxSum<T>(m, s, gm, gs);
-  float4* yr = y + (size_t)blockIdx.x * kChunks;
+  float4 *yr = y + (size_t)blockIdx.x * kChunks;
   for (int j = threadIdx.x; j < kChunks; j += T)
     yr[j] = exp4(row[j], gm, 1.0f / gs);
 }
 
 template <int T, int STAGES>
-__global__ void __launch_bounds__(T) softmaxPersistentBulk(const float4* x, float4* y, int rows) {
+__global__ void __launch_bounds__(T)
+    softmaxPersistentBulk(const float4 *x, float4 *y, int rows) {
   constexpr int R = kChunks / T;
   extern __shared__ __align__(128) float4 stage[];
   __shared__ __align__(8) unsigned long long bar[STAGES];
@@ -198,7 +208,8 @@ __global__ void __launch_bounds__(T) softmaxPersistentBulk(const float4* x, floa
       initBarrier(&bar[s]);
     for (int s = 0; s < STAGES; ++s)
       if (blockIdx.x + s * gridDim.x < rows)
-        bulkLoadRow(stage + s * kChunks, x + (size_t)(blockIdx.x + s * gridDim.x) * kChunks,
+        bulkLoadRow(stage + s * kChunks,
+                    x + (size_t)(blockIdx.x + s * gridDim.x) * kChunks,
                     &bar[s]);
   }
   __syncthreads();
@@ -217,7 +228,7 @@ __global__ void __launch_bounds__(T) softmaxPersistentBulk(const float4* x, floa
   }
 }
 
-__global__ void scale4(const float4* x, float4* y, size_t n4) {
+__global__ void scale4(const float4 *x, float4 *y, size_t n4) {
   size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
   if (i < n4) {
     float4 v = x[i];
@@ -225,12 +236,13 @@ __global__ void scale4(const float4* x, float4* y, size_t n4) {
   }
 }
 
-template <typename K>
-int blocksPerSm(K kernel, int threads, int shared) {
+template <typename K> int blocksPerSm(K kernel, int threads, int shared) {
   if (shared > 48 * 1024)
-    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+    CHECK(cudaFuncSetAttribute(
+        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
   int blocks = 0;
-  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared));
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads,
+                                                      shared));
   return blocks;
 }
 
@@ -240,12 +252,12 @@ struct Side {
   bool softmax;
 };
 
-static double worstRelativeError(const std::vector<float>& x, const std::vector<float>& y,
-                                 int rows) {
+static double worstRelativeError(const std::vector<float> &x,
+                                 const std::vector<float> &y, int rows) {
   double worst = 0;
   for (int r = 0; r < rows; r += 37) {
-    const float* xr = &x[(size_t)r * kCols];
-    const float* yr = &y[(size_t)r * kCols];
+    const float *xr = &x[(size_t)r * kCols];
+    const float *yr = &y[(size_t)r * kCols];
     double m = -1e300, s = 0;
     for (int c = 0; c < kCols; ++c)
       m = std::max(m, (double)xr[c]);
@@ -260,7 +272,7 @@ static double worstRelativeError(const std::vector<float>& x, const std::vector<
   return worst;
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   int rows = argc > 1 ? std::atoi(argv[1]) : 4096;
   size_t n = (size_t)rows * kCols, bytes = n * sizeof(float);
   cudaDeviceProp prop;
@@ -272,11 +284,11 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&flush, flushBytes));
   std::vector<float> hx(n), hy(n);
   srand(1);
-  for (float& v : hx)
+  for (float &v : hx)
     v = rand() / (float)RAND_MAX * 8 - 4;
   CHECK(cudaMemcpy(x, hx.data(), bytes, cudaMemcpyHostToDevice));
-  const float4* x4 = (const float4*)x;
-  float4* y4 = (float4*)y;
+  const float4 *x4 = (const float4 *)x;
+  float4 *y4 = (float4 *)y;
   int sms = prop.multiProcessorCount, row = kCols * 4;
   int persistentRegs = sms * blocksPerSm(softmaxPersistentRegs<512>, 512, 0);
   int bulk2 = sms * blocksPerSm(softmaxPersistentBulk<512, 2>, 512, 2 * row);
@@ -284,36 +296,56 @@ int main(int argc, char** argv) {
   blocksPerSm(softmaxStaged<256, true>, 256, row);
   blocksPerSm(softmaxStaged<256, false>, 256, row);
   blocksPerSm(softmaxStaged<512, true>, 512, row);
-  std::printf("%s, %d SMs, %d MiB L2; %d x %d floats\n", prop.name, sms, prop.l2CacheSize >> 20,
-              rows, kCols);
+  std::printf("%s, %d SMs, %d MiB L2; %d x %d floats\n", prop.name, sms,
+              prop.l2CacheSize >> 20, rows, kCols);
   std::vector<Side> sides = {
-      {"copy", [&] { CHECK(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice)); }, false},
-      {"scale", [&] { scale4<<<(n / 4 + 255) / 256, 256>>>(x4, y4, n / 4); }, false},
-      {"regs 512 x 4", [&] { softmaxRegs<512, false><<<rows, 512>>>(x4, y4); }, true},
-      {"regs 256 x 8", [&] { softmaxRegs<256, false><<<rows, 256>>>(x4, y4); }, true},
-      {"regs 128 x 16", [&] { softmaxRegs<128, false><<<rows, 128>>>(x4, y4); }, true},
-      {"regs_cs 512 x 4", [&] { softmaxRegs<512, true><<<rows, 512>>>(x4, y4); }, true},
-      {"staged 256 cp.async", [&] { softmaxStaged<256, false><<<rows, 256, row>>>(x4, y4); }, true},
-      {"staged 256 bulk", [&] { softmaxStaged<256, true><<<rows, 256, row>>>(x4, y4); }, true},
-      {"staged 512 bulk", [&] { softmaxStaged<512, true><<<rows, 512, row>>>(x4, y4); }, true},
+      {"copy",
+       [&] { CHECK(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice)); },
+       false},
+      {"scale", [&] { scale4<<<(n / 4 + 255) / 256, 256>>>(x4, y4, n / 4); },
+       false},
+      {"regs 512 x 4", [&] { softmaxRegs<512, false><<<rows, 512>>>(x4, y4); },
+       true},
+      {"regs 256 x 8", [&] { softmaxRegs<256, false><<<rows, 256>>>(x4, y4); },
+       true},
+      {"regs 128 x 16", [&] { softmaxRegs<128, false><<<rows, 128>>>(x4, y4); },
+       true},
+      {"regs_cs 512 x 4",
+       [&] { softmaxRegs<512, true><<<rows, 512>>>(x4, y4); }, true},
+      {"staged 256 cp.async",
+       [&] { softmaxStaged<256, false><<<rows, 256, row>>>(x4, y4); }, true},
+      {"staged 256 bulk",
+       [&] { softmaxStaged<256, true><<<rows, 256, row>>>(x4, y4); }, true},
+      {"staged 512 bulk",
+       [&] { softmaxStaged<512, true><<<rows, 512, row>>>(x4, y4); }, true},
       {"persistent regs",
-       [&] { softmaxPersistentRegs<512><<<persistentRegs, 512>>>(x4, y4, rows); }, true},
+       [&] {
+         softmaxPersistentRegs<512><<<persistentRegs, 512>>>(x4, y4, rows);
+       },
+       true},
       {"persistent bulk 2",
-       [&] { softmaxPersistentBulk<512, 2><<<bulk2, 512, 2 * row>>>(x4, y4, rows); }, true},
+       [&] {
+         softmaxPersistentBulk<512, 2><<<bulk2, 512, 2 * row>>>(x4, y4, rows);
+       },
+       true},
       {"persistent bulk 3",
-       [&] { softmaxPersistentBulk<512, 3><<<bulk3, 512, 3 * row>>>(x4, y4, rows); }, true},
+       [&] {
+         softmaxPersistentBulk<512, 3><<<bulk3, 512, 3 * row>>>(x4, y4, rows);
+       },
+       true},
   };
   bool correct = true;
-  for (Side& side : sides) {
+  for (Side &side : sides) {
     if (!side.softmax)
       continue;
-    CHECK(cudaMemset(y, 0xff, bytes));  // NaN
+    CHECK(cudaMemset(y, 0xff, bytes)); // NaN
     side.launch();
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(hy.data(), y, bytes, cudaMemcpyDeviceToHost));
     double worst = worstRelativeError(hx, hy, rows);
     if (!(worst < 1e-4)) {
-      std::printf("%s: relative error %.2e against the reference\n", side.name.c_str(), worst);
+      std::printf("%s: relative error %.2e against the reference\n",
+                  side.name.c_str(), worst);
       correct = false;
     }
   }
@@ -347,11 +379,12 @@ int main(int argc, char** argv) {
     return 2.0 * bytes / ms[ms.size() / 2] / 1e6;
   };
   double copyWarm = rate(warm[0]), copyCold = rate(cold[0]);
-  std::printf("%-22s %12s %9s %12s %9s\n", "side", "warm GB/s", "of copy", "cold GB/s", "of copy");
+  std::printf("%-22s %12s %9s %12s %9s\n", "side", "warm GB/s", "of copy",
+              "cold GB/s", "of copy");
   for (size_t i = 0; i < sides.size(); ++i) {
     double w = rate(warm[i]), c = rate(cold[i]);
-    std::printf("%-22s %12.1f %8.1f%% %12.1f %8.1f%%\n", sides[i].name.c_str(), w,
-                100 * w / copyWarm, c, 100 * c / copyCold);
+    std::printf("%-22s %12.1f %8.1f%% %12.1f %8.1f%%\n", sides[i].name.c_str(),
+                w, 100 * w / copyWarm, c, 100 * c / copyCold);
   }
   std::printf(correct ? "every output correct\n" : "OUTPUTS WRONG\n");
   return correct ? 0 : 1;
