@@ -15,9 +15,10 @@
 //   staged T     the row lands in shared memory first (cp.async 16-byte
 //                copies, or one bulk copy): more rows in flight an SM than
 //                registers hold
-//   persistent   one block an SM slot loops over rows, the next row's loads in
-//                flight during this row's sums and stores (registers, or
-//                bulk copies into 2 or 3 shared-memory stages)
+//   persistent   one block an SM slot loops over rows (block b takes rows b,
+//                b + grid, ...), the next row's loads in flight during this
+//                row's sums and stores (registers, or bulk copies into 2 or
+//                3 shared-memory stages)
 #include <cuda_runtime.h>
 
 #include <algorithm>
