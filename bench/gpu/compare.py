@@ -43,9 +43,12 @@ Prints one `COMPARE {json}` line per kernel, shape and mode, then the tables
 a case fails. --dry-run imports nothing CUDA: it lists the plan, checks the
 bundles exist and, with --lib, that the library has the C API.
 
---tables-from LOG prints the tables of the COMPARE lines of an earlier
-run's output (one that a time bound stopped before its tables), with no
-CUDA and no bundles.
+--tables-from LOG... prints the tables of the COMPARE lines of earlier
+runs' output (one that a time bound stopped before its tables, or the
+kernels.log of each call of a run), with no CUDA and no bundles; with
+--markdown, the summary tables of docs/benchmarks.md's "Current results"
+instead (the families on the issue-17 shape list, the memory-bound
+kernels against the copy).
 
 --case KERNEL:BUNDLE:SHAPE (repeatable) runs these cases instead of the
 list below, SHAPE a JSON object of the kernel's shape parameters, e.g.
@@ -53,7 +56,7 @@ list below, SHAPE a JSON object of the kernel's shape parameters, e.g.
 
 usage: compare.py --bundles DIR --lib LIBTUNA_RUNTIME_SHARED [--only PREFIX,...]
                   [--case KERNEL:BUNDLE:SHAPE ...] [--dry-run]
-       compare.py --tables-from LOG
+       compare.py --tables-from LOG... [--markdown]
 """
 
 import argparse
@@ -754,6 +757,60 @@ def print_tables(records):
                 "", r["cold_pick"], first.get("tuna_cold", 0)))
 
 
+FAMILY_TYPES = (("f16", "fp16"), ("bf16", "bf16"), ("e4m3", "e4m3"))
+
+
+def print_markdown(records):
+    """docs/benchmarks.md's summary tables: each family row of the issue-17
+    shape list, tuned / cuBLAS and tuned / Triton (warm / cold), and each
+    memory-bound row, tuned / copy (warm, cold). A case recorded in several
+    logs shows the last log's record."""
+    by_case = {(r["kernel"], r["shape"]): r for r in records}
+
+    def pair(kernel, shape, other):
+        r = by_case.get((kernel, shape_name(shape)))
+        if r is None or ratio(r, "warm", "tuna", other) == "-":
+            return None
+        return "%s / %s" % (ratio(r, "warm", "tuna", other),
+                            ratio(r, "cold", "tuna", other))
+
+    def dims(shape):
+        return "%d x %d x %d" % (shape["m"], shape["n"], shape["k"])
+
+    rows = []
+    for shape in SQUARES + RAGGED + SKINNY:
+        e4m3 = RAGGED_FP8[RAGGED.index(shape)] if shape in RAGGED else shape
+        label = dims(shape) + ("" if e4m3 is shape else
+                               " (e4m3: %s)" % dims(e4m3))
+        cells = {}
+        for t, name in FAMILY_TYPES:
+            kernel = "matmul_%s_wgmma_tiles" % t
+            own = e4m3 if t == "e4m3" else shape
+            cells[name] = pair(kernel, own, "cublas")
+            cells[name + " / Triton"] = pair(kernel, own, "triton")
+        rows.append((label, cells))
+    columns = [c for c in [name for _, name in FAMILY_TYPES] +
+               [name + " / Triton" for _, name in FAMILY_TYPES]
+               if any(cells[c] for _, cells in rows)]
+    if columns:
+        print("| M x N x K | %s |" % " | ".join(columns))
+        print("|" + " --- |" * (len(columns) + 1))
+        for label, cells in rows:
+            if any(cells[c] for c in columns):
+                print("| %s | %s |" % (label, " | ".join(
+                    cells[c] or "-" for c in columns)))
+    mem_bound = [r for r in records if r["unit"] == "GB/s"]
+    if mem_bound:
+        if columns:
+            print()
+        print("| kernel | shape | warm | cold |")
+        print("| --- | --- | --- | --- |")
+        for r in mem_bound:
+            print("| %s | %s | %s |" % (r["kernel"], r["shape"], " | ".join(
+                "%.1f%%" % (100 * r[mode]["tuna"]["rate"] /
+                            r[mode]["copy"]["rate"]) for mode in MODES)))
+
+
 def read_records(log):
     """The records of the `COMPARE {json}` lines of `log`."""
     prefix = "COMPARE "
@@ -798,6 +855,10 @@ def main():
     parser.add_argument("--bundles")
     parser.add_argument("--tables-from", metavar="LOG", nargs="+",
                         help="print the tables of the logs' COMPARE lines")
+    parser.add_argument("--markdown", action="store_true",
+                        help="with --tables-from: docs/benchmarks.md's "
+                        "summary tables (the families on the issue-17 "
+                        "shape list, the memory-bound kernels) in Markdown")
     parser.add_argument("--after", metavar="LOG",
                         help="run the cases that LOG has no COMPARE line "
                         "for (the rest of a run a time bound stopped); the "
@@ -815,8 +876,13 @@ def main():
                         help="how a cold sample empties the L2: write "
                         "(default) or read a buffer of twice its size")
     args = parser.parse_args()
+    if args.markdown and not args.tables_from:
+        parser.error("--markdown needs --tables-from")
     if args.tables_from:
         records = [r for log in args.tables_from for r in read_records(log)]
+        if args.markdown:
+            print_markdown(records)
+            return 0
         print_tables(records)
         print("\n%d cases from %s, %d wrong" % (
             len(records), ", ".join(args.tables_from),

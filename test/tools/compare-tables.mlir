@@ -5,6 +5,12 @@
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %python %S/../../bench/gpu/compare.py --tables-from %t/run.log | FileCheck %s
 // RUN: not %python %S/../../bench/gpu/compare.py 2>&1 | FileCheck %s --check-prefix=USAGE
+// With --markdown: docs/benchmarks.md's summary tables, only the columns
+// and rows the records fill.
+// RUN: %python %S/../../bench/gpu/compare.py --tables-from %t/run.log --markdown \
+// RUN:   | FileCheck %s --check-prefix=MD --match-full-lines
+// RUN: not %python %S/../../bench/gpu/compare.py --markdown 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=MD-USAGE
 
 // CHECK:      tables:
 // CHECK:      kernel shape L2 tuna default triton cublas tun/cub tun/trt spread ok
@@ -16,6 +22,17 @@
 // CHECK:      2 cases from {{.*}}run.log, 0 wrong
 
 // USAGE: error: --bundles is required
+
+// MD:      | M x N x K | fp16 | fp16 / Triton |
+// MD-NEXT: | --- | --- | --- |
+// MD-NEXT: | 256 x 256 x 65536 | 1.01 / 0.94 | 12.44 / 9.54 |
+// MD-EMPTY:
+// MD-NEXT: | kernel | shape | warm | cold |
+// MD-NEXT: | --- | --- | --- | --- |
+// MD-NEXT: | scale | n=16777216 | 104.6% | 98.9% |
+// MD-NOT:  {{.}}
+
+// MD-USAGE: error: --markdown needs --tables-from
 
 //--- run.log
 device: NVIDIA H200
