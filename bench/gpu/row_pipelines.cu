@@ -237,6 +237,8 @@ __global__ void scale4(const float4 *x, float4 *y, size_t n4) {
   }
 }
 
+// Blocks of `kernel` an SM holds, once it may take `shared` bytes of dynamic
+// shared memory (above 48 KiB a kernel must ask for them).
 template <typename K> int blocksPerSm(K kernel, int threads, int shared) {
   if (shared > 48 * 1024)
     CHECK(cudaFuncSetAttribute(
@@ -294,9 +296,6 @@ int main(int argc, char **argv) {
   int persistentRegs = sms * blocksPerSm(softmaxPersistentRegs<512>, 512, 0);
   int bulk2 = sms * blocksPerSm(softmaxPersistentBulk<512, 2>, 512, 2 * row);
   int bulk3 = sms * blocksPerSm(softmaxPersistentBulk<512, 3>, 512, 3 * row);
-  blocksPerSm(softmaxStaged<256, true>, 256, row);
-  blocksPerSm(softmaxStaged<256, false>, 256, row);
-  blocksPerSm(softmaxStaged<512, true>, 512, row);
   std::printf("%s, %d SMs, %d MiB L2; %d x %d floats\n", prop.name, sms,
               prop.l2CacheSize >> 20, rows, kCols);
   std::vector<Side> sides = {
