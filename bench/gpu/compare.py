@@ -470,7 +470,8 @@ def build_matmul(c, m, n, k, dtype):
 
 def build_matmul_e4m3(c, m, n, k, out_dtype=None, fast_accum=True):
     """C = scale_a scale_b A B^T with A (M x K) and B (N x K) in e4m3, C in
-    `out_dtype` (bf16 by default); cublas: torch._scaled_mm on the same
+    `out_dtype` (bf16 by default); triton: its e4m3 twin (tl.dot on the
+    same operands, B read K-major); cublas: torch._scaled_mm on the same
     operands and scales, with `use_fast_accum=fast_accum`: True (the
     tensor cores' own accumulation, as the fast kernels do) or False
     (torch's default: cuBLAS promotes partial sums to fp32, as the _exact
@@ -483,6 +484,8 @@ def build_matmul_e4m3(c, m, n, k, out_dtype=None, fast_accum=True):
     want = (a.double() @ b.double().t()) * (sa * sb)
     c.add_tuna([a, b, out, index(m), index(n), index(k), f32(sa), f32(sb)],
                want=want, out=out)
+    c.add("triton", lambda: tk.matmul_e4m3(a, b, out, sa * sb), want=want,
+          out=out)
     scale_a = torch.tensor(sa, device=DEVICE)
     scale_b = torch.tensor(sb, device=DEVICE)
     c.add("cublas", lambda: torch._scaled_mm(a, b.t(), scale_a=scale_a,

@@ -142,6 +142,8 @@ TWINS.color = lambda x, y, bright, sat: y.copy_(color_torch(x, bright, sat))
 TWINS.matmul = lambda a, b, c, tf32=False: c.copy_(
     (to_tf32(a, 10) @ to_tf32(b, 10)).to(c.dtype) if tf32 else
     (a.float() @ b.float()).to(c.dtype))
+TWINS.matmul_e4m3 = lambda a, b, c, scale: c.copy_(
+    ((a.float() @ b.float().t()) * scale).to(c.dtype))
 SCALE_TWIN = types.ModuleType("triton_scale")
 SCALE_TWIN.scale = lambda x, y, s, n: torch.mul(x, s, out=y)
 TRITON = types.ModuleType("triton")
@@ -227,9 +229,10 @@ class Pair(compare.TunaPair):
 def check_e4m3(by_kernel, args, out):
     """The e4m3 rows: what needs torch's float8."""
     # The 64-column e4m3 kernel goes the e4m3 way (scales, bf16 C,
-    # torch._scaled_mm as cuBLAS, no Triton side), not the fp16 one.
+    # torch._scaled_mm as cuBLAS, Triton's e4m3 twin), not the fp16 one.
     e4m3_n64 = by_kernel["matmul_e4m3_wgmma_n64"]
-    assert set(e4m3_n64["warm"]) == {"tuna", "default", "cublas"}, out
+    assert set(e4m3_n64["warm"]) == {"tuna", "default", "triton",
+                                     "cublas"}, out
     assert e4m3_n64["tolerance"] == 1e-2, e4m3_n64
     assert by_kernel["matmul_e4m3_wgmma_n64_exact"]["tolerance"] == 1e-2, out
 

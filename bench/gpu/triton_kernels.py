@@ -202,12 +202,11 @@ def matmul_configs():
     return out
 
 
-@triton.autotune(configs=matmul_configs(), key=["M", "N", "K", "IEEE"])
 @triton.jit
-def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, IEEE: tl.constexpr,
-                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
-                  GROUP_M: tl.constexpr):
-    # Grouped ordering of the blocks for L2 reuse, as in the tutorial.
+def grouped_tile(M, N, BM: tl.constexpr, BN: tl.constexpr,
+                 GROUP_M: tl.constexpr):
+    """This program's tile of C (row, column), the blocks grouped GROUP_M
+    block rows at a time for L2 reuse, as in the tutorial."""
     pid = tl.program_id(0)
     grid_m, grid_n = tl.cdiv(M, BM), tl.cdiv(N, BN)
     group = pid // (GROUP_M * grid_n)
@@ -215,6 +214,15 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, IEEE: tl.constexpr,
     size_m = min(grid_m - first_m, GROUP_M)
     pid_m = first_m + (pid % (GROUP_M * grid_n)) % size_m
     pid_n = (pid % (GROUP_M * grid_n)) // size_m
+    return pid_m, pid_n
+
+
+@triton.autotune(configs=matmul_configs(), key=["M", "N", "K", "IEEE"])
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, IEEE: tl.constexpr,
+                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                  GROUP_M: tl.constexpr):
+    pid_m, pid_n = grouped_tile(M, N, BM, BN, GROUP_M)
     rm = (pid_m * BM + tl.arange(0, BM)) % M
     rn = (pid_n * BN + tl.arange(0, BN)) % N
     rk = tl.arange(0, BK)
@@ -243,3 +251,52 @@ def matmul(a, b, c, tf32=False):
     N = b.shape[1]
     matmul_kernel[lambda m: (triton.cdiv(M, m["BM"]) * triton.cdiv(N, m["BN"]),)](
         a, b, c, M, N, K, IEEE=a.dtype == torch.float32 and not tf32)
+
+
+def matmul_e4m3_configs():
+    """Hopper fp8 tiles: 128 or 256 bytes of K a stage row (Triton's fp8
+    wgmma reads B K-major, as matmul_e4m3_wgmma does)."""
+    out = []
+    for bm, bn, bk, stages, warps in (
+            (128, 256, 128, 3, 8), (256, 128, 128, 3, 8), (128, 128, 128, 4, 8),
+            (128, 128, 128, 4, 4), (64, 256, 128, 4, 4), (128, 64, 128, 4, 4),
+            (64, 128, 128, 4, 4), (64, 64, 128, 4, 4), (64, 64, 256, 3, 4),
+            (128, 128, 256, 3, 8)):
+        out.append(triton.Config({"BM": bm, "BN": bn, "BK": bk, "GROUP_M": 8},
+                                 num_stages=stages, num_warps=warps))
+    return out
+
+
+@triton.autotune(configs=matmul_e4m3_configs(), key=["M", "N", "K"])
+@triton.jit
+def matmul_e4m3_kernel(a_ptr, b_ptr, c_ptr, M, N, K, scale,
+                       BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                       GROUP_M: tl.constexpr):
+    # A is M x K and B is N x K, both e4m3: B's K x N tile is read K-major.
+    pid_m, pid_n = grouped_tile(M, N, BM, BN, GROUP_M)
+    rm = (pid_m * BM + tl.arange(0, BM)) % M
+    rn = (pid_n * BN + tl.arange(0, BN)) % N
+    rk = tl.arange(0, BK)
+    a = a_ptr + rm[:, None] * K + rk[None, :]
+    b = b_ptr + rn[None, :] * K + rk[:, None]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        x = tl.load(a, mask=rk[None, :] < K - k * BK, other=0.0)
+        y = tl.load(b, mask=rk[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(x, y, acc)
+        a += BK
+        b += BK
+    cm = pid_m * BM + tl.arange(0, BM)
+    cn = pid_n * BN + tl.arange(0, BN)
+    tl.store(c_ptr + cm[:, None] * N + cn[None, :],
+             (acc * scale).to(c_ptr.dtype.element_ty),
+             mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+
+def matmul_e4m3(a, b, c, scale):
+    """c = scale a b^T with a (M x K) and b (N x K) in e4m3 (as
+    matmul_e4m3_wgmma and torch._scaled_mm(a, b.t()) take them)."""
+    M, K = a.shape
+    N = b.shape[0]
+    matmul_e4m3_kernel[lambda m: (triton.cdiv(M, m["BM"]) * triton.cdiv(N, m["BN"]),)](
+        a, b, c, M, N, K, scale)
