@@ -484,8 +484,9 @@ def build_matmul_e4m3(c, m, n, k, out_dtype=None, fast_accum=True):
     want = (a.double() @ b.double().t()) * (sa * sb)
     c.add_tuna([a, b, out, index(m), index(n), index(k), f32(sa), f32(sb)],
                want=want, out=out)
-    c.add("triton", lambda: tk.matmul_e4m3(a, b, out, sa * sb), want=want,
-          out=out)
+    c.add("triton", lambda: tk.matmul_e4m3(a, b, out, sa * sb,
+                                           promote=not fast_accum),
+          want=want, out=out)
     scale_a = torch.tensor(sa, device=DEVICE)
     scale_b = torch.tensor(sb, device=DEVICE)
     c.add("cublas", lambda: torch._scaled_mm(a, b.t(), scale_a=scale_a,

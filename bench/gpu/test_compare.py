@@ -142,7 +142,7 @@ TWINS.color = lambda x, y, bright, sat: y.copy_(color_torch(x, bright, sat))
 TWINS.matmul = lambda a, b, c, tf32=False: c.copy_(
     (to_tf32(a, 10) @ to_tf32(b, 10)).to(c.dtype) if tf32 else
     (a.float() @ b.float()).to(c.dtype))
-TWINS.matmul_e4m3 = lambda a, b, c, scale: c.copy_(
+TWINS.matmul_e4m3 = lambda a, b, c, scale, promote=False: c.copy_(
     ((a.float() @ b.float().t()) * scale).to(c.dtype))
 SCALE_TWIN = types.ModuleType("triton_scale")
 SCALE_TWIN.scale = lambda x, y, s, n: torch.mul(x, s, out=y)

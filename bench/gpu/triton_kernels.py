@@ -267,12 +267,16 @@ def matmul_e4m3_configs():
     return out
 
 
-@triton.autotune(configs=matmul_e4m3_configs(), key=["M", "N", "K"])
+@triton.autotune(configs=matmul_e4m3_configs(), key=["M", "N", "K", "PROMOTE"])
 @triton.jit
 def matmul_e4m3_kernel(a_ptr, b_ptr, c_ptr, M, N, K, scale,
-                       BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                       PROMOTE: tl.constexpr, BM: tl.constexpr,
+                       BN: tl.constexpr, BK: tl.constexpr,
                        GROUP_M: tl.constexpr):
     # A is M x K and B is N x K, both e4m3: B's K x N tile is read K-major.
+    # tl.dot on e4m3 accumulates in the tensor cores' own precision unless
+    # max_num_imprecise_acc bounds the run: PROMOTE adds each k tile's sum
+    # to fp32 registers, as the _exact kernels do.
     pid_m, pid_n = grouped_tile(M, N, BM, BN, GROUP_M)
     rm = (pid_m * BM + tl.arange(0, BM)) % M
     rn = (pid_n * BN + tl.arange(0, BN)) % N
@@ -283,7 +287,10 @@ def matmul_e4m3_kernel(a_ptr, b_ptr, c_ptr, M, N, K, scale,
     for k in range(0, tl.cdiv(K, BK)):
         x = tl.load(a, mask=rk[None, :] < K - k * BK, other=0.0)
         y = tl.load(b, mask=rk[:, None] < K - k * BK, other=0.0)
-        acc = tl.dot(x, y, acc)
+        if PROMOTE:
+            acc = tl.dot(x, y, acc, max_num_imprecise_acc=BK)
+        else:
+            acc = tl.dot(x, y, acc)
         a += BK
         b += BK
     cm = pid_m * BM + tl.arange(0, BM)
@@ -293,10 +300,11 @@ def matmul_e4m3_kernel(a_ptr, b_ptr, c_ptr, M, N, K, scale,
              mask=(cm[:, None] < M) & (cn[None, :] < N))
 
 
-def matmul_e4m3(a, b, c, scale):
+def matmul_e4m3(a, b, c, scale, promote=False):
     """c = scale a b^T with a (M x K) and b (N x K) in e4m3 (as
-    matmul_e4m3_wgmma and torch._scaled_mm(a, b.t()) take them)."""
+    matmul_e4m3_wgmma and torch._scaled_mm(a, b.t()) take them); `promote`:
+    fp32 sums of each k tile (torch._scaled_mm's use_fast_accum=False)."""
     M, K = a.shape
     N = b.shape[0]
     matmul_e4m3_kernel[lambda m: (triton.cdiv(M, m["BM"]) * triton.cdiv(N, m["BN"]),)](
-        a, b, c, M, N, K, scale)
+        a, b, c, M, N, K, scale, PROMOTE=promote)
