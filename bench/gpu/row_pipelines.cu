@@ -16,9 +16,10 @@
 //                copies, or one bulk copy): more rows in flight an SM than
 //                registers hold
 //   persistent   one block an SM slot loops over rows (block b takes rows b,
-//                b + grid, ...), the next row's loads in flight during this
-//                row's sums and stores (registers, or bulk copies into 2 or
-//                3 shared-memory stages)
+//                b + grid, ...; "claimed": the next row from an atomic
+//                counter), the next row's loads in flight during this row's
+//                sums and stores (registers, or bulk copies into 2 or 3
+//                shared-memory stages)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -114,23 +115,41 @@ __global__ void __launch_bounds__(T) softmaxRegs(const float4 *x, float4 *y) {
   rowFromRegisters<T, R, STREAM>(v, y + (size_t)blockIdx.x * kChunks);
 }
 
-template <int T>
+// DYNAMIC: after its first row (its block index) a block claims the next
+// row from an atomic counter (work[0]) instead of taking every grid-th row;
+// the last block to finish (work[1]) resets both for the next launch.
+template <int T, bool DYNAMIC>
 __global__ void __launch_bounds__(T)
-    softmaxPersistentRegs(const float4 *x, float4 *y, int rows) {
+    softmaxPersistentRegs(const float4 *x, float4 *y, int rows, int *work) {
   constexpr int R = kChunks / T;
+  __shared__ int claimed;
   float4 v[R], next[R];
   int r = blockIdx.x;
-  if (r >= rows)
-    return;
-  for (int j = 0; j < R; ++j)
-    next[j] = x[(size_t)r * kChunks + threadIdx.x + j * T];
-  for (; r < rows; r += gridDim.x) {
+  if (r < rows)
+    for (int j = 0; j < R; ++j)
+      next[j] = x[(size_t)r * kChunks + threadIdx.x + j * T];
+  while (r < rows) {
     for (int j = 0; j < R; ++j)
       v[j] = next[j];
-    if (r + (int)gridDim.x < rows)
+    int following = r + gridDim.x;
+    if (DYNAMIC) {
+      if (threadIdx.x == 0)
+        claimed = gridDim.x + atomicAdd(&work[0], 1);
+      __syncthreads();
+      following = claimed;
+    }
+    if (following < rows)
       for (int j = 0; j < R; ++j)
-        next[j] = x[(size_t)(r + gridDim.x) * kChunks + threadIdx.x + j * T];
+        next[j] = x[(size_t)following * kChunks + threadIdx.x + j * T];
     rowFromRegisters<T, R, false>(v, y + (size_t)r * kChunks);
+    r = following;
+  }
+  if (DYNAMIC && threadIdx.x == 0) {
+    __threadfence();
+    if (atomicAdd(&work[1], 1) == (int)gridDim.x - 1) {
+      work[0] = 0;
+      work[1] = 0;
+    }
   }
 }
 
@@ -293,7 +312,11 @@ int main(int argc, char **argv) {
   const float4 *x4 = (const float4 *)x;
   float4 *y4 = (float4 *)y;
   int sms = prop.multiProcessorCount, row = kCols * 4;
-  int persistentRegs = sms * blocksPerSm(softmaxPersistentRegs<512>, 512, 0);
+  int persistentRegs =
+      sms * blocksPerSm(softmaxPersistentRegs<512, false>, 512, 0);
+  int *work;
+  CHECK(cudaMalloc(&work, 2 * sizeof(int)));
+  CHECK(cudaMemset(work, 0, 2 * sizeof(int)));
   int bulk2 = sms * blocksPerSm(softmaxPersistentBulk<512, 2>, 512, 2 * row);
   int bulk3 = sms * blocksPerSm(softmaxPersistentBulk<512, 3>, 512, 3 * row);
   std::printf("%s, %d SMs, %d MiB L2; %d x %d floats\n", prop.name, sms,
@@ -320,7 +343,14 @@ int main(int argc, char **argv) {
        [&] { softmaxStaged<512, true><<<rows, 512, row>>>(x4, y4); }, true},
       {"persistent regs",
        [&] {
-         softmaxPersistentRegs<512><<<persistentRegs, 512>>>(x4, y4, rows);
+         softmaxPersistentRegs<512, false>
+             <<<persistentRegs, 512>>>(x4, y4, rows, work);
+       },
+       true},
+      {"persistent regs claimed",
+       [&] {
+         softmaxPersistentRegs<512, true>
+             <<<persistentRegs, 512>>>(x4, y4, rows, work);
        },
        true},
       {"persistent bulk 2",
