@@ -63,10 +63,12 @@
 // instead. l1 = 1 copies with cp.async.ca (through L1) instead of .cg.
 // split > 1 (split-K, for skinny M and K-heavy shapes, where M / bm times
 // N / 256 tiles leave most SMs idle): `split` blocks (grid z) share a tile
-// of C, block z taking every split-th k tile from tile z (z, z + split,
-// z + 2 split, ... of the T tiles of K: at any time the blocks of a tile
-// read neighbouring k tiles, adjacent pieces of A's rows; faster than
-// contiguous shares on K-heavy shapes, docs/benchmarks.md).
+// of C. Which k tiles block z takes follows how they are summed (below):
+// with split >= 16 (the K-heavy shapes) every split-th one from tile z (z,
+// z + split, z + 2 split, ... of the T tiles of K: at any time the blocks
+// of a tile read neighbouring k tiles), with split <= 8 (the skinny ones)
+// the share [z T / split, (z + 1) T / split); each the faster order where
+// it is picked (docs/benchmarks.md, "Split-K's k order").
 // Their fp32 tiles are summed one of two ways:
 //  - split <= 8: they form one thread block cluster (the space's `cluster`
 //    map, 1 x 1 x split, compiled in as .reqnctapercluster, so a plain
@@ -327,7 +329,9 @@ module attributes {gpu.container_module} {
       %b_tr = arith.divui %tid, %c32 : index
       %b_tc = arith.remui %tid, %c32 : index
       // split > 1: block z takes k tiles z, z + split, z + 2 split, ...
-      // of the T tiles of K.
+      // of the T tiles of K where the blocks sum in the workspace (split >=
+      // 16), the share [z T / split, (z + 1) T / split) where they form a
+      // cluster (split <= 8).
       %ktiles_all = arith.ceildivui %k, %bk : index
       %bz = gpu.block_id z
       %splitting = arith.cmpi ne, %split, %c1 : index
@@ -336,10 +340,18 @@ module attributes {gpu.container_module} {
       %summing = arith.cmpi uge, %split, %c16 : index
       %clustering = arith.cmpi ult, %split, %c16 : index
       %clustered = arith.andi %splitting, %clustering : i1
-      %kfirst = arith.select %splitting, %bz, %c0 : index
-      %kstep = arith.select %splitting, %split, %c1 : index
-      %kleft = arith.subi %ktiles_all, %kfirst : index
-      %ktiles = arith.ceildivui %kleft, %kstep : index
+      %kleft_strided = arith.subi %ktiles_all, %bz : index
+      %ktiles_strided = arith.ceildivui %kleft_strided, %split : index
+      %share_start = arith.muli %bz, %ktiles_all : index
+      %share_first = arith.divui %share_start, %split : index
+      %share_end0 = arith.addi %share_start, %ktiles_all : index
+      %share_end = arith.divui %share_end0, %split : index
+      %share_tiles = arith.subi %share_end, %share_first : index
+      %kfirst_split = arith.select %summing, %bz, %share_first : index
+      %ktiles_split = arith.select %summing, %ktiles_strided, %share_tiles : index
+      %kfirst = arith.select %splitting, %kfirst_split, %c0 : index
+      %ktiles = arith.select %splitting, %ktiles_split, %ktiles_all : index
+      %kstep = arith.select %summing, %split, %c1 : index
       %pre0 = arith.subi %stages, %c2 : index
       %pre = arith.addi %pre0, %deep : index
       %deep1 = arith.cmpi eq, %deep, %c1 : index

@@ -30,7 +30,8 @@
 //  - The epilogue multiplies by scale_a scale_b before the bf16 rounding.
 // split > 1 (split-K, for skinny M and K-heavy shapes) is matmul_f16_wgmma's
 // scheme, unchanged (see its header): `split` blocks (grid z) share a tile
-// of C, block z taking k tiles z, z + split, z + 2 split, ... With split
+// of C, block z taking its contiguous share of the k tiles (split <= 8)
+// or k tiles z, z + split, z + 2 split, ... (split >= 16). With split
 // <= 8 they form one thread block cluster (the `cluster` map, 1 x 1 x
 // split); with split >= 16 they add their fp32 tiles in the module's
 // workspace and the last to arrive scales, rounds and stores them (M, N
@@ -185,7 +186,8 @@ module attributes {gpu.container_module} {
       %a_tso = arith.addi %a_cbo, %tscol : index
       %b_tso = arith.addi %b_cbo, %tscol : index
       // split > 1: block z takes k tiles z, z + split, z + 2 split, ...
-      // of the T tiles of K, as in matmul_f16_wgmma.
+      // (split >= 16) or its contiguous share (split <= 8) of the T tiles
+      // of K, as in matmul_f16_wgmma.
       %ktiles_all = arith.ceildivui %k, %bk : index
       %bz = gpu.block_id z
       %splitting = arith.cmpi ne, %split, %c1 : index
@@ -194,10 +196,18 @@ module attributes {gpu.container_module} {
       %summing = arith.cmpi uge, %split, %c16 : index
       %clustering = arith.cmpi ult, %split, %c16 : index
       %clustered = arith.andi %splitting, %clustering : i1
-      %kfirst = arith.select %splitting, %bz, %c0 : index
-      %kstep = arith.select %splitting, %split, %c1 : index
-      %kleft = arith.subi %ktiles_all, %kfirst : index
-      %ktiles = arith.ceildivui %kleft, %kstep : index
+      %kleft_strided = arith.subi %ktiles_all, %bz : index
+      %ktiles_strided = arith.ceildivui %kleft_strided, %split : index
+      %share_start = arith.muli %bz, %ktiles_all : index
+      %share_first = arith.divui %share_start, %split : index
+      %share_end0 = arith.addi %share_start, %ktiles_all : index
+      %share_end = arith.divui %share_end0, %split : index
+      %share_tiles = arith.subi %share_end, %share_first : index
+      %kfirst_split = arith.select %summing, %bz, %share_first : index
+      %ktiles_split = arith.select %summing, %ktiles_strided, %share_tiles : index
+      %kfirst = arith.select %splitting, %kfirst_split, %c0 : index
+      %ktiles = arith.select %splitting, %ktiles_split, %ktiles_all : index
+      %kstep = arith.select %summing, %split, %c1 : index
       %pre0 = arith.subi %stages, %c2 : index
       %pre = arith.addi %pre0, %deep : index
       %deep1 = arith.cmpi eq, %deep, %c1 : index

@@ -132,6 +132,9 @@
 // SPLIT:         .explicitcluster
 // SPLIT-NEXT:    .reqnctapercluster 1, 1, 8
 // SPLIT:         mov.u32 {{.*}}, %ctaid.z;
+// Block z takes its contiguous share of the k tiles: the prologue's second
+// stage of A starts one k tile (128 bytes of a row) after the first.
+// SPLIT:         cp.async.cg.shared.global [%rd{{[0-9]+}}+8192], [%rd{{[0-9]+}}+128], 16,
 // SPLIT:         wgmma.mma_async.sync.aligned.m64n256k16
 // SPLIT:         wgmma.wait_group.sync.aligned {{[[:space:]]*}}0
 // SPLIT:         barrier.cluster.arrive.aligned;

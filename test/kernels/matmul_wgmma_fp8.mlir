@@ -115,6 +115,9 @@
 // split = 4 (mask = 0, M = 64): a cluster of 4; each 8-column chunk sums
 // the 4 blocks' tiles before its rounding.
 // SPLIT4:      .reqnctapercluster 1, 1, 4
+// Block z takes its contiguous share of the k tiles: the prologue's second
+// stage of A starts one k tile (128 bytes of a row) after the first.
+// SPLIT4:      cp.async.cg.shared.global [%rd{{[0-9]+}}+8192], [%rd{{[0-9]+}}+128], 16;
 // SPLIT4:      barrier.cluster.arrive.aligned;
 // SPLIT4-NEXT: barrier.cluster.wait.aligned;
 // SPLIT4:      mapa.shared::cluster.u64 {{.*}}, 0;
