@@ -67,8 +67,9 @@
 // with split >= 16 (the K-heavy shapes) every split-th one from tile z (z,
 // z + split, z + 2 split, ... of the T tiles of K: at any time the blocks
 // of a tile read neighbouring k tiles), with split <= 8 (the skinny ones)
-// the share [z T / split, (z + 1) T / split); each the faster order where
-// it is picked (docs/benchmarks.md, "Split-K's k order").
+// the share [z T / split, (z + 1) T / split): each order measured the
+// faster for the families' picks of its kind, not for every kernel and
+// shape (docs/benchmarks.md, "Split-K's k order").
 // Their fp32 tiles are summed one of two ways:
 //  - split <= 8: they form one thread block cluster (the space's `cluster`
 //    map, 1 x 1 x split, compiled in as .reqnctapercluster, so a plain
